@@ -1,0 +1,547 @@
+//! Scenario boards as data (RULES §3): the footprint, printed heights, Hmax per player
+//! count and the frames that shrink the footprint for fewer players.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::OnceLock;
+
+use serde::Deserialize;
+use toml::Spanned;
+
+/// The most columns (grid cells) a board may have: column indices fit in a byte and the
+/// move generator's per-column tables in 128 lanes.
+pub const MAX_COLUMNS: usize = 128;
+/// The most files: they are named by one letter.
+pub const MAX_FILES: usize = 26;
+/// The highest level a stone may reach: a column's height fits in four bits.
+pub const MAX_LEVEL: u8 = 15;
+
+/// Where a board's shape comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ProvenanceKind {
+    /// Printed in the rulebook.
+    PrintedRules,
+    /// Designed to fit what is known.
+    Reconstruction,
+}
+
+impl ProvenanceKind {
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            ProvenanceKind::PrintedRules => "printed-rules",
+            ProvenanceKind::Reconstruction => "reconstruction",
+        }
+    }
+}
+
+/// A rectangle of cells, both ends inclusive (a red frame of the rulebook).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Frame {
+    pub files: (u8, u8),
+    pub ranks: (u8, u8),
+}
+
+impl Frame {
+    pub fn contains(&self, x: usize, y: usize) -> bool {
+        (self.files.0 as usize..=self.files.1 as usize).contains(&x)
+            && (self.ranks.0 as usize..=self.ranks.1 as usize).contains(&y)
+    }
+}
+
+impl fmt::Display for Frame {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}:{}",
+            cell_name(self.files.0 as usize, self.ranks.0 as usize),
+            cell_name(self.files.1 as usize, self.ranks.1 as usize)
+        )
+    }
+}
+
+/// A scenario board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Board {
+    pub name: String,
+    pub aliases: Vec<String>,
+    pub provenance: ProvenanceKind,
+    /// One sentence on where the shape comes from.
+    pub source: String,
+    /// Number of files (x extent).
+    pub files: usize,
+    /// Number of ranks (y extent).
+    pub ranks: usize,
+    /// Per cell, `x + y * files`: `None` not buildable, `Some(0)` buildable with no printed
+    /// height, `Some(h)` a printed height.
+    cells: Vec<Option<u8>>,
+    /// Hmax for 2, 3 and 4 players.
+    pub hmax: [u8; 3],
+    /// The frame for 2, 3 and 4 players, if any.
+    pub frames: [Option<Frame>; 3],
+}
+
+/// A board file that cannot be used, with where and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoardError {
+    pub file: String,
+    pub line: usize,
+    pub message: String,
+}
+
+impl fmt::Display for BoardError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}: {}", self.file, self.line, self.message)
+    }
+}
+
+impl std::error::Error for BoardError {}
+
+/// The name of a cell: file letter then rank number, `a1` front left.
+pub fn cell_name(x: usize, y: usize) -> String {
+    format!("{}{}", (b'a' + x as u8) as char, y + 1)
+}
+
+/// Reads a cell name such as `c12` (either case); `None` if it is not one.
+pub fn parse_cell(s: &str) -> Option<(usize, usize)> {
+    let mut chars = s.chars();
+    let f = chars.next()?.to_ascii_lowercase();
+    if !f.is_ascii_lowercase() {
+        return None;
+    }
+    let rest = chars.as_str();
+    if rest.is_empty() || rest.len() > 3 || !rest.bytes().all(|b| b.is_ascii_digit()) || rest.starts_with('0') {
+        return None;
+    }
+    let rank: usize = rest.parse().ok()?;
+    Some(((f as u8 - b'a') as usize, rank - 1))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawBoard {
+    name: Spanned<String>,
+    #[serde(default)]
+    aliases: Vec<String>,
+    provenance: Spanned<String>,
+    #[serde(default)]
+    source: String,
+    hmax: Spanned<BTreeMap<String, Spanned<i64>>>,
+    #[serde(default)]
+    frames: Option<BTreeMap<String, Spanned<String>>>,
+    grid: Spanned<String>,
+}
+
+fn line_of(text: &str, offset: usize) -> usize {
+    text[..offset.min(text.len())].bytes().filter(|&b| b == b'\n').count() + 1
+}
+
+fn player_key(key: &str) -> Option<usize> {
+    match key {
+        "2" => Some(0),
+        "3" => Some(1),
+        "4" => Some(2),
+        _ => None,
+    }
+}
+
+impl Board {
+    /// Reads a board file. `file` names it in error messages.
+    pub fn from_toml(file: &str, text: &str) -> Result<Board, BoardError> {
+        let err = |offset: usize, message: String| BoardError {
+            file: file.to_string(),
+            line: line_of(text, offset),
+            message,
+        };
+        let raw: RawBoard = toml::from_str(text).map_err(|e| {
+            let offset = e.span().map(|s| s.start).unwrap_or(0);
+            err(offset, e.message().trim().to_string())
+        })?;
+
+        let name = raw.name.get_ref().trim().to_string();
+        if name.is_empty() {
+            return Err(err(raw.name.span().start, "the board name is empty".into()));
+        }
+        let provenance = match raw.provenance.get_ref().as_str() {
+            "printed-rules" => ProvenanceKind::PrintedRules,
+            "reconstruction" => ProvenanceKind::Reconstruction,
+            other => {
+                return Err(err(
+                    raw.provenance.span().start,
+                    format!("provenance must be \"printed-rules\" or \"reconstruction\", not \"{other}\""),
+                ))
+            }
+        };
+
+        let mut hmax = [0u8; 3];
+        let hspan = raw.hmax.span().start;
+        for (key, value) in raw.hmax.get_ref() {
+            let Some(i) = player_key(key) else {
+                return Err(err(
+                    value.span().start,
+                    format!("hmax key \"{key}\" is not a player count (2, 3 or 4)"),
+                ));
+            };
+            let v = *value.get_ref();
+            if !(1..=MAX_LEVEL as i64).contains(&v) {
+                return Err(err(
+                    value.span().start,
+                    format!("hmax for {key} players is {v}; it must be 1 to {MAX_LEVEL}"),
+                ));
+            }
+            hmax[i] = v as u8;
+        }
+        for (i, h) in hmax.iter().enumerate() {
+            if *h == 0 {
+                return Err(err(hspan, format!("hmax for {} players is missing", i + 2)));
+            }
+        }
+
+        // The grid: rows listed back rank first, like a chess diagram.
+        let gspan = raw.grid.span().start;
+        let mut first_line = line_of(text, gspan);
+        let after = &text[gspan.min(text.len())..];
+        if after.starts_with("\"\"\"\n")
+            || after.starts_with("'''\n")
+            || after.starts_with("\"\"\"\r\n")
+            || after.starts_with("'''\r\n")
+        {
+            first_line += 1;
+        }
+        let grid_text = raw.grid.get_ref();
+        let mut rows: Vec<(usize, &str)> = grid_text
+            .lines()
+            .enumerate()
+            .map(|(i, l)| (first_line + i, l.trim()))
+            .collect();
+        while rows.last().is_some_and(|r| r.1.is_empty()) {
+            rows.pop();
+        }
+        while rows.first().is_some_and(|r| r.1.is_empty()) {
+            rows.remove(0);
+        }
+        let at = |line: usize, message: String| BoardError {
+            file: file.to_string(),
+            line,
+            message,
+        };
+        if rows.is_empty() {
+            return Err(at(first_line, "the grid is empty".into()));
+        }
+        let files = rows[0].1.chars().count();
+        let ranks = rows.len();
+        if files > MAX_FILES {
+            return Err(at(
+                rows[0].0,
+                format!("the grid is {files} files wide; the engine supports at most {MAX_FILES}"),
+            ));
+        }
+        if files * ranks > MAX_COLUMNS {
+            return Err(at(
+                rows[0].0,
+                format!(
+                    "the grid has {files} x {ranks} = {} cells; the engine supports at most {MAX_COLUMNS}",
+                    files * ranks
+                ),
+            ));
+        }
+        let mut cells = vec![None; files * ranks];
+        for (r, &(line, row)) in rows.iter().enumerate() {
+            let n = row.chars().count();
+            if n != files {
+                return Err(at(
+                    line,
+                    format!("grid row has {n} cells but the first row has {files} (ragged rows)"),
+                ));
+            }
+            let y = ranks - 1 - r;
+            for (x, ch) in row.chars().enumerate() {
+                cells[x + y * files] = match ch {
+                    '.' => None,
+                    '#' => Some(0),
+                    '1'..='9' => Some(ch as u8 - b'0'),
+                    _ => {
+                        return Err(at(
+                            line,
+                            format!(
+                                "unknown character '{ch}' at {} in the grid (use '#', '.', or a height 1-9)",
+                                cell_name(x, y)
+                            ),
+                        ))
+                    }
+                };
+            }
+        }
+        if cells.iter().all(|c| c.is_none()) {
+            return Err(at(first_line, "the footprint is empty: no cell is buildable".into()));
+        }
+
+        let mut frames = [None; 3];
+        if let Some(fr) = &raw.frames {
+            for (key, value) in fr {
+                let line = line_of(text, value.span().start);
+                let Some(i) = player_key(key) else {
+                    return Err(at(
+                        line,
+                        format!("frame key \"{key}\" is not a player count (2, 3 or 4)"),
+                    ));
+                };
+                let frame = parse_frame(value.get_ref()).ok_or_else(|| {
+                    at(
+                        line,
+                        format!("frame \"{}\" is not a rectangle like \"a1:d6\"", value.get_ref()),
+                    )
+                })?;
+                if frame.files.1 as usize >= files || frame.ranks.1 as usize >= ranks {
+                    return Err(at(
+                        line,
+                        format!("frame {frame} for {key} players lies outside the {files} x {ranks} grid"),
+                    ));
+                }
+                let inside = (0..files * ranks).any(|i| cells[i].is_some() && frame.contains(i % files, i / files));
+                if !inside {
+                    return Err(at(
+                        line,
+                        format!("frame {frame} for {key} players holds no buildable cell"),
+                    ));
+                }
+                frames[i] = Some(frame);
+            }
+        }
+
+        Ok(Board {
+            name,
+            aliases: raw.aliases,
+            provenance,
+            source: raw.source,
+            files,
+            ranks,
+            cells,
+            hmax,
+            frames,
+        })
+    }
+
+    /// An open box of `files` x `ranks` cells with one height limit for every player count
+    /// (the solitaire boxes and test boards).
+    pub fn open_box(files: usize, ranks: usize, height: u8) -> Result<Board, BoardError> {
+        let row = "#".repeat(files);
+        let grid: Vec<&str> = (0..ranks).map(|_| row.as_str()).collect();
+        let text = format!(
+            "name = \"Box {files}x{ranks}x{height}\"\nprovenance = \"reconstruction\"\nsource = \"An open box.\"\nhmax = {{ 2 = {height}, 3 = {height}, 4 = {height} }}\ngrid = \"\"\"\n{}\n\"\"\"\n",
+            grid.join("\n")
+        );
+        Board::from_toml("<box>", &text)
+    }
+
+    /// The printed height of a cell: `None` outside the footprint, `Some(0)` none printed.
+    pub fn cell(&self, x: usize, y: usize) -> Option<u8> {
+        if x < self.files && y < self.ranks {
+            self.cells[x + y * self.files]
+        } else {
+            None
+        }
+    }
+
+    /// Whether a cell is buildable in a game that uses the limits for `players`.
+    pub fn buildable(&self, x: usize, y: usize, players: usize) -> bool {
+        self.cell(x, y).is_some() && self.frame(players).is_none_or(|f| f.contains(x, y))
+    }
+
+    /// The height limit of a cell for `players` (0 where not buildable).
+    pub fn limit(&self, x: usize, y: usize, players: usize) -> u8 {
+        if !self.buildable(x, y, players) {
+            return 0;
+        }
+        let h = self.hmax(players);
+        match self.cell(x, y) {
+            Some(0) | None => h,
+            Some(p) => p.min(h),
+        }
+    }
+
+    pub fn hmax(&self, players: usize) -> u8 {
+        self.hmax[players.clamp(2, 4) - 2]
+    }
+
+    pub fn frame(&self, players: usize) -> Option<Frame> {
+        self.frames[players.clamp(2, 4) - 2]
+    }
+
+    /// Buildable columns for `players`.
+    pub fn column_count(&self, players: usize) -> usize {
+        (0..self.ranks)
+            .flat_map(|y| (0..self.files).map(move |x| (x, y)))
+            .filter(|&(x, y)| self.buildable(x, y, players))
+            .count()
+    }
+
+    /// The cubes the board can hold for `players`.
+    pub fn volume(&self, players: usize) -> usize {
+        (0..self.ranks)
+            .flat_map(|y| (0..self.files).map(move |x| (x, y)))
+            .map(|(x, y)| self.limit(x, y, players) as usize)
+            .sum()
+    }
+
+    /// Whether `name` is this board's name or one of its aliases, ignoring case.
+    pub fn is_called(&self, name: &str) -> bool {
+        let name = name.trim();
+        self.name.eq_ignore_ascii_case(name) || self.aliases.iter().any(|a| a.eq_ignore_ascii_case(name))
+    }
+
+    /// The six scenarios, built in.
+    pub fn builtins() -> &'static [Board] {
+        static BOARDS: OnceLock<Vec<Board>> = OnceLock::new();
+        BOARDS.get_or_init(|| {
+            BUILTIN_FILES
+                .iter()
+                .map(|(file, text)| Board::from_toml(file, text).expect("built-in board files are valid"))
+                .collect()
+        })
+    }
+
+    /// A built-in scenario by name or alias, ignoring case.
+    pub fn builtin(name: &str) -> Option<&'static Board> {
+        Board::builtins().iter().find(|b| b.is_called(name))
+    }
+
+    /// The names of the built-in scenarios, for messages.
+    pub fn builtin_names() -> String {
+        Board::builtins()
+            .iter()
+            .map(|b| b.name.to_lowercase())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+fn parse_frame(s: &str) -> Option<Frame> {
+    let (a, b) = s.trim().split_once(':')?;
+    let (x0, y0) = parse_cell(a.trim())?;
+    let (x1, y1) = parse_cell(b.trim())?;
+    if x0 > x1 || y0 > y1 || x1 >= MAX_FILES || y1 >= MAX_COLUMNS {
+        return None;
+    }
+    Some(Frame {
+        files: (x0 as u8, x1 as u8),
+        ranks: (y0 as u8, y1 as u8),
+    })
+}
+
+const BUILTIN_FILES: [(&str, &str); 6] = [
+    ("boards/chullpa.toml", include_str!("../../../boards/chullpa.toml")),
+    ("boards/pirka.toml", include_str!("../../../boards/pirka.toml")),
+    ("boards/tambo.toml", include_str!("../../../boards/tambo.toml")),
+    ("boards/pisac.toml", include_str!("../../../boards/pisac.toml")),
+    (
+        "boards/coricancha.toml",
+        include_str!("../../../boards/coricancha.toml"),
+    ),
+    ("boards/cucho.toml", include_str!("../../../boards/cucho.toml")),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bad(text: &str) -> BoardError {
+        Board::from_toml("my.toml", text).unwrap_err()
+    }
+
+    const GOOD: &str = "name = \"T\"\nprovenance = \"reconstruction\"\nhmax = { 2 = 2, 3 = 3, 4 = 4 }\ngrid = \"\"\"\n##\n#3\n\"\"\"\n";
+
+    #[test]
+    fn reads_a_good_file() {
+        let b = Board::from_toml("t.toml", GOOD).unwrap();
+        assert_eq!((b.files, b.ranks), (2, 2));
+        // Back rank first: the '3' is at b1.
+        assert_eq!(b.cell(1, 0), Some(3));
+        assert_eq!(b.limit(1, 0, 2), 2);
+        assert_eq!(b.limit(1, 0, 4), 3);
+        assert_eq!(b.limit(0, 1, 4), 4);
+    }
+
+    #[test]
+    fn the_six_scenarios_load() {
+        let names: Vec<&str> = Board::builtins().iter().map(|b| b.name.as_str()).collect();
+        assert_eq!(names, ["Chullpa", "Pirka", "Tambo", "Pisac", "Coricancha", "Cucho"]);
+        assert!(Board::builtin("chullpa").is_some());
+        assert!(Board::builtin("CORICANCHA").is_some());
+        let c = Board::builtin("Chullpa").unwrap();
+        assert_eq!(c.hmax, [4, 6, 8]);
+        assert_eq!(c.volume(2), 80);
+    }
+
+    #[test]
+    fn ragged_rows_are_named_with_their_line() {
+        let e = bad("name = \"T\"\nprovenance = \"reconstruction\"\nhmax = { 2 = 2, 3 = 3, 4 = 4 }\ngrid = \"\"\"\n##\n###\n\"\"\"\n");
+        assert_eq!(e.line, 6, "{e}");
+        assert!(e.message.contains("ragged"), "{e}");
+        assert!(e.to_string().starts_with("my.toml:6:"));
+    }
+
+    #[test]
+    fn unknown_character() {
+        let e = bad("name = \"T\"\nprovenance = \"reconstruction\"\nhmax = { 2 = 2, 3 = 3, 4 = 4 }\ngrid = \"\"\"\n#x\n##\n\"\"\"\n");
+        assert_eq!(e.line, 5);
+        assert!(e.message.contains("unknown character 'x'"), "{e}");
+    }
+
+    #[test]
+    fn missing_hmax() {
+        let e = bad("name = \"T\"\nprovenance = \"reconstruction\"\ngrid = \"\"\"\n##\n\"\"\"\n");
+        assert!(e.message.contains("hmax"), "{e}");
+        let e =
+            bad("name = \"T\"\nprovenance = \"reconstruction\"\nhmax = { 2 = 2, 4 = 4 }\ngrid = \"\"\"\n##\n\"\"\"\n");
+        assert!(e.message.contains("hmax for 3 players is missing"), "{e}");
+        assert_eq!(e.line, 3);
+    }
+
+    #[test]
+    fn empty_footprint() {
+        let e = bad("name = \"T\"\nprovenance = \"reconstruction\"\nhmax = { 2 = 2, 3 = 3, 4 = 4 }\ngrid = \"\"\"\n..\n..\n\"\"\"\n");
+        assert!(e.message.contains("footprint is empty"), "{e}");
+    }
+
+    #[test]
+    fn frame_outside_the_grid() {
+        let e = bad("name = \"T\"\nprovenance = \"reconstruction\"\nhmax = { 2 = 2, 3 = 3, 4 = 4 }\nframes = { 2 = \"a1:c2\" }\ngrid = \"\"\"\n##\n##\n\"\"\"\n");
+        assert!(e.message.contains("outside"), "{e}");
+        assert_eq!(e.line, 4);
+    }
+
+    #[test]
+    fn grid_too_wide() {
+        let row = "#".repeat(27);
+        let e = bad(&format!("name = \"T\"\nprovenance = \"reconstruction\"\nhmax = {{ 2 = 2, 3 = 3, 4 = 4 }}\ngrid = \"\"\"\n{row}\n\"\"\"\n"));
+        assert!(e.message.contains("at most 26"), "{e}");
+        let row = "#".repeat(12);
+        let rows = vec![row.as_str(); 11].join("\n");
+        let e = bad(&format!("name = \"T\"\nprovenance = \"reconstruction\"\nhmax = {{ 2 = 2, 3 = 3, 4 = 4 }}\ngrid = \"\"\"\n{rows}\n\"\"\"\n"));
+        assert!(e.message.contains("at most 128"), "{e}");
+    }
+
+    #[test]
+    fn broken_toml_and_unknown_keys() {
+        let e = bad("name = \"T\nprovenance = 1\n");
+        assert_eq!(e.line, 1, "{e}");
+        let e = bad(&format!("{GOOD}colour = 3\n"));
+        assert!(e.message.contains("colour"), "{e}");
+        let e =
+            bad("name = \"T\"\nprovenance = \"guess\"\nhmax = { 2 = 2, 3 = 3, 4 = 4 }\ngrid = \"\"\"\n##\n\"\"\"\n");
+        assert!(e.message.contains("provenance"), "{e}");
+        assert_eq!(e.line, 2);
+        let e = bad("name = \"T\"\nprovenance = \"reconstruction\"\nhmax = { 2 = 2, 3 = 3, 4 = 40 }\ngrid = \"\"\"\n##\n\"\"\"\n");
+        assert!(e.message.contains("1 to 15"), "{e}");
+    }
+
+    #[test]
+    fn cell_names() {
+        assert_eq!(parse_cell("a1"), Some((0, 0)));
+        assert_eq!(parse_cell("C12"), Some((2, 11)));
+        assert_eq!(parse_cell("a0"), None);
+        assert_eq!(parse_cell("1a"), None);
+        assert_eq!(parse_cell("a"), None);
+        assert_eq!(cell_name(4, 3), "e4");
+    }
+}

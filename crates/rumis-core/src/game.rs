@@ -1,0 +1,197 @@
+//! A game: a site, its ruins, the moves played and the positions they passed through, so
+//! that a move can be undone.
+
+use std::sync::Arc;
+
+use crate::notation::{self, MoveError};
+use crate::position::{Illegal, Outcome, Position};
+use crate::rng::Rng;
+use crate::site::{Move, Site};
+use crate::stone::Colour;
+
+#[derive(Clone, Debug)]
+pub struct Game {
+    site: Arc<Site>,
+    ruins: Vec<Move>,
+    moves: Vec<Move>,
+    /// The position before each move, then the current one last.
+    positions: Vec<Position>,
+    /// Free tags to keep in the record (Event, Date, player names).
+    pub tags: Vec<(String, String)>,
+}
+
+impl Game {
+    /// A new game on the empty board.
+    pub fn new(site: Arc<Site>) -> Game {
+        let start = Position::new(&site);
+        Game {
+            site,
+            ruins: Vec::new(),
+            moves: Vec::new(),
+            positions: vec![start],
+            tags: Vec::new(),
+        }
+    }
+
+    /// A new Ruinas game with these ruin placements, in order.
+    pub fn with_ruins(site: Arc<Site>, ruins: &[Move]) -> Result<Game, (usize, Illegal)> {
+        let mut pos = Position::new(&site);
+        for (i, &m) in ruins.iter().enumerate() {
+            pos.place_ruin(&site, m).map_err(|e| (i, e))?;
+        }
+        Ok(Game {
+            site,
+            ruins: ruins.to_vec(),
+            moves: Vec::new(),
+            positions: vec![pos],
+            tags: Vec::new(),
+        })
+    }
+
+    /// A new Ruinas game with ruins written as placements, in order.
+    pub fn with_ruin_texts(site: Arc<Site>, ruins: &[&str]) -> Result<Game, String> {
+        let mut pos = Position::new(&site);
+        let mut placed = Vec::new();
+        for (i, text) in ruins.iter().enumerate() {
+            let what = |e: MoveError| format!("ruin {} '{text}': {e}", i + 1);
+            let w = notation::read(&site, text).map_err(what)?;
+            let m = notation::resolve(&site, &pos, &w).map_err(what)?;
+            pos.place_ruin(&site, m).map_err(|e| what(e.into()))?;
+            placed.push(m);
+        }
+        Ok(Game {
+            site,
+            ruins: placed,
+            moves: Vec::new(),
+            positions: vec![pos],
+            tags: Vec::new(),
+        })
+    }
+
+    /// A new Ruinas game whose ruins are placed at random from a seed: the eleven stones in
+    /// a random order, each at a uniformly chosen placement that fits (rules 1-4), or left
+    /// out if none does.
+    pub fn with_random_ruins(site: Arc<Site>, seed: u64) -> Game {
+        let mut rng = Rng::new(seed);
+        let mut pos = Position::new(&site);
+        let mut stones = pos.ruins_left();
+        rng.shuffle(&mut stones);
+        let mut placed = Vec::new();
+        for s in stones {
+            let fits: Vec<Move> = pos
+                .ruin_moves(&site)
+                .into_iter()
+                .filter(|&m| site.template(m).stone == s)
+                .collect();
+            if fits.is_empty() {
+                continue;
+            }
+            let m = fits[rng.below(fits.len())];
+            pos.place_ruin(&site, m).expect("a ruin move that fits is placeable");
+            placed.push(m);
+        }
+        Game {
+            site,
+            ruins: placed,
+            moves: Vec::new(),
+            positions: vec![pos],
+            tags: Vec::new(),
+        }
+    }
+
+    pub fn site(&self) -> &Site {
+        &self.site
+    }
+
+    pub fn site_arc(&self) -> &Arc<Site> {
+        &self.site
+    }
+
+    pub fn position(&self) -> &Position {
+        self.positions.last().expect("a game always has a position")
+    }
+
+    /// The position before any move (after the ruins).
+    pub fn start(&self) -> &Position {
+        &self.positions[0]
+    }
+
+    /// The position before move `i` (0-based); `positions()[moves().len()]` is the current.
+    pub fn positions(&self) -> &[Position] {
+        &self.positions
+    }
+
+    pub fn ruins(&self) -> &[Move] {
+        &self.ruins
+    }
+
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// Who played move `i` (0-based).
+    pub fn mover(&self, i: usize) -> Option<Colour> {
+        self.positions.get(i)?.to_move(&self.site)
+    }
+
+    pub fn to_move(&self) -> Option<Colour> {
+        self.position().to_move(&self.site)
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.position().is_over()
+    }
+
+    pub fn legal_moves(&self) -> Vec<Move> {
+        let mut v = Vec::new();
+        self.position().legal_moves(&self.site, &mut v);
+        v
+    }
+
+    pub fn play(&mut self, m: Move) -> Result<(), Illegal> {
+        let mut next = self.position().clone();
+        next.play(&self.site, m)?;
+        self.positions.push(next);
+        self.moves.push(m);
+        Ok(())
+    }
+
+    /// Reads and plays a placement for the colour to move.
+    pub fn play_text(&mut self, text: &str) -> Result<Move, MoveError> {
+        let m = notation::parse_move(&self.site, self.position(), text)?;
+        self.play(m)?;
+        Ok(m)
+    }
+
+    /// Takes back the last move.
+    pub fn undo(&mut self) -> Option<Move> {
+        let m = self.moves.pop()?;
+        self.positions.pop();
+        Some(m)
+    }
+
+    pub fn notation(&self, m: Move) -> String {
+        self.site.notation(m)
+    }
+
+    /// Legal placements for the colour to move, in canonical notation, sorted.
+    pub fn legal_notations(&self) -> Vec<String> {
+        let mut v: Vec<String> = self.legal_moves().into_iter().map(|m| self.notation(m)).collect();
+        v.sort();
+        v
+    }
+
+    pub fn outcome(&self) -> Outcome {
+        self.position().outcome(&self.site)
+    }
+
+    /// Plays uniformly random legal moves to the end.
+    pub fn play_random(&mut self, rng: &mut Rng) {
+        let mut moves = Vec::new();
+        while !self.is_over() {
+            self.position().legal_moves(&self.site, &mut moves);
+            let m = moves[rng.below(moves.len())];
+            self.play(m).expect("a generated move is legal");
+        }
+    }
+}

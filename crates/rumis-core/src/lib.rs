@@ -1,0 +1,35 @@
+//! The rules of Rumis (Blokus 3D), exactly as `RULES.md` states them: stones and their
+//! orientations, scenario boards as data, positions, legal placements, scoring, notation
+//! and game records. No I/O.
+//!
+//! ```
+//! use std::sync::Arc;
+//! use rumis_core::{Board, Game, Site, Variant};
+//!
+//! let board = Board::builtin("chullpa").unwrap().clone();
+//! let site = Arc::new(Site::new(board, 4, Variant::Standard, None).unwrap());
+//! let mut game = Game::new(site);
+//! assert_eq!(game.legal_moves().len(), 687);
+//! game.play_text("L4@a1,a2,a3,b1").unwrap();
+//! assert!(game.play_text("L4@c1,c2,c3,d1").is_ok()); // yellow's first stone touches red
+//! ```
+
+pub mod board;
+pub mod game;
+pub mod notation;
+pub mod perft;
+pub mod position;
+pub mod record;
+pub mod rng;
+pub mod site;
+pub mod stone;
+
+pub use board::{Board, BoardError, MAX_COLUMNS, MAX_LEVEL};
+pub use game::Game;
+pub use notation::MoveError;
+pub use perft::{perft, perft_divide};
+pub use position::{Cube, Illegal, Outcome, Position};
+pub use record::{Record, RecordError};
+pub use rng::Rng;
+pub use site::{Move, SetupError, Site, Template, Variant};
+pub use stone::{Colour, Stone};

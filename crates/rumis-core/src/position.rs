@@ -1,0 +1,589 @@
+//! A position: the structure, the stones left, whose turn it is, who is out (RULES §4-5).
+//!
+//! Columns are solid stacks, so a column is its height plus the colour of each level. A
+//! placement template is legal iff every covered column's height equals the stone's base
+//! level plus the run's offset, the base is under the template's precomputed limit, and
+//! the cubes it adds touch the right colour — a few byte lookups per column.
+
+use std::fmt;
+
+use crate::board::MAX_COLUMNS;
+use crate::site::{Move, Site, Template, Variant};
+use crate::stone::{Colour, Stone, ALL_STONES};
+
+/// What a cube of the structure is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Cube {
+    Stone(Colour),
+    /// Part of a ruin (Ruinas): scores for nobody.
+    Ruin,
+}
+
+impl Cube {
+    pub fn letter(self) -> char {
+        match self {
+            Cube::Stone(c) => c.letter(),
+            Cube::Ruin => 'X',
+        }
+    }
+}
+
+/// Index of the ruins among the per-kind tables (after the four colours).
+const RUIN: usize = 4;
+/// Index of "any cube" among the contact tables.
+const ANY: usize = 5;
+
+/// Why a placement is illegal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Illegal {
+    GameOver,
+    StoneUsed {
+        colour: Option<Colour>,
+        stone: Stone,
+    },
+    /// A covered column is not at the height the stone needs: there would be empty space
+    /// under a cube, or the stone would go through the structure.
+    Gap {
+        column: String,
+        height: u8,
+        needed: u8,
+    },
+    TooHigh {
+        level: u8,
+    },
+    /// The first stone of a later colour must rest on the board.
+    FirstStoneNotOnBoard,
+    /// The first stone of a later colour must touch the structure.
+    FirstStoneNotTouching,
+    /// A later stone must touch its own colour.
+    NoOwnContact {
+        colour: Colour,
+    },
+}
+
+impl fmt::Display for Illegal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Illegal::GameOver => write!(f, "the game is over"),
+            Illegal::StoneUsed { colour: Some(c), stone } => write!(f, "{} has already placed {stone}", c.name()),
+            Illegal::StoneUsed { colour: None, stone } => write!(f, "the ruins already hold {stone}"),
+            Illegal::Gap { column, height, needed } => {
+                if height < needed {
+                    write!(f, "the stone would leave empty space under it at {column} (the column is {height} high, the stone needs {needed})")
+                } else {
+                    write!(f, "the stone would pass through the structure at {column} (the column is {height} high, the stone needs {needed})")
+                }
+            }
+            Illegal::TooHigh { level } => write!(f, "the stone would reach level {level}, above the height limit"),
+            Illegal::FirstStoneNotOnBoard => {
+                write!(f, "a colour's first stone must rest on the board (one cube at level 1)")
+            }
+            Illegal::FirstStoneNotTouching => {
+                write!(f, "a colour's first stone must touch a cube already in the structure")
+            }
+            Illegal::NoOwnContact { colour } => {
+                write!(f, "the stone must touch a {} cube", colour.name())
+            }
+        }
+    }
+}
+
+impl std::error::Error for Illegal {}
+
+/// The contact a placement needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Contact {
+    /// The first stone of the game.
+    None,
+    /// The first stone of a later colour: touch any cube and rest on the board.
+    FirstStone,
+    /// Touch a cube of the colour.
+    Own(usize),
+}
+
+/// A position of a game on a [`Site`]. It holds no reference to its site: every method that
+/// needs the board takes it, so copying a position is a plain memory copy.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Position {
+    heights: [u8; MAX_COLUMNS],
+    /// Per column: bit z set when the cube at level z + 1 is of this kind (R, Y, G, B, ruin).
+    cubes: [[u16; MAX_COLUMNS]; 5],
+    /// Per column: bit z set when the cell at level z + 1 shares a face with a cube of this
+    /// kind (R, Y, G, B, ruin, any).
+    touch: [[u16; MAX_COLUMNS]; 6],
+    /// Stones not yet placed, per colour.
+    left: [u16; 4],
+    ruins_left: u16,
+    /// Stones placed, per kind (R, Y, G, B, ruin).
+    used: [u16; 5],
+    placed: [u8; 4],
+    cube_count: u16,
+    /// Index into the site's order of play.
+    seat: u8,
+    /// Colours out, one bit per colour index.
+    out: u8,
+    plies: u16,
+    hash: u64,
+}
+
+fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// Zobrist keys, computed rather than tabled: a cube of a kind at a column and level.
+fn cube_key(kind: usize, column: usize, z: u8) -> u64 {
+    mix(0x1000_0000 | (kind as u64) << 16 | (column as u64) << 4 | z as u64)
+}
+fn stone_key(kind: usize, stone: Stone) -> u64 {
+    mix(0x2000_0000 | (kind as u64) << 8 | stone.index() as u64)
+}
+fn turn_key(seat: u8) -> u64 {
+    mix(0x3000_0000 | seat as u64)
+}
+fn out_key(colour: usize) -> u64 {
+    mix(0x4000_0000 | colour as u64)
+}
+
+/// The colours that do not play in this game, as out bits.
+fn absent_colours(site: &Site) -> u8 {
+    Colour::ALL
+        .iter()
+        .filter(|c| !site.order.contains(c))
+        .fold(0, |m, c| m | 1 << c.index())
+}
+
+impl Position {
+    /// The empty board, with the first colour that can move to move.
+    pub fn new(site: &Site) -> Position {
+        let mut p = Position {
+            heights: [0; MAX_COLUMNS],
+            cubes: [[0; MAX_COLUMNS]; 5],
+            touch: [[0; MAX_COLUMNS]; 6],
+            left: [0; 4],
+            ruins_left: if site.ruin_colour.is_some() { ALL_STONES } else { 0 },
+            used: [0; 5],
+            placed: [0; 4],
+            cube_count: 0,
+            seat: 0,
+            out: 0,
+            plies: 0,
+            hash: turn_key(0),
+        };
+        for c in &site.order {
+            p.left[c.index()] = ALL_STONES;
+        }
+        // Colours not in the game are out from the start; they are never to move.
+        p.out = absent_colours(site);
+        p.hash = p.hash_from_scratch();
+        p.settle(site, 0);
+        p
+    }
+
+    /// The colour to move, or `None` when the game is over.
+    pub fn to_move(&self, site: &Site) -> Option<Colour> {
+        (!self.is_over()).then(|| site.order[self.seat as usize])
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.out == 0xf
+    }
+
+    pub fn is_out(&self, c: Colour) -> bool {
+        self.out >> c.index() & 1 == 1
+    }
+
+    /// Placements made so far (not counting ruins).
+    pub fn plies(&self) -> usize {
+        self.plies as usize
+    }
+
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    pub fn height(&self, column: usize) -> u8 {
+        self.heights[column]
+    }
+
+    /// The cube at `level` (1-based) of a column.
+    pub fn cube(&self, column: usize, level: u8) -> Option<Cube> {
+        if level == 0 || level > self.heights[column] {
+            return None;
+        }
+        let bit = 1u16 << (level - 1);
+        (0..5)
+            .find(|&k| self.cubes[k][column] & bit != 0)
+            .map(|k| match Colour::from_index(k) {
+                Some(c) => Cube::Stone(c),
+                None => Cube::Ruin,
+            })
+    }
+
+    /// The top cube of a column.
+    pub fn top(&self, column: usize) -> Option<Cube> {
+        self.cube(column, self.heights[column])
+    }
+
+    /// Cubes in the structure, ruins included.
+    pub fn cube_count(&self) -> usize {
+        self.cube_count as usize
+    }
+
+    /// The stones a colour has not placed.
+    pub fn stones_left(&self, c: Colour) -> Vec<Stone> {
+        Stone::ALL
+            .iter()
+            .copied()
+            .filter(|s| self.left[c.index()] >> s.index() & 1 == 1)
+            .collect()
+    }
+
+    pub fn has_stone(&self, c: Colour, s: Stone) -> bool {
+        self.left[c.index()] >> s.index() & 1 == 1
+    }
+
+    /// Stones a colour has placed.
+    pub fn stones_placed(&self, c: Colour) -> usize {
+        self.placed[c.index()] as usize
+    }
+
+    /// The ruin stones not yet placed (Ruinas).
+    pub fn ruins_left(&self) -> Vec<Stone> {
+        Stone::ALL
+            .iter()
+            .copied()
+            .filter(|s| self.ruins_left >> s.index() & 1 == 1)
+            .collect()
+    }
+
+    fn contact_for(&self, colour: Colour) -> Contact {
+        if self.cube_count == 0 {
+            Contact::None
+        } else if self.placed[colour.index()] == 0 {
+            Contact::FirstStone
+        } else {
+            Contact::Own(colour.index())
+        }
+    }
+
+    /// Whether a template fits the structure (support and height) for any owner; returns
+    /// the base level.
+    #[inline(always)]
+    fn base_if_supported(&self, t: &Template) -> Option<u8> {
+        let z0 = self.heights[t.columns[t.anchor as usize] as usize];
+        if z0 > t.zmax {
+            return None;
+        }
+        for i in 0..t.len as usize {
+            if self.heights[t.columns[i] as usize] != z0 + t.base[i] {
+                return None;
+            }
+        }
+        Some(z0)
+    }
+
+    /// The contact bits a template's cubes would have with cubes of `kind`.
+    #[inline(always)]
+    fn contact_bits(&self, t: &Template, kind: usize) -> u16 {
+        let mut bits = 0;
+        for i in 0..t.len as usize {
+            let c = t.columns[i] as usize;
+            bits |= (self.touch[kind][c] >> self.heights[c]) & ((1u16 << t.count[i]) - 1);
+        }
+        bits
+    }
+
+    #[inline(always)]
+    fn fits(&self, t: &Template, contact: Contact) -> bool {
+        let Some(z0) = self.base_if_supported(t) else {
+            return false;
+        };
+        match contact {
+            Contact::None => true,
+            Contact::FirstStone => z0 == 0 && self.contact_bits(t, ANY) != 0,
+            Contact::Own(k) => self.contact_bits(t, k) != 0,
+        }
+    }
+
+    /// Every legal placement for the colour to move, in template order.
+    pub fn legal_moves(&self, site: &Site, out: &mut Vec<Move>) {
+        out.clear();
+        let Some(colour) = self.to_move(site) else {
+            return;
+        };
+        self.moves_for(site, colour, |m| {
+            out.push(m);
+            false
+        });
+    }
+
+    /// The number of legal placements for the colour to move.
+    pub fn count_moves(&self, site: &Site) -> u64 {
+        let Some(colour) = self.to_move(site) else {
+            return 0;
+        };
+        let mut n = 0;
+        self.moves_for(site, colour, |_| {
+            n += 1;
+            false
+        });
+        n
+    }
+
+    /// Whether `colour` has a legal placement now.
+    pub fn has_move(&self, site: &Site, colour: Colour) -> bool {
+        self.moves_for(site, colour, |_| true)
+    }
+
+    /// Calls `f` on every legal placement of `colour`; stops early when it returns true.
+    /// Returns whether it stopped early.
+    fn moves_for(&self, site: &Site, colour: Colour, mut f: impl FnMut(Move) -> bool) -> bool {
+        let contact = self.contact_for(colour);
+        let templates = site.templates();
+        let mut left = self.left[colour.index()];
+        while left != 0 {
+            let s = Stone::from_index(left.trailing_zeros() as usize).expect("stone bits are < 11");
+            left &= left - 1;
+            for id in site.stone_range(s) {
+                if self.fits(&templates[id], contact) && f(Move(id as u16)) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Checks a placement for the colour to move, saying why it is illegal.
+    pub fn check(&self, site: &Site, m: Move) -> Result<(), Illegal> {
+        let colour = self.to_move(site).ok_or(Illegal::GameOver)?;
+        let t = site.template(m);
+        if !self.has_stone(colour, t.stone) {
+            return Err(Illegal::StoneUsed {
+                colour: Some(colour),
+                stone: t.stone,
+            });
+        }
+        let z0 = self.check_structure(site, t)?;
+        match self.contact_for(colour) {
+            Contact::None => Ok(()),
+            Contact::FirstStone if z0 != 0 => Err(Illegal::FirstStoneNotOnBoard),
+            Contact::FirstStone if self.contact_bits(t, ANY) == 0 => Err(Illegal::FirstStoneNotTouching),
+            Contact::Own(k) if self.contact_bits(t, k) == 0 => Err(Illegal::NoOwnContact { colour }),
+            _ => Ok(()),
+        }
+    }
+
+    /// Rules 1-4 (grid, footprint, height, support), with the reason; returns the base level.
+    fn check_structure(&self, site: &Site, t: &Template) -> Result<u8, Illegal> {
+        let z0 = self.heights[t.columns[t.anchor as usize] as usize];
+        for (c, b, _) in t.entries() {
+            if self.heights[c] != z0 + b {
+                return Err(Illegal::Gap {
+                    column: site.column_name(c),
+                    height: self.heights[c],
+                    needed: z0 + b,
+                });
+            }
+        }
+        if z0 > t.zmax {
+            let top = t.entries().map(|(_, b, k)| z0 + b + k).max().unwrap_or(0);
+            return Err(Illegal::TooHigh { level: top });
+        }
+        Ok(z0)
+    }
+
+    /// Plays a legal placement for the colour to move.
+    pub fn play(&mut self, site: &Site, m: Move) -> Result<(), Illegal> {
+        self.check(site, m)?;
+        self.play_unchecked(site, m);
+        Ok(())
+    }
+
+    /// Plays a placement known to be legal for the colour to move, then passes the turn to
+    /// the next colour that can place, marking out every colour that cannot.
+    pub fn play_unchecked(&mut self, site: &Site, m: Move) {
+        let colour = site.order[self.seat as usize];
+        let t = site.template(m);
+        let k = colour.index();
+        self.add_cubes(site, t, k);
+        self.left[k] &= !(1 << t.stone.index());
+        self.used[k] |= 1 << t.stone.index();
+        self.hash ^= stone_key(k, t.stone);
+        self.placed[k] += 1;
+        self.plies += 1;
+        let next = (self.seat as usize + 1) % site.order.len();
+        self.settle(site, next);
+    }
+
+    /// Places a ruin stone (Ruinas, before the first move): rules 1-4, no contact.
+    pub fn place_ruin(&mut self, site: &Site, m: Move) -> Result<(), Illegal> {
+        let t = site.template(m);
+        if self.ruins_left >> t.stone.index() & 1 == 0 {
+            return Err(Illegal::StoneUsed {
+                colour: None,
+                stone: t.stone,
+            });
+        }
+        self.check_structure(site, t)?;
+        self.add_cubes(site, t, RUIN);
+        self.ruins_left &= !(1 << t.stone.index());
+        self.used[RUIN] |= 1 << t.stone.index();
+        // The structure changed before the first move: whether a colour can move is
+        // decided afresh.
+        self.out = absent_colours(site);
+        self.seat = 0;
+        self.settle(site, 0);
+        self.hash = self.hash_from_scratch();
+        Ok(())
+    }
+
+    /// The ruin placements that fit now (rules 1-4) for the ruin stones left.
+    pub fn ruin_moves(&self, site: &Site) -> Vec<Move> {
+        let templates = site.templates();
+        let mut out = Vec::new();
+        for s in self.ruins_left() {
+            for id in site.stone_range(s) {
+                if self.base_if_supported(&templates[id]).is_some() {
+                    out.push(Move(id as u16));
+                }
+            }
+        }
+        out
+    }
+
+    fn add_cubes(&mut self, site: &Site, t: &Template, kind: usize) {
+        for (c, _, k) in t.entries() {
+            let h = self.heights[c];
+            for z in h..h + k {
+                self.cubes[kind][c] |= 1 << z;
+                self.hash ^= cube_key(kind, c, z);
+                // The cell above shares a face with this cube, and so do the cells beside it.
+                self.touch[kind][c] |= 2 << z;
+                self.touch[ANY][c] |= 2 << z;
+                for &n in site.neighbours(c) {
+                    self.touch[kind][n as usize] |= 1 << z;
+                    self.touch[ANY][n as usize] |= 1 << z;
+                }
+            }
+            self.heights[c] = h + k;
+            self.cube_count += k as u16;
+        }
+    }
+
+    /// Gives the turn to the first colour, from seat `from` on in order of play, that can
+    /// place; every colour met that cannot is out for good.
+    fn settle(&mut self, site: &Site, from: usize) {
+        let n = site.order.len();
+        self.hash ^= turn_key(self.seat);
+        for i in 0..n {
+            let seat = (from + i) % n;
+            let colour = site.order[seat];
+            if self.is_out(colour) {
+                continue;
+            }
+            if self.left[colour.index()] != 0 && self.has_move(site, colour) {
+                self.seat = seat as u8;
+                self.hash ^= turn_key(self.seat);
+                return;
+            }
+            self.out |= 1 << colour.index();
+            self.hash ^= out_key(colour.index());
+        }
+        self.seat = 0;
+        self.hash ^= turn_key(0);
+    }
+
+    /// The Zobrist hash computed from scratch (the incremental one must always equal it).
+    pub fn hash_from_scratch(&self) -> u64 {
+        let mut h = turn_key(self.seat);
+        for k in 0..5 {
+            for c in 0..MAX_COLUMNS {
+                let mut bits = self.cubes[k][c];
+                while bits != 0 {
+                    h ^= cube_key(k, c, bits.trailing_zeros() as u8);
+                    bits &= bits - 1;
+                }
+            }
+            for s in Stone::ALL {
+                if self.used[k] >> s.index() & 1 == 1 {
+                    h ^= stone_key(k, s);
+                }
+            }
+        }
+        for k in 0..4 {
+            if self.out >> k & 1 == 1 {
+                h ^= out_key(k);
+            }
+        }
+        h
+    }
+
+    /// Score of a colour: columns whose top cube is of that colour, minus one per stone
+    /// never placed.
+    pub fn score(&self, site: &Site, colour: Colour) -> i32 {
+        let k = colour.index();
+        let tops = site
+            .footprint()
+            .filter(|&c| {
+                let h = self.heights[c];
+                h > 0 && self.cubes[k][c] >> (h - 1) & 1 == 1
+            })
+            .count() as i32;
+        tops - self.left[k].count_ones() as i32
+    }
+
+    /// The scores in order of play.
+    pub fn scores(&self, site: &Site) -> Vec<(Colour, i32)> {
+        site.order.iter().map(|&c| (c, self.score(site, c))).collect()
+    }
+
+    /// The result: in the two-player four-colour game a player's score is its better
+    /// colour's; equal top scores share the win.
+    pub fn outcome(&self, site: &Site) -> Outcome {
+        let scores = self.scores(site);
+        let players: Vec<i32> = match site.variant {
+            Variant::TwoPlayerFourColors => (0..2)
+                .map(|p| {
+                    scores
+                        .iter()
+                        .filter(|(c, _)| site.player_of(*c) == Some(p))
+                        .map(|s| s.1)
+                        .max()
+                        .unwrap_or(0)
+                })
+                .collect(),
+            _ => scores.iter().map(|s| s.1).collect(),
+        };
+        let best = players.iter().copied().max().unwrap_or(0);
+        let winners = (0..players.len()).filter(|&p| players[p] == best).collect();
+        Outcome {
+            scores,
+            players,
+            winners,
+        }
+    }
+}
+
+/// Scores and winners of a position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// Each colour's score, in order of play.
+    pub scores: Vec<(Colour, i32)>,
+    /// Each player's score (a colour's own, or the better of two colours).
+    pub players: Vec<i32>,
+    /// The winning players (0-based), more than one for a shared win.
+    pub winners: Vec<usize>,
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "Position {{ plies: {}, seat: {}, out: {:04b}, hash: {:016x} }}",
+            self.plies, self.seat, self.out, self.hash
+        )
+    }
+}

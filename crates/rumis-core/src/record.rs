@@ -1,0 +1,347 @@
+//! Game records (RULES §7): tag pairs, then the placements in order of play.
+
+use std::fmt;
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+use crate::board::Board;
+use crate::game::Game;
+use crate::site::{Site, Variant};
+use crate::stone::Colour;
+
+/// A record that cannot be read or replayed, with where and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordError {
+    pub line: usize,
+    /// The move (1-based) at fault, if one is.
+    pub move_number: Option<usize>,
+    pub message: String,
+}
+
+impl fmt::Display for RecordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.move_number {
+            Some(n) => write!(f, "line {}, move {n}: {}", self.line, self.message),
+            None => write!(f, "line {}: {}", self.line, self.message),
+        }
+    }
+}
+
+impl std::error::Error for RecordError {}
+
+fn error(line: usize, message: impl Into<String>) -> RecordError {
+    RecordError {
+        line,
+        move_number: None,
+        message: message.into(),
+    }
+}
+
+/// A record as read: tags and move texts, each with its line.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Record {
+    /// (name, value, line)
+    pub tags: Vec<(String, String, usize)>,
+    /// (text, line)
+    pub moves: Vec<(String, usize)>,
+}
+
+const KNOWN_TAGS: [&str; 6] = ["Board", "Players", "Variant", "Colors", "Setup", "Result"];
+
+impl Record {
+    /// Reads every record in a text (records follow each other; a tag after moves starts
+    /// the next one).
+    pub fn parse_all(text: &str) -> Result<Vec<Record>, RecordError> {
+        let mut records = Vec::new();
+        let mut cur = Record::default();
+        let mut comment_from: Option<usize> = None;
+        for (i, line) in text.lines().enumerate() {
+            let n = i + 1;
+            let trimmed = line.trim();
+            if comment_from.is_none() && trimmed.starts_with('[') {
+                if !cur.moves.is_empty() {
+                    records.push(std::mem::take(&mut cur));
+                }
+                let (name, value) = parse_tag(trimmed).ok_or_else(|| {
+                    error(
+                        n,
+                        format!("'{trimmed}' is not a tag pair like [Board \"Chullpa\"] (truncated?)"),
+                    )
+                })?;
+                if cur.tags.iter().any(|t| t.0 == name) {
+                    return Err(error(n, format!("tag {name} is given twice")));
+                }
+                cur.tags.push((name, value, n));
+                continue;
+            }
+            let mut token = String::new();
+            for ch in line.chars() {
+                if comment_from.is_some() {
+                    if ch == '}' {
+                        comment_from = None;
+                    }
+                    continue;
+                }
+                match ch {
+                    '{' => {
+                        push_token(&mut cur, &mut token, n);
+                        comment_from = Some(n);
+                    }
+                    '}' => return Err(error(n, "'}' closes a comment that was never opened")),
+                    c if c.is_whitespace() => push_token(&mut cur, &mut token, n),
+                    c => token.push(c),
+                }
+            }
+            push_token(&mut cur, &mut token, n);
+        }
+        if let Some(n) = comment_from {
+            return Err(error(n, "the comment opened here is never closed (truncated record?)"));
+        }
+        if !cur.tags.is_empty() || !cur.moves.is_empty() {
+            records.push(cur);
+        }
+        if records.is_empty() {
+            return Err(error(
+                1,
+                "the record is empty: it needs at least [Board \"…\"] and [Players \"…\"]",
+            ));
+        }
+        Ok(records)
+    }
+
+    /// Reads a text holding exactly one record.
+    pub fn parse(text: &str) -> Result<Record, RecordError> {
+        let mut all = Record::parse_all(text)?;
+        if all.len() > 1 {
+            return Err(error(
+                all[1].first_line(),
+                format!("the text holds {} records, not one", all.len()),
+            ));
+        }
+        Ok(all.remove(0))
+    }
+
+    fn first_line(&self) -> usize {
+        self.tags
+            .first()
+            .map(|t| t.2)
+            .or(self.moves.first().map(|m| m.1))
+            .unwrap_or(1)
+    }
+
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|t| t.0.eq_ignore_ascii_case(name))
+            .map(|t| t.1.as_str())
+    }
+
+    fn tag_line(&self, name: &str) -> usize {
+        self.tags
+            .iter()
+            .find(|t| t.0.eq_ignore_ascii_case(name))
+            .map(|t| t.2)
+            .unwrap_or(1)
+    }
+
+    /// Sets up the game the record describes and replays its moves. `board` finds a board
+    /// by the name in the Board tag.
+    pub fn to_game(&self, board: impl Fn(&str) -> Result<Board, String>) -> Result<Game, RecordError> {
+        let name = self
+            .tag("Board")
+            .ok_or_else(|| error(self.first_line(), "the record has no [Board \"…\"] tag"))?;
+        let board = board(name).map_err(|e| error(self.tag_line("Board"), e))?;
+        let players_text = self
+            .tag("Players")
+            .ok_or_else(|| error(self.first_line(), "the record has no [Players \"…\"] tag"))?;
+        let players: usize = players_text
+            .trim()
+            .parse()
+            .ok()
+            .filter(|p| (2..=4).contains(p))
+            .ok_or_else(|| {
+                error(
+                    self.tag_line("Players"),
+                    format!("Players must be 2, 3 or 4, not '{players_text}'"),
+                )
+            })?;
+        let variant = match self.tag("Variant") {
+            None => Variant::Standard,
+            Some(v) => Variant::from_name(v).ok_or_else(|| {
+                error(
+                    self.tag_line("Variant"),
+                    format!("unknown variant '{v}' (standard, two-player-four-colors, ruinas)"),
+                )
+            })?,
+        };
+        let colours = match self.tag("Colors") {
+            None => None,
+            Some(text) => Some(
+                text.split_whitespace()
+                    .map(|w| {
+                        let mut ch = w.chars();
+                        match (ch.next().and_then(Colour::from_letter), ch.next()) {
+                            (Some(c), None) => Ok(c),
+                            _ => Err(error(
+                                self.tag_line("Colors"),
+                                format!("'{w}' is not a colour (R, Y, G, B)"),
+                            )),
+                        }
+                    })
+                    .collect::<Result<Vec<_>, _>>()?,
+            ),
+        };
+        let site = Site::new(board, players, variant, colours).map_err(|e| error(self.tag_line("Players"), e.0))?;
+        let site = Arc::new(site);
+        let mut game = match (variant, self.tag("Setup")) {
+            (Variant::Ruinas, Some(setup)) => {
+                let ruins: Vec<&str> = setup.split_whitespace().collect();
+                Game::with_ruin_texts(site, &ruins).map_err(|e| error(self.tag_line("Setup"), e))?
+            }
+            (Variant::Ruinas, None) => {
+                return Err(error(
+                    self.first_line(),
+                    "a Ruinas record needs a [Setup \"…\"] tag with the ruin placements",
+                ))
+            }
+            (_, Some(_)) => {
+                return Err(error(
+                    self.tag_line("Setup"),
+                    "a Setup tag (ruins) belongs only to a Ruinas game",
+                ))
+            }
+            (_, None) => Game::new(site),
+        };
+        for (i, (text, line)) in self.moves.iter().enumerate() {
+            let at = |message: String| RecordError {
+                line: *line,
+                move_number: Some(i + 1),
+                message,
+            };
+            if game.is_over() {
+                return Err(at(format!("'{text}' comes after the end of the game")));
+            }
+            game.play_text(text).map_err(|e| at(format!("'{text}': {e}")))?;
+        }
+        if let Some(result) = self.tag("Result") {
+            let line = self.tag_line("Result");
+            if !game.is_over() {
+                return Err(error(
+                    line,
+                    "the Result tag is given but the moves do not reach the end of the game (truncated record?)",
+                ));
+            }
+            let actual = result_text(&game);
+            if normalise_result(result) != normalise_result(&actual) {
+                return Err(error(
+                    line,
+                    format!("the Result tag says \"{result}\" but the moves give \"{actual}\""),
+                ));
+            }
+        }
+        game.tags = self
+            .tags
+            .iter()
+            .filter(|t| !KNOWN_TAGS.iter().any(|k| k.eq_ignore_ascii_case(&t.0)))
+            .map(|t| (t.0.clone(), t.1.clone()))
+            .collect();
+        Ok(game)
+    }
+}
+
+fn push_token(rec: &mut Record, token: &mut String, line: usize) {
+    if token.is_empty() {
+        return;
+    }
+    // Move numbers ("12." or "12...") are optional and ignored, also when glued to a move.
+    let t = token.trim_start_matches(|c: char| c.is_ascii_digit());
+    let rest = if t.len() < token.len() && t.starts_with('.') {
+        t.trim_start_matches('.')
+    } else {
+        token.as_str()
+    };
+    if !rest.is_empty() {
+        rec.moves.push((rest.to_string(), line));
+    }
+    token.clear();
+}
+
+fn parse_tag(line: &str) -> Option<(String, String)> {
+    let inner = line.strip_prefix('[')?.strip_suffix(']')?.trim();
+    let (name, rest) = inner.split_once(char::is_whitespace)?;
+    let rest = rest.trim();
+    let value = rest.strip_prefix('"')?.strip_suffix('"')?;
+    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') || value.contains('"') {
+        return None;
+    }
+    Some((name.to_string(), value.to_string()))
+}
+
+fn normalise_result(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ").to_ascii_uppercase()
+}
+
+/// The Result tag's text: the final scores in order of play, e.g. "R 7, Y 5, G 4, B 3".
+pub fn result_text(game: &Game) -> String {
+    game.outcome()
+        .scores
+        .iter()
+        .map(|(c, s)| format!("{c} {s}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Writes a game as a record.
+pub fn write(game: &Game) -> String {
+    let site = game.site();
+    let mut out = String::new();
+    let _ = writeln!(out, "[Board \"{}\"]", site.board.name);
+    let _ = writeln!(out, "[Players \"{}\"]", site.players);
+    let _ = writeln!(out, "[Variant \"{}\"]", site.variant);
+    let colours: Vec<String> = site.order.iter().map(|c| c.to_string()).collect();
+    let _ = writeln!(out, "[Colors \"{}\"]", colours.join(" "));
+    if site.variant == Variant::Ruinas {
+        let ruins: Vec<String> = game.ruins().iter().map(|&m| site.notation(m)).collect();
+        let _ = writeln!(out, "[Setup \"{}\"]", ruins.join(" "));
+    }
+    if game.is_over() {
+        let _ = writeln!(out, "[Result \"{}\"]", result_text(game));
+    }
+    for (name, value) in &game.tags {
+        let _ = writeln!(out, "[{name} \"{}\"]", value.replace('"', "'"));
+    }
+    out.push('\n');
+    let mut line = String::new();
+    for (i, &m) in game.moves().iter().enumerate() {
+        let item = format!("{}. {}", i + 1, site.notation(m));
+        if !line.is_empty() && line.len() + 1 + item.len() > 78 {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&item);
+    }
+    if !line.is_empty() {
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
+}
+
+/// Finds a built-in board by name, or says which exist.
+pub fn builtin_board(name: &str) -> Result<Board, String> {
+    Board::builtin(name).cloned().ok_or_else(|| {
+        format!(
+            "unknown board '{name}'; the built-in boards are {}",
+            Board::builtin_names()
+        )
+    })
+}
+
+/// Reads one record and replays it on the built-in boards.
+pub fn read_game(text: &str) -> Result<Game, RecordError> {
+    Record::parse(text)?.to_game(builtin_board)
+}

@@ -1,0 +1,414 @@
+//! The building site of one game: a board read for a player count and variant, with every
+//! placement template enumerated once and given a dense id (the move generator's index).
+
+use std::collections::HashMap;
+use std::fmt;
+
+use crate::board::{cell_name, parse_cell, Board, MAX_COLUMNS};
+use crate::stone::{Colour, Stone, STONE_COUNT};
+
+/// The game being played on the board (RULES §6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Variant {
+    /// 2-4 players, one colour each.
+    Standard,
+    /// Two players with two colours each, under the limits for 4 players.
+    TwoPlayerFourColors,
+    /// 2 or 3 players after ruins of an unused colour were placed, under the limits for
+    /// one player more.
+    Ruinas,
+}
+
+impl Variant {
+    pub const ALL: [Variant; 3] = [Variant::Standard, Variant::TwoPlayerFourColors, Variant::Ruinas];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::Standard => "standard",
+            Variant::TwoPlayerFourColors => "two-player-four-colors",
+            Variant::Ruinas => "ruinas",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<Variant> {
+        let s = s.trim().to_ascii_lowercase();
+        match s.as_str() {
+            "standard" => Some(Variant::Standard),
+            "two-player-four-colors" | "two-player-four-colours" | "2p4c" => Some(Variant::TwoPlayerFourColors),
+            "ruinas" => Some(Variant::Ruinas),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A placement of a stone on the site, independent of the position: an orientation and a
+/// shift. Each covered column holds one unbroken run of `k` cubes starting `b` levels above
+/// the anchor column's height.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Template {
+    pub stone: Stone,
+    /// Index into `stone.orientations()`.
+    pub orientation: u8,
+    /// Number of covered columns (1-4).
+    pub len: u8,
+    /// The entry whose run starts at the stone's lowest level (b = 0).
+    pub anchor: u8,
+    /// Covered columns, sorted by file then rank.
+    pub columns: [u8; 4],
+    /// Per column: the run's start above the stone's lowest level.
+    pub base: [u8; 4],
+    /// Per column: the number of cubes.
+    pub count: [u8; 4],
+    /// The highest level (0-based) the stone's lowest cube may take under the height limits.
+    pub zmax: u8,
+}
+
+impl Template {
+    pub fn entries(&self) -> impl Iterator<Item = (usize, u8, u8)> + '_ {
+        (0..self.len as usize).map(move |i| (self.columns[i] as usize, self.base[i], self.count[i]))
+    }
+}
+
+/// A placement: a template id on its site.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Move(pub u16);
+
+/// A game that cannot be set up as asked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SetupError(pub String);
+
+impl fmt::Display for SetupError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for SetupError {}
+
+/// A stone and the (column, cube count) pairs it covers: what notation writes.
+type ShapeKey = (Stone, Vec<(u8, u8)>);
+
+/// A board prepared for one game.
+#[derive(Clone, Debug)]
+pub struct Site {
+    pub board: Board,
+    /// Number of players (2-4).
+    pub players: usize,
+    pub variant: Variant,
+    /// Colours in order of play.
+    pub order: Vec<Colour>,
+    /// Ruinas: the colour whose stones are the ruins.
+    pub ruin_colour: Option<Colour>,
+    /// The player count whose footprint and Hmax apply.
+    pub limit_players: usize,
+    /// Number of grid cells (`files * ranks`); column `c` is cell `(c % files, c / files)`.
+    pub columns: usize,
+    /// Height limit of each column (0 where not buildable).
+    pub limit: [u8; MAX_COLUMNS],
+    neighbours: Vec<Vec<u8>>,
+    templates: Vec<Template>,
+    /// Template ids of each stone: `by_stone[s]..by_stone[s + 1]`.
+    by_stone: [u16; STONE_COUNT + 1],
+    by_shape: HashMap<ShapeKey, Vec<u16>>,
+}
+
+impl Site {
+    /// Prepares `board` for a game. `colours` is the order of play; `None` uses the first
+    /// colours of R, Y, G, B.
+    pub fn new(
+        board: Board,
+        players: usize,
+        variant: Variant,
+        colours: Option<Vec<Colour>>,
+    ) -> Result<Site, SetupError> {
+        if !(2..=4).contains(&players) {
+            return Err(SetupError(format!("a game has 2 to 4 players, not {players}")));
+        }
+        let (colour_count, limit_players) = match variant {
+            Variant::Standard => (players, players),
+            Variant::TwoPlayerFourColors => {
+                if players != 2 {
+                    return Err(SetupError(format!(
+                        "the two-player four-colour game has 2 players, not {players}"
+                    )));
+                }
+                (4, 4)
+            }
+            Variant::Ruinas => {
+                if players == 4 {
+                    return Err(SetupError(
+                        "Ruinas is played by 2 or 3 players (the ruins take an unused colour)".into(),
+                    ));
+                }
+                (players, players + 1)
+            }
+        };
+        let order = match colours {
+            None => Colour::ALL[..colour_count].to_vec(),
+            Some(c) => {
+                if c.len() != colour_count {
+                    return Err(SetupError(format!(
+                        "this game needs {colour_count} colours in its order of play, not {}",
+                        c.len()
+                    )));
+                }
+                for (i, a) in c.iter().enumerate() {
+                    if c[..i].contains(a) {
+                        return Err(SetupError(format!("colour {a} is listed twice in the order of play")));
+                    }
+                }
+                c
+            }
+        };
+        let ruin_colour = match variant {
+            Variant::Ruinas => Colour::ALL.iter().copied().find(|c| !order.contains(c)),
+            _ => None,
+        };
+
+        let files = board.files;
+        let columns = files * board.ranks;
+        let mut limit = [0u8; MAX_COLUMNS];
+        for (c, l) in limit.iter_mut().enumerate().take(columns) {
+            *l = board.limit(c % files, c / files, limit_players);
+        }
+        let neighbours: Vec<Vec<u8>> = (0..columns)
+            .map(|c| {
+                let (x, y) = ((c % files) as i32, (c / files) as i32);
+                [(-1, 0), (1, 0), (0, -1), (0, 1)]
+                    .iter()
+                    .map(|(dx, dy)| (x + dx, y + dy))
+                    .filter(|&(nx, ny)| nx >= 0 && ny >= 0 && (nx as usize) < files && (ny as usize) < board.ranks)
+                    .map(|(nx, ny)| (nx as usize + ny as usize * files) as u8)
+                    .filter(|&n| limit[n as usize] > 0)
+                    .collect()
+            })
+            .collect();
+
+        let mut site = Site {
+            board,
+            players,
+            variant,
+            order,
+            ruin_colour,
+            limit_players,
+            columns,
+            limit,
+            neighbours,
+            templates: Vec::new(),
+            by_stone: [0; STONE_COUNT + 1],
+            by_shape: HashMap::new(),
+        };
+        site.enumerate_templates();
+        Ok(site)
+    }
+
+    fn enumerate_templates(&mut self) {
+        let files = self.board.files as i32;
+        let ranks = self.board.ranks as i32;
+        for stone in Stone::ALL {
+            self.by_stone[stone.index()] = self.templates.len() as u16;
+            for (o, cells) in stone.orientations().iter().enumerate() {
+                // Runs per (x, y): every orientation of these stones has one unbroken run
+                // per column.
+                let mut runs: Vec<(i32, i32, u8, u8)> = Vec::new();
+                for &(x, y, z) in cells {
+                    match runs.iter_mut().find(|r| r.0 == x as i32 && r.1 == y as i32) {
+                        Some(r) => {
+                            r.2 = r.2.min(z as u8);
+                            r.3 += 1;
+                        }
+                        None => runs.push((x as i32, y as i32, z as u8, 1)),
+                    }
+                }
+                runs.sort_unstable();
+                let anchor = runs.iter().position(|r| r.2 == 0).expect("a stone has a cube at z = 0") as u8;
+                for dy in 0..ranks {
+                    for dx in 0..files {
+                        let mut t = Template {
+                            stone,
+                            orientation: o as u8,
+                            len: runs.len() as u8,
+                            anchor,
+                            columns: [0; 4],
+                            base: [0; 4],
+                            count: [0; 4],
+                            zmax: 0,
+                        };
+                        let mut zmax = i32::MAX;
+                        let mut fits = true;
+                        for (i, &(x, y, b, k)) in runs.iter().enumerate() {
+                            let (cx, cy) = (x + dx, y + dy);
+                            if cx >= files || cy >= ranks {
+                                fits = false;
+                                break;
+                            }
+                            let c = (cx + cy * files) as usize;
+                            if self.limit[c] == 0 {
+                                fits = false;
+                                break;
+                            }
+                            zmax = zmax.min(self.limit[c] as i32 - b as i32 - k as i32);
+                            t.columns[i] = c as u8;
+                            t.base[i] = b;
+                            t.count[i] = k;
+                        }
+                        if !fits || zmax < 0 {
+                            continue;
+                        }
+                        t.zmax = zmax as u8;
+                        let id = self.templates.len() as u16;
+                        self.by_shape.entry((stone, self.shape_key(&t))).or_default().push(id);
+                        self.templates.push(t);
+                    }
+                }
+            }
+        }
+        self.by_stone[STONE_COUNT] = self.templates.len() as u16;
+    }
+
+    fn shape_key(&self, t: &Template) -> Vec<(u8, u8)> {
+        t.entries().map(|(c, _, k)| (c as u8, k)).collect()
+    }
+
+    pub fn templates(&self) -> &[Template] {
+        &self.templates
+    }
+
+    pub fn template(&self, m: Move) -> &Template {
+        &self.templates[m.0 as usize]
+    }
+
+    /// The template ids of one stone.
+    pub fn stone_range(&self, s: Stone) -> std::ops::Range<usize> {
+        self.by_stone[s.index()] as usize..self.by_stone[s.index() + 1] as usize
+    }
+
+    /// Buildable neighbours of a column.
+    pub fn neighbours(&self, c: usize) -> &[u8] {
+        &self.neighbours[c]
+    }
+
+    pub fn is_buildable(&self, c: usize) -> bool {
+        c < self.columns && self.limit[c] > 0
+    }
+
+    /// The buildable columns.
+    pub fn footprint(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.columns).filter(|&c| self.limit[c] > 0)
+    }
+
+    pub fn column_name(&self, c: usize) -> String {
+        cell_name(c % self.board.files, c / self.board.files)
+    }
+
+    /// The column of a cell name on this board, if it is on the grid.
+    pub fn column_of(&self, name: &str) -> Option<usize> {
+        let (x, y) = parse_cell(name)?;
+        (x < self.board.files && y < self.board.ranks).then_some(x + y * self.board.files)
+    }
+
+    /// The canonical notation of a placement (RULES §7).
+    pub fn notation(&self, m: Move) -> String {
+        let t = self.template(m);
+        let mut s = String::with_capacity(24);
+        s.push_str(t.stone.code());
+        s.push('@');
+        for (i, (c, _, k)) in t.entries().enumerate() {
+            if i > 0 {
+                s.push(',');
+            }
+            s.push_str(&self.column_name(c));
+            if k > 1 {
+                s.push('x');
+                s.push(char::from(b'0' + k));
+            }
+        }
+        s
+    }
+
+    /// Templates of `stone` covering exactly these (column, cube count) pairs, sorted.
+    pub(crate) fn templates_covering(&self, stone: Stone, cover: &[(u8, u8)]) -> &[u16] {
+        self.by_shape
+            .get(&(stone, cover.to_vec()))
+            .map(|v| v.as_slice())
+            .unwrap_or(&[])
+    }
+
+    /// The owner (0-based player) of a colour: in the two-player four-colour game player 1
+    /// plays the 1st and 3rd colour, player 2 the 2nd and 4th.
+    pub fn player_of(&self, colour: Colour) -> Option<usize> {
+        let seat = self.order.iter().position(|&c| c == colour)?;
+        Some(match self.variant {
+            Variant::TwoPlayerFourColors => seat % 2,
+            _ => seat,
+        })
+    }
+
+    /// The colours a player plays.
+    pub fn colours_of(&self, player: usize) -> Vec<Colour> {
+        self.order
+            .iter()
+            .copied()
+            .filter(|&c| self.player_of(c) == Some(player))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn site(name: &str, players: usize) -> Site {
+        Site::new(Board::builtin(name).unwrap().clone(), players, Variant::Standard, None).unwrap()
+    }
+
+    #[test]
+    fn chullpa_template_count() {
+        // A 5 x 4 box: all orientations and shifts that fit under Hmax 8.
+        let s = site("chullpa", 4);
+        assert_eq!(s.templates().len(), 1285);
+        for t in s.templates() {
+            assert_eq!(t.base[t.anchor as usize], 0);
+            let cubes: u8 = t.count[..t.len as usize].iter().sum();
+            assert_eq!(cubes as usize, t.stone.size());
+        }
+    }
+
+    #[test]
+    fn frames_shrink_the_footprint() {
+        assert_eq!(site("pisac", 2).footprint().count(), 24);
+        assert_eq!(site("pisac", 3).footprint().count(), 30);
+        assert_eq!(site("coricancha", 2).footprint().count(), 40);
+        assert_eq!(site("coricancha", 3).footprint().count(), 56);
+        assert_eq!(site("cucho", 2).footprint().count(), 7 * 7 - 9);
+        assert_eq!(site("cucho", 4).footprint().count(), 64 - 16);
+    }
+
+    #[test]
+    fn setup_errors() {
+        let b = Board::builtin("chullpa").unwrap().clone();
+        assert!(Site::new(b.clone(), 5, Variant::Standard, None).is_err());
+        assert!(Site::new(b.clone(), 3, Variant::TwoPlayerFourColors, None).is_err());
+        assert!(Site::new(b.clone(), 4, Variant::Ruinas, None).is_err());
+        assert!(Site::new(b.clone(), 2, Variant::Standard, Some(vec![Colour::Red, Colour::Red])).is_err());
+        assert!(Site::new(b.clone(), 2, Variant::Standard, Some(vec![Colour::Red])).is_err());
+        let s = Site::new(b, 2, Variant::Ruinas, Some(vec![Colour::Blue, Colour::Red])).unwrap();
+        assert_eq!(s.ruin_colour, Some(Colour::Yellow));
+        assert_eq!(s.limit_players, 3);
+    }
+
+    #[test]
+    fn two_player_four_colours_owners() {
+        let b = Board::builtin("chullpa").unwrap().clone();
+        let s = Site::new(b, 2, Variant::TwoPlayerFourColors, None).unwrap();
+        assert_eq!(s.colours_of(0), vec![Colour::Red, Colour::Green]);
+        assert_eq!(s.colours_of(1), vec![Colour::Yellow, Colour::Blue]);
+        assert_eq!(s.limit_players, 4);
+    }
+}

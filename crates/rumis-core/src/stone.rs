@@ -1,0 +1,236 @@
+//! The eleven stones, their orientations and the four colours (RULES §2).
+
+use std::fmt;
+
+/// One of the four colours of stones.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Colour {
+    Red = 0,
+    Yellow = 1,
+    Green = 2,
+    Blue = 3,
+}
+
+impl Colour {
+    pub const ALL: [Colour; 4] = [Colour::Red, Colour::Yellow, Colour::Green, Colour::Blue];
+
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    pub fn from_index(i: usize) -> Option<Colour> {
+        Colour::ALL.get(i).copied()
+    }
+
+    pub fn letter(self) -> char {
+        ['R', 'Y', 'G', 'B'][self.index()]
+    }
+
+    pub fn from_letter(c: char) -> Option<Colour> {
+        match c.to_ascii_uppercase() {
+            'R' => Some(Colour::Red),
+            'Y' => Some(Colour::Yellow),
+            'G' => Some(Colour::Green),
+            'B' => Some(Colour::Blue),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        ["red", "yellow", "green", "blue"][self.index()]
+    }
+}
+
+impl fmt::Display for Colour {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.letter())
+    }
+}
+
+/// One of the eleven polycubes of 2, 3 and 4 cubes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Stone {
+    D2 = 0,
+    I3,
+    V3,
+    I4,
+    O4,
+    T4,
+    L4,
+    S4,
+    A4,
+    B4,
+    Y4,
+}
+
+/// The cells of each stone in its reference orientation, from RULES §2.
+const SHAPES: [&[(i8, i8, i8)]; 11] = [
+    &[(0, 0, 0), (1, 0, 0)],
+    &[(0, 0, 0), (1, 0, 0), (2, 0, 0)],
+    &[(0, 0, 0), (1, 0, 0), (0, 1, 0)],
+    &[(0, 0, 0), (1, 0, 0), (2, 0, 0), (3, 0, 0)],
+    &[(0, 0, 0), (1, 0, 0), (0, 1, 0), (1, 1, 0)],
+    &[(0, 0, 0), (1, 0, 0), (2, 0, 0), (1, 1, 0)],
+    &[(0, 0, 0), (1, 0, 0), (2, 0, 0), (0, 1, 0)],
+    &[(0, 0, 0), (1, 0, 0), (1, 1, 0), (2, 1, 0)],
+    &[(0, 0, 0), (1, 0, 0), (0, 1, 0), (1, 0, 1)],
+    &[(0, 0, 0), (1, 0, 0), (0, 1, 0), (0, 1, 1)],
+    &[(0, 0, 0), (1, 0, 0), (0, 1, 0), (0, 0, 1)],
+];
+
+pub const STONE_COUNT: usize = 11;
+
+/// Every stone of a colour, as a bit set over [`Stone::index`].
+pub const ALL_STONES: u16 = (1 << STONE_COUNT) - 1;
+
+impl Stone {
+    pub const ALL: [Stone; 11] = [
+        Stone::D2,
+        Stone::I3,
+        Stone::V3,
+        Stone::I4,
+        Stone::O4,
+        Stone::T4,
+        Stone::L4,
+        Stone::S4,
+        Stone::A4,
+        Stone::B4,
+        Stone::Y4,
+    ];
+
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    pub fn from_index(i: usize) -> Option<Stone> {
+        Stone::ALL.get(i).copied()
+    }
+
+    pub fn code(self) -> &'static str {
+        ["D2", "I3", "V3", "I4", "O4", "T4", "L4", "S4", "A4", "B4", "Y4"][self.index()]
+    }
+
+    /// Reads a stone code, in upper or lower case.
+    pub fn from_code(code: &str) -> Option<Stone> {
+        Stone::ALL.iter().copied().find(|s| s.code().eq_ignore_ascii_case(code))
+    }
+
+    /// Number of unit cubes.
+    pub fn size(self) -> usize {
+        SHAPES[self.index()].len()
+    }
+
+    /// The cells of the reference orientation.
+    pub fn cells(self) -> &'static [(i8, i8, i8)] {
+        SHAPES[self.index()]
+    }
+
+    /// The distinct orientations reachable by the 24 proper rotations (no mirror images),
+    /// each normalised to start at (0, 0, 0) and sorted; in a fixed order.
+    pub fn orientations(self) -> Vec<Vec<(i8, i8, i8)>> {
+        let mut seen: Vec<Vec<(i8, i8, i8)>> = Vec::new();
+        for rot in rotations() {
+            let mut cells: Vec<(i8, i8, i8)> = self.cells().iter().map(|&c| apply(&rot, c)).collect();
+            normalise(&mut cells);
+            if !seen.contains(&cells) {
+                seen.push(cells);
+            }
+        }
+        seen
+    }
+}
+
+impl fmt::Display for Stone {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
+type Matrix = [[i8; 3]; 3];
+
+fn apply(m: &Matrix, (x, y, z): (i8, i8, i8)) -> (i8, i8, i8) {
+    let v = [x, y, z];
+    let r = |row: &[i8; 3]| row[0] * v[0] + row[1] * v[1] + row[2] * v[2];
+    (r(&m[0]), r(&m[1]), r(&m[2]))
+}
+
+fn det(m: &Matrix) -> i32 {
+    let m = m.map(|r| r.map(i32::from));
+    m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
+        + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0])
+}
+
+/// The 24 proper rotations of the cube: signed permutation matrices with determinant +1.
+pub fn rotations() -> Vec<Matrix> {
+    const PERMS: [[usize; 3]; 6] = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
+    let mut out = Vec::with_capacity(24);
+    for p in PERMS {
+        for signs in 0..8 {
+            let mut m = [[0i8; 3]; 3];
+            for (row, &col) in p.iter().enumerate() {
+                m[row][col] = if signs >> row & 1 == 1 { -1 } else { 1 };
+            }
+            if det(&m) == 1 {
+                out.push(m);
+            }
+        }
+    }
+    out
+}
+
+fn normalise(cells: &mut [(i8, i8, i8)]) {
+    let mx = cells.iter().map(|c| c.0).min().unwrap_or(0);
+    let my = cells.iter().map(|c| c.1).min().unwrap_or(0);
+    let mz = cells.iter().map(|c| c.2).min().unwrap_or(0);
+    for c in cells.iter_mut() {
+        *c = (c.0 - mx, c.1 - my, c.2 - mz);
+    }
+    cells.sort_unstable();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn twenty_four_rotations() {
+        let r = rotations();
+        assert_eq!(r.len(), 24);
+        for (i, a) in r.iter().enumerate() {
+            for b in &r[i + 1..] {
+                assert_ne!(a, b);
+            }
+        }
+    }
+
+    #[test]
+    fn orientation_counts_match_the_rules() {
+        let counts: Vec<usize> = Stone::ALL.iter().map(|s| s.orientations().len()).collect();
+        assert_eq!(counts, vec![3, 3, 12, 3, 3, 12, 24, 12, 12, 12, 8]);
+        assert_eq!(counts.iter().sum::<usize>(), 104);
+    }
+
+    #[test]
+    fn screws_are_mirror_images_never_rotations() {
+        let a = Stone::A4.orientations();
+        let b = Stone::B4.orientations();
+        assert!(a.iter().all(|o| !b.contains(o)));
+        // Mirroring A4 in x gives an orientation of B4.
+        let mut m: Vec<_> = Stone::A4.cells().iter().map(|&(x, y, z)| (-x, y, z)).collect();
+        normalise(&mut m);
+        assert!(b.contains(&m));
+    }
+
+    #[test]
+    fn forty_cubes_per_colour() {
+        assert_eq!(Stone::ALL.iter().map(|s| s.size()).sum::<usize>(), 40);
+    }
+
+    #[test]
+    fn codes_round_trip() {
+        for s in Stone::ALL {
+            assert_eq!(Stone::from_code(&s.code().to_lowercase()), Some(s));
+        }
+        assert_eq!(Stone::from_code("Z9"), None);
+    }
+}
