@@ -1,1 +1,211 @@
-fn main() {}
+//! `rumis`: the command line over the rules library.
+
+mod source;
+mod text;
+
+use std::io::{BufRead, Write};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use rumis_core::{perft, perft_divide, record, Board, Game, Rng};
+
+use source::Source;
+
+#[derive(Parser)]
+#[command(name = "rumis", version, about = "Rumis (Blokus 3D): rules, analysis and tools")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// List the built-in scenarios: size, columns, Hmax, frames, provenance.
+    Boards {
+        /// Describe this board file instead.
+        #[arg(long, value_name = "PATH")]
+        board_file: Option<std::path::PathBuf>,
+    },
+    /// Show a position: top view, the levels one by one, stones left, scores.
+    Show(Source),
+    /// Every legal placement for the colour to move, sorted, one per line.
+    Moves(Source),
+    /// Count the leaves of the game tree (RULES §8).
+    Perft {
+        #[arg(long, short)]
+        depth: u32,
+        /// One line per first move, `<move> <count>`, before the total.
+        #[arg(long)]
+        divide: bool,
+        #[command(flatten)]
+        source: Source,
+    },
+    /// Play games of uniformly random legal moves and write their records.
+    Selfplay {
+        #[command(flatten)]
+        source: Source,
+        #[arg(long)]
+        seed: u64,
+        #[arg(long, default_value_t = 1)]
+        games: usize,
+        /// File to write the records to (one after the other).
+        #[arg(long, value_name = "PATH")]
+        out: std::path::PathBuf,
+    },
+    /// The scores of a record, one line per colour, then the winner once the game is over.
+    Score(Source),
+    /// Play in the terminal: type placements for each colour in turn (hot-seat).
+    Play(Source),
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+                let _ = e.print();
+                return ExitCode::SUCCESS;
+            }
+            if matches!(e.kind(), ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand) {
+                let _ = e.print();
+                return ExitCode::from(2);
+            }
+            // One clear line, as every error of this tool.
+            let msg = e.to_string();
+            let line: Vec<&str> = msg
+                .lines()
+                .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .collect();
+            eprintln!(
+                "rumis: {} (see rumis --help)",
+                line.join(" ").trim_start_matches("error: ")
+            );
+            return ExitCode::from(2);
+        }
+    };
+    match run(cli.command) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("rumis: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(command: Command) -> Result<(), String> {
+    let mut out = std::io::stdout().lock();
+    let mut print = |s: String| writeln!(out, "{s}").map_err(|e| format!("cannot write output: {e}"));
+    match command {
+        Command::Boards { board_file } => {
+            let boards: Vec<Board> = match board_file {
+                Some(path) => vec![source::read_board_file(&path)?],
+                None => Board::builtins().to_vec(),
+            };
+            print(text::boards_table(&boards))?;
+        }
+        Command::Show(src) => {
+            let game = src.game()?;
+            print(text::show(&game))?;
+        }
+        Command::Moves(src) => {
+            let game = src.game()?;
+            for m in game.legal_notations() {
+                print(m)?;
+            }
+        }
+        Command::Perft { depth, divide, source } => {
+            let game = source.game()?;
+            let (site, pos) = (game.site(), game.position());
+            if divide && depth > 0 {
+                let mut rows: Vec<(String, u64)> = perft_divide(site, pos, depth)
+                    .into_iter()
+                    .map(|(m, n)| (site.notation(m), n))
+                    .collect();
+                rows.sort();
+                let total: u64 = rows.iter().map(|r| r.1).sum();
+                for (m, n) in rows {
+                    print(format!("{m} {n}"))?;
+                }
+                print(format!("{}", if pos.is_over() { 1 } else { total }))?;
+            } else {
+                print(format!("{}", perft(site, pos, depth)))?;
+            }
+        }
+        Command::Selfplay {
+            source,
+            seed,
+            games,
+            out: path,
+        } => {
+            if source.record.is_some() {
+                return Err("selfplay starts new games: give --board and --players, not --record".into());
+            }
+            let mut rng = Rng::new(seed);
+            let mut text = String::new();
+            for i in 0..games {
+                let mut game = source.new_game(Some(rng.next_u64()))?;
+                game.tags
+                    .push(("Event".into(), format!("rumis selfplay, seed {seed}, game {}", i + 1)));
+                game.play_random(&mut rng);
+                if i > 0 {
+                    text.push('\n');
+                }
+                text.push_str(&record::write(&game));
+            }
+            std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            eprintln!(
+                "wrote {games} game{} to {}",
+                if games == 1 { "" } else { "s" },
+                path.display()
+            );
+        }
+        Command::Score(src) => {
+            let game = src.game()?;
+            print(text::score(&game))?;
+        }
+        Command::Play(src) => play(src.game()?)?,
+    }
+    Ok(())
+}
+
+/// A hot-seat game in the terminal.
+fn play(mut game: Game) -> Result<(), String> {
+    let stdin = std::io::stdin();
+    let mut lines = stdin.lock().lines();
+    println!("{}", text::show(&game));
+    println!("Type a placement (e.g. L4@a1,a2,a3,b1), or: moves, undo, show, record, quit.");
+    loop {
+        let Some(colour) = game.to_move() else {
+            println!("{}", text::score(&game));
+            println!("{}", record::write(&game));
+            return Ok(());
+        };
+        print!("{} to move> ", colour.name());
+        let _ = std::io::stdout().flush();
+        let Some(line) = lines.next() else { return Ok(()) };
+        let line = line.map_err(|e| format!("cannot read input: {e}"))?;
+        match line.trim() {
+            "" => {}
+            "quit" | "q" => return Ok(()),
+            "moves" => println!("{}", game.legal_notations().join(" ")),
+            "show" => println!("{}", text::show(&game)),
+            "record" => println!("{}", record::write(&game)),
+            "undo" => match game.undo() {
+                Some(m) => println!("took back {}", game.notation(m)),
+                None => println!("nothing to undo"),
+            },
+            placement => match game.play_text(placement) {
+                Ok(m) => println!(
+                    "{} plays {}\n{}",
+                    colour.name(),
+                    game.notation(m),
+                    text::top_view(&game)
+                ),
+                Err(e) => println!("? {e}"),
+            },
+        }
+    }
+}
