@@ -1,0 +1,302 @@
+//! The command line as other tools use it: exact outputs, and one clear error line.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+fn rumis(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_rumis"))
+        .args(args)
+        .output()
+        .expect("rumis runs")
+}
+
+fn rumis_stdin(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rumis"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("rumis runs");
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn ok(args: &[&str]) -> String {
+    let out = rumis(args);
+    assert!(
+        out.status.success(),
+        "rumis {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// A failing call: non-zero exit, nothing on stdout, one line on stderr; returns it.
+fn fails(out: Output) -> String {
+    assert!(
+        !out.status.success(),
+        "expected failure, got: {}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.trim_end().lines().count(), 1, "one error line, got: {err}");
+    assert!(out.stdout.is_empty(), "no output on error");
+    err
+}
+
+fn temp(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("rumis-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+#[test]
+fn boards_lists_the_six_scenarios() {
+    let out = ok(&["boards"]);
+    for name in ["Chullpa", "Pirka", "Tambo", "Pisac", "Coricancha", "Cucho"] {
+        assert!(out.contains(name), "{name} missing from:\n{out}");
+    }
+    assert!(out.contains("4/6/8"));
+    assert!(out.contains("printed-rules"));
+}
+
+#[test]
+fn moves_are_sorted_canonical_and_complete() {
+    let out = ok(&["moves", "--board", "CHULLPA", "--players", "4"]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 687);
+    let mut sorted = lines.clone();
+    sorted.sort();
+    assert_eq!(lines, sorted);
+    assert!(lines.contains(&"L4@a1,a2,a3,b1"));
+    assert!(lines.contains(&"I4@c2x4"));
+}
+
+#[test]
+fn perft_and_divide() {
+    let out = ok(&["perft", "--depth", "2", "--board", "chullpa", "--players", "4"]);
+    assert_eq!(out.trim(), "165662");
+    let out = ok(&[
+        "perft",
+        "--depth",
+        "2",
+        "--divide",
+        "--board",
+        "chullpa",
+        "--players",
+        "4",
+    ]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 688);
+    assert_eq!(*lines.last().unwrap(), "165662");
+    let sum: u64 = lines[..687]
+        .iter()
+        .map(|l| l.rsplit_once(' ').unwrap().1.parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(sum, 165_662);
+}
+
+#[test]
+fn selfplay_score_show_and_stdin() {
+    let path = std::env::temp_dir().join(format!("rumis-selfplay-{}.txt", std::process::id()));
+    let p = path.to_str().unwrap();
+    ok(&[
+        "selfplay",
+        "--board",
+        "chullpa",
+        "--players",
+        "3",
+        "--seed",
+        "9",
+        "--games",
+        "2",
+        "--out",
+        p,
+    ]);
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(text.matches("[Board \"Chullpa\"]").count(), 2);
+    let score = ok(&["score", "--record", p, "--game", "2"]);
+    let lines: Vec<&str> = score.lines().collect();
+    assert_eq!(lines.len(), 4, "{score}");
+    assert!(lines[0].starts_with("R ") && lines[1].starts_with("Y ") && lines[2].starts_with("G "));
+    assert!(lines[3].starts_with("winner: "));
+    // The winner has the top score.
+    let scores: Vec<(String, i32)> = lines[..3]
+        .iter()
+        .map(|l| {
+            let (c, s) = l.split_once(' ').unwrap();
+            (c.to_string(), s.parse().unwrap())
+        })
+        .collect();
+    let best = scores.iter().map(|s| s.1).max().unwrap();
+    let winners: Vec<&str> = scores.iter().filter(|s| s.1 == best).map(|s| s.0.as_str()).collect();
+    assert_eq!(lines[3], format!("winner: {}", winners.join(" ")));
+    // Same seed, same games.
+    let again = std::env::temp_dir().join(format!("rumis-selfplay-again-{}.txt", std::process::id()));
+    ok(&[
+        "selfplay",
+        "--board",
+        "chullpa",
+        "--players",
+        "3",
+        "--seed",
+        "9",
+        "--games",
+        "2",
+        "--out",
+        again.to_str().unwrap(),
+    ]);
+    assert_eq!(text, std::fs::read_to_string(&again).unwrap());
+    // A single game from standard input.
+    let first = text.split("\n\n[").next().unwrap();
+    let out = rumis_stdin(&["show", "--record", "-"], first);
+    assert!(out.status.success());
+    let shown = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        shown.contains("Top view") && shown.contains("Level 1:") && shown.contains("game over"),
+        "{shown}"
+    );
+    // A finished game has no moves.
+    let out = rumis_stdin(&["moves", "--record", "-"], first);
+    assert!(out.status.success() && out.stdout.is_empty());
+}
+
+#[test]
+fn two_player_four_colours_score() {
+    let path = std::env::temp_dir().join(format!("rumis-2p4c-{}.txt", std::process::id()));
+    let p = path.to_str().unwrap();
+    ok(&[
+        "selfplay",
+        "--board",
+        "pirka",
+        "--players",
+        "2",
+        "--variant",
+        "two-player-four-colors",
+        "--seed",
+        "3",
+        "--out",
+        p,
+    ]);
+    let score = ok(&["score", "--record", p]);
+    let lines: Vec<&str> = score.lines().collect();
+    assert_eq!(lines.len(), 7, "{score}");
+    assert!(lines[4].starts_with("player 1 (R G) ") && lines[5].starts_with("player 2 (Y B) "));
+    assert!(lines[6].starts_with("winner: player"));
+}
+
+#[test]
+fn ruinas_from_a_seed_is_reproducible() {
+    let a = ok(&[
+        "show",
+        "--board",
+        "chullpa",
+        "--players",
+        "2",
+        "--variant",
+        "ruinas",
+        "--ruins-seed",
+        "4",
+    ]);
+    let b = ok(&[
+        "show",
+        "--board",
+        "chullpa",
+        "--players",
+        "2",
+        "--variant",
+        "ruinas",
+        "--ruins-seed",
+        "4",
+    ]);
+    assert_eq!(a, b);
+    assert!(a.contains('X'), "ruins are shown:\n{a}");
+    let moves = ok(&[
+        "moves",
+        "--board",
+        "chullpa",
+        "--players",
+        "2",
+        "--variant",
+        "ruinas",
+        "--ruins",
+        "I4@a1x4 O4@c1,c2,d1,d2",
+    ]);
+    assert!(!moves.is_empty());
+    // Every first stone rests on the board and touches the ruins; none may use a covered column.
+    assert!(!moves.lines().any(|m| m.contains("a1")), "{moves}");
+}
+
+#[test]
+fn a_board_file_of_ones_own() {
+    let p = temp("box.toml", "name = \"Box\"\nprovenance = \"reconstruction\"\nhmax = { 2 = 4, 3 = 4, 4 = 4 }\ngrid = \"\"\"\n#####\n#####\n#####\n#####\n#####\n\"\"\"\n");
+    let out = ok(&[
+        "perft",
+        "--depth",
+        "2",
+        "--board-file",
+        p.to_str().unwrap(),
+        "--players",
+        "4",
+    ]);
+    assert_eq!(out.trim(), "266872");
+    let out = ok(&["boards", "--board-file", p.to_str().unwrap()]);
+    assert!(out.contains("Box"));
+}
+
+#[test]
+fn errors_are_one_clear_line() {
+    let e = fails(rumis(&["show", "--board", "nowhere", "--players", "2"]));
+    assert!(e.contains("unknown board 'nowhere'"), "{e}");
+    let e = fails(rumis(&["moves", "--board", "chullpa"]));
+    assert!(e.contains("--players"), "{e}");
+    let e = fails(rumis(&["perft", "--board", "chullpa", "--players", "2"]));
+    assert!(e.contains("--depth"), "{e}");
+    let e = fails(rumis(&[
+        "moves",
+        "--board",
+        "chullpa",
+        "--players",
+        "2",
+        "--variant",
+        "chaos",
+    ]));
+    assert!(e.contains("unknown variant"), "{e}");
+    let e = fails(rumis(&["show", "--record", "/nonexistent/game.txt"]));
+    assert!(e.contains("cannot read record"), "{e}");
+    let e = fails(rumis_stdin(
+        &["score", "--record", "-"],
+        "[Board \"Chullpa\"]\n[Players \"2\"]\n\n1. L4@a1,a2,a3,b1 2. L4@e1,e2,e3,d1\n",
+    ));
+    assert!(e.contains("move 2") && e.contains("touch"), "{e}");
+    let e = fails(rumis_stdin(
+        &["score", "--record", "-"],
+        "[Board \"Chullpa\"]\n[Players \"2\"]\n\n1. L4@a1,a2,a3,b1 2. L4@c1,,\n",
+    ));
+    assert!(e.contains("move 2"), "{e}");
+    let e = fails(rumis_stdin(
+        &["score", "--record", "-"],
+        "[Board \"Atlantis\"]\n[Players \"2\"]\n",
+    ));
+    assert!(e.contains("line 1") && e.contains("Atlantis"), "{e}");
+    let e = fails(rumis_stdin(
+        &["score", "--record", "-"],
+        "[Board \"Chullpa\"]\n[Players \"2\"\n",
+    ));
+    assert!(e.contains("line 2"), "{e}");
+    let bad = temp("bad.toml", "name = \"B\"\nprovenance = \"reconstruction\"\nhmax = { 2 = 4, 3 = 4, 4 = 4 }\ngrid = \"\"\"\n###\n##\n\"\"\"\n");
+    let e = fails(rumis(&[
+        "moves",
+        "--board-file",
+        bad.to_str().unwrap(),
+        "--players",
+        "2",
+    ]));
+    assert!(e.contains("bad.toml:6:") && e.contains("ragged"), "{e}");
+    let e = fails(rumis(&["frobnicate"]));
+    assert!(e.contains("frobnicate"), "{e}");
+}
