@@ -1,0 +1,201 @@
+//! The fast move generator against the oracle (tests/common): at every position of many
+//! random games, on every board, player count and variant, both must list exactly the same
+//! placements; and the turn must pass exactly as RULES §5 says (a colour with no placement
+//! on its turn is out for good, the next colour that can place is to move).
+
+mod common;
+
+use std::sync::Arc;
+
+use common::{configurations, new_game, oracle_moves};
+use proptest::prelude::*;
+use rumis_core::{Colour, Game, Position, Rng, Site, Stone};
+
+/// Checks one position: the fast generator's list equals the oracle's, has no duplicate,
+/// and the colour to move has a placement. Returns the oracle's list.
+fn check_position(label: &str, game: &Game) -> Vec<String> {
+    let site = game.site();
+    let pos = game.position();
+    let fast = game.legal_notations();
+    let mut dedup = fast.clone();
+    dedup.dedup();
+    assert_eq!(
+        dedup.len(),
+        fast.len(),
+        "{label}: the fast generator lists a placement twice"
+    );
+    let oracle = match pos.to_move(site) {
+        Some(c) => oracle_moves(site, pos, c),
+        None => Vec::new(),
+    };
+    if fast != oracle {
+        let missing: Vec<_> = oracle.iter().filter(|m| !fast.contains(m)).take(10).collect();
+        let extra: Vec<_> = fast.iter().filter(|m| !oracle.contains(m)).take(10).collect();
+        let moves: Vec<String> = game.moves().iter().map(|&m| site.notation(m)).collect();
+        let ruins: Vec<String> = game.ruins().iter().map(|&m| site.notation(m)).collect();
+        panic!(
+            "{label}: generators disagree after ruins {ruins:?} and moves {moves:?} ({:?} to move)\n\
+             missed by the engine: {missing:?}\nlisted by the engine but illegal: {extra:?}",
+            pos.to_move(site)
+        );
+    }
+    if let Some(c) = pos.to_move(site) {
+        assert!(!oracle.is_empty(), "{label}: {c:?} is to move but has no placement");
+    }
+    oracle
+}
+
+/// Checks the passing of the turn to `after`, looking at seats from `from_seat` on, where
+/// `was_out` says which colours were out before: every colour met in order of play that
+/// was not out must be out in `after` iff it has no placement there; the first that has one
+/// is to move; the others keep their state. Out is sticky.
+fn check_turn(label: &str, site: &Site, was_out: &dyn Fn(Colour) -> bool, after: &Position, from_seat: usize) {
+    let n = site.order.len();
+    for c in Colour::ALL {
+        if !site.order.contains(&c) {
+            assert!(after.is_out(c), "{label}: {c:?} is not in the game but not out");
+        }
+        if was_out(c) {
+            assert!(after.is_out(c), "{label}: {c:?} was out and is back in (out is sticky)");
+        }
+    }
+    let mut to_move = None;
+    let mut decided = n;
+    for i in 0..n {
+        let c = site.order[(from_seat + i) % n];
+        if was_out(c) {
+            continue;
+        }
+        if oracle_moves(site, after, c).is_empty() {
+            assert!(
+                after.is_out(c),
+                "{label}: {c:?} has no placement on its turn but is not out"
+            );
+        } else {
+            assert!(
+                !after.is_out(c),
+                "{label}: {c:?} has a placement on its turn but is out"
+            );
+            to_move = Some(c);
+            decided = i;
+            break;
+        }
+    }
+    assert_eq!(after.to_move(site), to_move, "{label}: wrong colour to move");
+    assert_eq!(after.is_over(), to_move.is_none(), "{label}: is_over");
+    // Colours after the one to move were not looked at: unchanged.
+    for i in decided + 1..n {
+        let c = site.order[(from_seat + i) % n];
+        assert_eq!(
+            after.is_out(c),
+            was_out(c),
+            "{label}: {c:?} changed though not its turn"
+        );
+    }
+}
+
+/// Plays one random game, checking every position. Returns the number of positions.
+fn check_game(label: &str, site: &Arc<Site>, ruin_seed: Option<u64>, seed: u64) -> usize {
+    let mut game = new_game(site, ruin_seed);
+    let label = format!("{label} ruins {ruin_seed:?} seed {seed}");
+    // The start: nobody is out yet, the turn is looked for from the first seat.
+    check_turn(&label, site, &|_| false, game.start(), 0);
+    let mut rng = Rng::new(seed);
+    let mut positions = 0;
+    loop {
+        let legal = check_position(&label, &game);
+        positions += 1;
+        if game.is_over() {
+            for c in site.order.iter() {
+                assert!(game.position().is_out(*c));
+            }
+            break;
+        }
+        let pick = &legal[rng.below(legal.len())];
+        let before = game.position().clone();
+        let mover = before.to_move(site).unwrap();
+        let seat = site.order.iter().position(|&c| c == mover).unwrap();
+        let m = game
+            .play_text(pick)
+            .unwrap_or_else(|e| panic!("{label}: oracle move {pick} refused: {e}"));
+        let stone = site.template(m).stone;
+        let after = game.position();
+        assert_eq!(site.notation(m), *pick, "{label}: parsed to another placement");
+        assert!(
+            !after.has_stone(mover, stone),
+            "{label}: {stone:?} still left after playing it"
+        );
+        assert_eq!(after.stones_placed(mover), before.stones_placed(mover) + 1);
+        assert_eq!(after.cube_count(), before.cube_count() + stone.size());
+        assert_eq!(after.plies(), before.plies() + 1);
+        check_turn(&label, site, &|c| before.is_out(c), after, seat + 1);
+    }
+    positions
+}
+
+/// Every configuration, a few fixed seeds each: with the proptest below, thousands of
+/// positions.
+#[test]
+fn oracle_agrees_on_every_configuration() {
+    let mut total = 0;
+    for (label, site, ruin_seed) in configurations() {
+        let ruin_seed = *ruin_seed;
+        for seed in 0..3u64 {
+            let ruins = ruin_seed.map(|r| r + seed);
+            total += check_game(label, site, ruins, seed);
+        }
+    }
+    eprintln!("{total} positions");
+    assert!(total > 2500, "only {total} positions checked");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 160, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn oracle_agrees_on_random_games(which in 0usize..1000, seed in any::<u64>()) {
+        let configs = configurations();
+        let (label, site, ruin_seed) = &configs[which % configs.len()];
+        let ruins = ruin_seed.map(|_| seed ^ 0x5eed);
+        check_game(label, site, ruins, seed);
+    }
+}
+
+/// The oracle itself must be able to fail: on the empty Chullpa board with 4 players it
+/// finds RULES §8's 687 placements, and a placement it lists for the colour to move is one
+/// the engine accepts; it refuses a gap.
+#[test]
+fn oracle_reproduces_the_rules_figure() {
+    let site = common::site(common::builtin("chullpa"), 4, rumis_core::Variant::Standard);
+    let game = Game::new(site.clone());
+    let moves = oracle_moves(&site, game.position(), Colour::Red);
+    assert_eq!(moves.len(), 687);
+    assert!(moves.contains(&"I4@a1x4".to_string()));
+    assert!(moves.contains(&"D2@a1,a2".to_string()));
+    assert!(!moves
+        .iter()
+        .any(|m| m.starts_with("I4@") && m.contains("x4") && m.contains(',')));
+    // Every stone fits somewhere on the empty board.
+    for s in Stone::ALL {
+        assert!(moves.iter().any(|m| m.starts_with(s.code())), "{s:?}");
+    }
+}
+
+/// The oracle's verdict after a stone: the second colour must touch the first and rest on
+/// the board.
+#[test]
+fn oracle_first_stone_rule() {
+    let site = common::site(common::builtin("chullpa"), 4, rumis_core::Variant::Standard);
+    let mut game = Game::new(site.clone());
+    game.play_text("O4@a1,a2,b1,b2").unwrap();
+    let moves = oracle_moves(&site, game.position(), Colour::Yellow);
+    // On top of red (level 2) does not rest on the board.
+    assert!(!moves.contains(&"O4@a1,a2,b1,b2".to_string()));
+    // Far from red does not touch.
+    assert!(!moves.contains(&"D2@e3,e4".to_string()));
+    // Beside red, on the board.
+    assert!(moves.contains(&"D2@c1,c2".to_string()));
+    // Half on red, half on the board: rests on the board and touches.
+    assert!(moves.contains(&"V3@b1,c1x2".to_string()));
+    assert_eq!(moves, check_position("chullpa after O4", &game));
+}
