@@ -1,0 +1,184 @@
+//! Matches between two players: seats rotated, games in parallel, a score with its 95%
+//! interval and the Elo difference.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use rumis_core::{record, Game, Site, Variant};
+
+use crate::PlayerSpec;
+
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    pub site: Arc<Site>,
+    pub a: PlayerSpec,
+    pub b: PlayerSpec,
+    pub games: usize,
+    /// Games played at the same time.
+    pub parallel: usize,
+    /// Threads per searching player.
+    pub search_threads: usize,
+    pub seed: u64,
+}
+
+/// One game of a match.
+#[derive(Clone, Debug)]
+pub struct GameResult {
+    pub index: usize,
+    /// Points for A: 1 a win, 0 a loss, a share of a shared win.
+    pub a_points: f64,
+    pub record: String,
+    /// Which side (0 = A, 1 = B) played each colour, in order of play.
+    pub sides: Vec<usize>,
+}
+
+/// A match's result for A.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Summary {
+    pub games: usize,
+    pub wins: usize,
+    pub draws: usize,
+    pub losses: usize,
+    /// Mean points of A.
+    pub score: f64,
+    /// 95% interval of the score.
+    pub low: f64,
+    pub high: f64,
+    /// Elo of A over B (clamped at ±800 for a clean sweep).
+    pub elo: f64,
+}
+
+/// Which side plays each seat in game `i`: sides alternate round the table and the start
+/// alternates from game to game, so every player plays every seat. In the two-player
+/// four-colour game a side is a player (seats p and p + 2).
+pub fn sides_for(game: usize, seats: usize) -> Vec<usize> {
+    (0..seats).map(|s| (s + game) % 2).collect()
+}
+
+pub fn play_game(cfg: &MatchConfig, index: usize) -> GameResult {
+    let site = cfg.site.clone();
+    // Pairs of games share their ruins, so each side gets both seats on the same ruins.
+    let ruin_seed = cfg.seed.wrapping_add((index / 2) as u64);
+    let mut game = match site.variant {
+        Variant::Ruinas => Game::with_random_ruins(site.clone(), ruin_seed),
+        _ => Game::new(site.clone()),
+    };
+    let seats = site.order.len();
+    let sides = sides_for(index, seats);
+    let seed = cfg
+        .seed
+        .wrapping_mul(0x2545_f491_4f6c_dd1d)
+        .wrapping_add(index as u64 * 7919);
+    let mut a = cfg.a.build(seed, cfg.search_threads);
+    let mut b = cfg.b.build(seed ^ 0xdead_beef, cfg.search_threads);
+    game.tags
+        .push(("Event".into(), format!("rumis match, game {}", index + 1)));
+    for (seat, &c) in site.order.iter().enumerate() {
+        let who = if sides[seat] == 0 {
+            format!("A {}", cfg.a)
+        } else {
+            format!("B {}", cfg.b)
+        };
+        game.tags.push((c.letter().to_string(), who));
+    }
+    while let Some(colour) = game.to_move() {
+        let seat = site.order.iter().position(|&c| c == colour).expect("colour in order");
+        let player = if sides[seat] == 0 { &mut a } else { &mut b };
+        let m = player.choose(&game).expect("a player to move has a move");
+        game.play(m).expect("players only play legal moves");
+    }
+    let outcome = game.outcome();
+    // Winners are colours (or players in the two-player four-colour game); A's share.
+    let winner_sides: Vec<usize> = match site.variant {
+        Variant::TwoPlayerFourColors => outcome.winners.iter().map(|&p| sides[p]).collect(),
+        _ => outcome.winners.iter().map(|&w| sides[w]).collect(),
+    };
+    let a_points = winner_sides.iter().filter(|&&s| s == 0).count() as f64 / winner_sides.len().max(1) as f64;
+    GameResult {
+        index,
+        a_points,
+        record: record::write(&game),
+        sides,
+    }
+}
+
+/// Plays the match; `each` sees every game as it ends (from any thread).
+pub fn play_match(cfg: &MatchConfig, each: impl Fn(&GameResult) + Sync) -> (Summary, Vec<GameResult>) {
+    let next = AtomicUsize::new(0);
+    let results = Mutex::new(Vec::with_capacity(cfg.games));
+    std::thread::scope(|s| {
+        for _ in 0..cfg.parallel.max(1) {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= cfg.games {
+                    break;
+                }
+                let r = play_game(cfg, i);
+                each(&r);
+                results.lock().expect("results lock").push(r);
+            });
+        }
+    });
+    let mut results = results.into_inner().expect("results lock");
+    results.sort_by_key(|r| r.index);
+    (
+        summarise(&results.iter().map(|r| r.a_points).collect::<Vec<_>>()),
+        results,
+    )
+}
+
+pub fn summarise(points: &[f64]) -> Summary {
+    let n = points.len();
+    let wins = points.iter().filter(|&&p| p >= 1.0).count();
+    let losses = points.iter().filter(|&&p| p <= 0.0).count();
+    let score = if n > 0 {
+        points.iter().sum::<f64>() / n as f64
+    } else {
+        0.5
+    };
+    let var = if n > 1 {
+        points.iter().map(|p| (p - score).powi(2)).sum::<f64>() / (n - 1) as f64
+    } else {
+        0.25
+    };
+    let half = 1.96 * (var / n.max(1) as f64).sqrt();
+    let elo = |s: f64| {
+        let s = s.clamp(1e-9, 1.0 - 1e-9);
+        (-400.0 * (1.0 / s - 1.0).log10()).clamp(-800.0, 800.0)
+    };
+    Summary {
+        games: n,
+        wins,
+        draws: n - wins - losses,
+        losses,
+        score,
+        low: (score - half).max(0.0),
+        high: (score + half).min(1.0),
+        elo: elo(score),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_side_plays_every_seat() {
+        for seats in 2..=4 {
+            for seat in 0..seats {
+                let a: Vec<usize> = (0..2).map(|g| sides_for(g, seats)[seat]).collect();
+                assert!(a.contains(&0) && a.contains(&1));
+            }
+        }
+    }
+
+    #[test]
+    fn summary_figures() {
+        let s = summarise(&[1.0, 1.0, 0.0, 0.5]);
+        assert_eq!((s.wins, s.draws, s.losses), (2, 1, 1));
+        assert!((s.score - 0.625).abs() < 1e-12);
+        assert!(s.low < s.score && s.score < s.high);
+        assert!(s.elo > 0.0);
+        assert_eq!(summarise(&[0.5, 0.5]).elo, 0.0);
+    }
+}

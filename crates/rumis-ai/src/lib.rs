@@ -1,0 +1,342 @@
+//! Players for Rumis: a uniformly random player, a greedy one, Monte Carlo tree search, and
+//! the levels 1-9 built from them. Every player asks the core for legal moves; none knows a
+//! rule of its own.
+
+pub mod arena;
+pub mod eval;
+pub mod mcts;
+
+use std::fmt;
+use std::time::Duration;
+
+use rumis_core::{Game, Move, Rng};
+
+pub use mcts::{Mcts, MctsConfig, SearchResult};
+
+/// Something that chooses a placement for the colour to move.
+pub trait Player: Send {
+    /// A legal move for the colour to move, or `None` when the game is over.
+    fn choose(&mut self, game: &Game) -> Option<Move>;
+    fn name(&self) -> String;
+}
+
+/// Plays a uniformly random legal move.
+pub struct RandomPlayer {
+    rng: Rng,
+}
+
+impl RandomPlayer {
+    pub fn new(seed: u64) -> Self {
+        RandomPlayer { rng: Rng::new(seed) }
+    }
+}
+
+impl Player for RandomPlayer {
+    fn choose(&mut self, game: &Game) -> Option<Move> {
+        let moves = game.legal_moves();
+        (!moves.is_empty()).then(|| moves[self.rng.below(moves.len())])
+    }
+    fn name(&self) -> String {
+        "random".into()
+    }
+}
+
+/// Plays the move with the best immediate evaluation ([`eval::evaluate`]); with a
+/// temperature above zero it picks by a softmax over the evaluations instead, and with
+/// `blunder` > 0 it plays a uniformly random move that often — a beginner's mistakes.
+pub struct GreedyPlayer {
+    rng: Rng,
+    temperature: f32,
+    blunder: f32,
+    label: String,
+}
+
+impl GreedyPlayer {
+    pub fn new(seed: u64) -> Self {
+        GreedyPlayer {
+            rng: Rng::new(seed),
+            temperature: 0.0,
+            blunder: 0.0,
+            label: "greedy".into(),
+        }
+    }
+
+    pub fn noisy(seed: u64, temperature: f32, blunder: f32, label: &str) -> Self {
+        GreedyPlayer {
+            rng: Rng::new(seed),
+            temperature,
+            blunder,
+            label: label.into(),
+        }
+    }
+}
+
+impl Player for GreedyPlayer {
+    fn choose(&mut self, game: &Game) -> Option<Move> {
+        let moves = game.legal_moves();
+        if moves.is_empty() {
+            return None;
+        }
+        if self.blunder > 0.0 && (self.rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32 <= self.blunder {
+            return Some(moves[self.rng.below(moves.len())]);
+        }
+        let values: Vec<f32> = moves
+            .iter()
+            .map(|&m| eval::evaluate(game.site(), game.position(), m))
+            .collect();
+        if self.temperature <= 0.0 {
+            // Ties broken at random so that greedy games differ.
+            let best = values.iter().copied().fold(f32::MIN, f32::max);
+            let top: Vec<usize> = (0..moves.len()).filter(|&i| values[i] >= best - 1e-6).collect();
+            return Some(moves[top[self.rng.below(top.len())]]);
+        }
+        let best = values.iter().copied().fold(f32::MIN, f32::max);
+        let weights: Vec<f64> = values
+            .iter()
+            .map(|v| (((v - best) / self.temperature) as f64).exp())
+            .collect();
+        let total: f64 = weights.iter().sum();
+        let mut x = (self.rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * total;
+        for (i, w) in weights.iter().enumerate() {
+            x -= w;
+            if x <= 0.0 {
+                return Some(moves[i]);
+            }
+        }
+        moves.last().copied()
+    }
+    fn name(&self) -> String {
+        self.label.clone()
+    }
+}
+
+/// A player described on the command line.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PlayerSpec {
+    Random,
+    Greedy,
+    /// Level 1-9.
+    Level(u8),
+    /// Tree search with a fixed number of simulations.
+    Mcts {
+        simulations: u64,
+    },
+}
+
+impl PlayerSpec {
+    /// Reads `random`, `greedy`, `level:N` (or `N`), `mcts:SIMS`.
+    pub fn parse(s: &str) -> Result<PlayerSpec, String> {
+        let t = s.trim().to_ascii_lowercase();
+        let level = |n: &str| -> Result<PlayerSpec, String> {
+            match n.parse::<u8>() {
+                Ok(l) if (1..=9).contains(&l) => Ok(PlayerSpec::Level(l)),
+                _ => Err(format!("'{s}': a level is 1 to 9")),
+            }
+        };
+        match t.as_str() {
+            "random" => Ok(PlayerSpec::Random),
+            "greedy" => Ok(PlayerSpec::Greedy),
+            _ if t.starts_with("level:") => level(&t[6..]),
+            _ if t.starts_with("level") => level(&t[5..]),
+            _ if t.starts_with("mcts:") => match t[5..].parse::<u64>() {
+                Ok(n) if n > 0 => Ok(PlayerSpec::Mcts { simulations: n }),
+                _ => Err(format!("'{s}': mcts:SIMS needs a positive number of simulations")),
+            },
+            _ if t.chars().all(|c| c.is_ascii_digit()) && !t.is_empty() => level(&t),
+            _ => Err(format!(
+                "unknown player '{s}'; use random, greedy, level:1..9 or mcts:SIMS"
+            )),
+        }
+    }
+
+    /// Makes the player. `threads` and `time` apply to searching players.
+    pub fn build(&self, seed: u64, threads: usize) -> Box<dyn Player> {
+        match *self {
+            PlayerSpec::Random => Box::new(RandomPlayer::new(seed)),
+            PlayerSpec::Greedy => Box::new(GreedyPlayer::new(seed)),
+            PlayerSpec::Mcts { simulations } => Box::new(Mcts::new(MctsConfig {
+                simulations: Some(simulations),
+                threads,
+                seed,
+                ..MctsConfig::default()
+            })),
+            PlayerSpec::Level(l) => level(l, seed, threads),
+        }
+    }
+}
+
+impl fmt::Display for PlayerSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlayerSpec::Random => write!(f, "random"),
+            PlayerSpec::Greedy => write!(f, "greedy"),
+            PlayerSpec::Level(l) => write!(f, "level:{l}"),
+            PlayerSpec::Mcts { simulations } => write!(f, "mcts:{simulations}"),
+        }
+    }
+}
+
+/// The search budget of each level: simulations, and for the top level also a time limit.
+pub fn level_budget(level: u8) -> (Option<u64>, Option<Duration>) {
+    match level {
+        4 => (Some(300), None),
+        5 => (Some(1_000), None),
+        6 => (Some(3_000), None),
+        7 => (Some(10_000), None),
+        8 => (Some(30_000), None),
+        9 => (None, Some(Duration::from_millis(4_500))),
+        _ => (None, None),
+    }
+}
+
+/// Levels 1-9: 1 a beginner who often blunders, 2 a noisy greedy player, 3 greedy, 4-9 tree
+/// search with growing budgets (9: about 4.5 s a move).
+pub fn level(l: u8, seed: u64, threads: usize) -> Box<dyn Player> {
+    match l {
+        0 | 1 => Box::new(GreedyPlayer::noisy(seed, 2.0, 0.4, "level:1")),
+        2 => Box::new(GreedyPlayer::noisy(seed, 0.7, 0.1, "level:2")),
+        3 => Box::new(GreedyPlayer::noisy(seed, 0.0, 0.0, "level:3")),
+        _ => {
+            let (simulations, time) = level_budget(l);
+            Box::new(Mcts::new(MctsConfig {
+                simulations,
+                time,
+                threads,
+                seed,
+                label: format!("level:{l}"),
+                ..MctsConfig::default()
+            }))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_parse() {
+        assert_eq!(PlayerSpec::parse("Random"), Ok(PlayerSpec::Random));
+        assert_eq!(PlayerSpec::parse("level:7"), Ok(PlayerSpec::Level(7)));
+        assert_eq!(PlayerSpec::parse("5"), Ok(PlayerSpec::Level(5)));
+        assert_eq!(PlayerSpec::parse("mcts:500"), Ok(PlayerSpec::Mcts { simulations: 500 }));
+        assert!(PlayerSpec::parse("level:10").is_err());
+        assert!(PlayerSpec::parse("mcts:0").is_err());
+        assert!(PlayerSpec::parse("grandmaster").is_err());
+    }
+}
+
+#[cfg(test)]
+mod player_tests {
+    use super::*;
+    use rumis_core::{Board, Site, Variant};
+    use std::sync::Arc;
+
+    fn game(board: &str, players: usize, variant: Variant) -> Game {
+        let site = Site::new(Board::builtin(board).unwrap().clone(), players, variant, None).unwrap();
+        match variant {
+            Variant::Ruinas => Game::with_random_ruins(Arc::new(site), 5),
+            _ => Game::new(Arc::new(site)),
+        }
+    }
+
+    /// Every player, on every variant, only ever plays legal moves (Game::play checks each)
+    /// and plays until the game is over.
+    #[test]
+    fn players_only_play_legal_moves() {
+        let specs = ["random", "greedy", "level:1", "level:2", "mcts:60"];
+        let setups = [
+            ("chullpa", 2, Variant::Standard),
+            ("pisac", 3, Variant::Standard),
+            ("cucho", 2, Variant::TwoPlayerFourColors),
+            ("tambo", 2, Variant::Ruinas),
+        ];
+        for (i, spec) in specs.iter().enumerate() {
+            let (board, players, variant) = setups[i % setups.len()];
+            let mut g = game(board, players, variant);
+            let mut p = PlayerSpec::parse(spec).unwrap().build(i as u64, 1);
+            while let Some(m) = p.choose(&g) {
+                assert!(g.legal_moves().contains(&m));
+                g.play(m).unwrap();
+            }
+            assert!(g.is_over(), "{spec} stopped before the end");
+        }
+    }
+
+    /// Red can take the last free column and win outright, or play elsewhere and lose.
+    #[test]
+    fn mcts_finds_the_winning_move() {
+        // A 1-column-deep corridor: red's D2 lying across the last two free columns, on
+        // top of yellow, wins; other moves let yellow finish on top.
+        let text = "name = \"Strip\"\nprovenance = \"reconstruction\"\nhmax = { 2 = 2, 3 = 2, 4 = 2 }\ngrid = \"\"\"\n####\n\"\"\"\n";
+        let board = Board::from_toml("strip.toml", text).unwrap();
+        let site = Arc::new(Site::new(board, 2, Variant::Standard, None).unwrap());
+        let mut g = Game::new(site);
+        // Whatever happens, the search must choose the move with the best outcome as found
+        // by exhaustive search of this tiny game.
+        g.play_text("D2@a1,b1").unwrap();
+        g.play_text("D2@c1,d1").unwrap();
+        let mut best = (f32::MIN, Vec::new());
+        for m in g.legal_moves() {
+            let mut h = g.clone();
+            h.play(m).unwrap();
+            let v = exhaustive(&mut h, rumis_core::Colour::Red);
+            if v > best.0 {
+                best = (v, vec![m]);
+            } else if v == best.0 {
+                best.1.push(m);
+            }
+        }
+        assert!(
+            best.1.len() < g.legal_moves().len(),
+            "the position must have a wrong move to avoid"
+        );
+        let mut p = Mcts::new(MctsConfig {
+            simulations: Some(3000),
+            seed: 2,
+            ..MctsConfig::default()
+        });
+        let chosen = p.choose(&g).unwrap();
+        assert!(
+            best.1.contains(&chosen),
+            "chose {} but the best are {:?}",
+            g.notation(chosen),
+            best.1.iter().map(|&m| g.notation(m)).collect::<Vec<_>>()
+        );
+    }
+
+    /// Red's best reachable final reward with both sides playing their best (max^n).
+    fn exhaustive(g: &mut Game, me: rumis_core::Colour) -> f32 {
+        let Some(to_move) = g.to_move() else {
+            return mcts::rewards(g.site(), g.position())[me.index()];
+        };
+        let mut best_for_mover = f32::MIN;
+        let mut value_for_me = 0.0;
+        for m in g.legal_moves() {
+            g.play(m).unwrap();
+            let r = final_rewards(g);
+            g.undo();
+            if r[to_move.index()] > best_for_mover {
+                best_for_mover = r[to_move.index()];
+                value_for_me = r[me.index()];
+            }
+        }
+        value_for_me
+    }
+
+    fn final_rewards(g: &mut Game) -> [f32; 4] {
+        let Some(to_move) = g.to_move() else {
+            return mcts::rewards(g.site(), g.position());
+        };
+        let mut best = [f32::MIN; 4];
+        for m in g.legal_moves() {
+            g.play(m).unwrap();
+            let r = final_rewards(g);
+            g.undo();
+            if r[to_move.index()] > best[to_move.index()] {
+                best = r;
+            }
+        }
+        best
+    }
+}

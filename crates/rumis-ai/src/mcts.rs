@@ -1,0 +1,393 @@
+//! Monte Carlo tree search for 2-4 colours.
+//!
+//! Each node keeps the summed reward of the colour that made its move, so selection at a
+//! node maximises the reward of the colour to move there (max^n-style UCT). Rewards rank
+//! the colours at the end of a playout (ties shared) with a small bonus for the score
+//! margin; in the two-player four-colour game a colour is rewarded with its player's.
+//! Playouts prefer bigger stones. Several threads search separate trees from different
+//! seeds and their root statistics are added (root parallelism); with one thread a seed
+//! gives the same search every time.
+
+use std::time::{Duration, Instant};
+
+use rumis_core::{Colour, Game, Move, Position, Rng, Site, Variant};
+
+use crate::Player;
+
+#[derive(Clone, Debug)]
+pub struct MctsConfig {
+    /// Stop after this many simulations (over all threads).
+    pub simulations: Option<u64>,
+    /// Stop after this long.
+    pub time: Option<Duration>,
+    pub threads: usize,
+    pub seed: u64,
+    /// UCT exploration constant (rewards are in 0..1).
+    pub exploration: f32,
+    /// A node's children are created once it has been visited this often.
+    pub expand_after: u32,
+    pub label: String,
+}
+
+impl Default for MctsConfig {
+    fn default() -> Self {
+        MctsConfig {
+            simulations: Some(1_000),
+            time: None,
+            threads: 1,
+            seed: 1,
+            exploration: 0.6,
+            expand_after: 2,
+            label: "mcts".into(),
+        }
+    }
+}
+
+/// What a search found.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    pub best: Move,
+    /// The mover's expected reward after the best move (0 lose .. 1 win).
+    pub value: f32,
+    /// Simulations run.
+    pub simulations: u64,
+    /// Root moves with visits and mean reward, most visited first.
+    pub moves: Vec<(Move, u32, f32)>,
+}
+
+/// A tree's root children as (move, visits, summed reward), and its simulations.
+type TreeStats = (Vec<(Move, u32, f32)>, u64);
+
+#[derive(Clone, Copy)]
+struct Node {
+    mv: Move,
+    /// Colour index of the colour that made `mv`.
+    mover: u8,
+    expanded: bool,
+    visits: u32,
+    reward: f32,
+    first_child: u32,
+    children: u32,
+}
+
+pub struct Mcts {
+    pub config: MctsConfig,
+    games_seen: u64,
+}
+
+impl Mcts {
+    pub fn new(config: MctsConfig) -> Mcts {
+        Mcts { config, games_seen: 0 }
+    }
+
+    /// Searches the position of a game; `None` when the game is over.
+    pub fn search(&mut self, game: &Game) -> Option<SearchResult> {
+        let site = game.site();
+        let root = game.position().clone();
+        let mover = root.to_move(site)?;
+        self.games_seen += 1;
+        let threads = self.config.threads.max(1);
+        let deadline = self.config.time.map(|t| Instant::now() + t);
+        let per_thread = self.config.simulations.map(|s| s.div_ceil(threads as u64));
+        let seed = self.config.seed ^ root.hash() ^ self.games_seen.wrapping_mul(0x9e37_79b9);
+        let cfg = &self.config;
+        let results: Vec<TreeStats> = if threads == 1 {
+            vec![run_tree(site, &root, cfg, seed, per_thread, deadline)]
+        } else {
+            std::thread::scope(|s| {
+                let handles: Vec<_> = (0..threads)
+                    .map(|i| {
+                        let root = &root;
+                        s.spawn(move || {
+                            run_tree(
+                                site,
+                                root,
+                                cfg,
+                                seed.wrapping_add(i as u64 * 0x5851_f42d),
+                                per_thread,
+                                deadline,
+                            )
+                        })
+                    })
+                    .collect();
+                handles.into_iter().map(|h| h.join().expect("search thread")).collect()
+            })
+        };
+        // Add up the root statistics of the trees.
+        let mut merged: Vec<(Move, u32, f32)> = Vec::new();
+        let mut simulations = 0;
+        for (stats, sims) in results {
+            simulations += sims;
+            for (m, v, r) in stats {
+                match merged.iter_mut().find(|e| e.0 == m) {
+                    Some(e) => {
+                        e.1 += v;
+                        e.2 += r;
+                    }
+                    None => merged.push((m, v, r)),
+                }
+            }
+        }
+        let mut moves: Vec<(Move, u32, f32)> = merged
+            .into_iter()
+            .map(|(m, v, r)| (m, v, if v > 0 { r / v as f32 } else { 0.0 }))
+            .collect();
+        moves.sort_by(|a, b| b.1.cmp(&a.1).then(b.2.total_cmp(&a.2)).then(a.0.cmp(&b.0)));
+        let &(best, _, value) = moves.first()?;
+        let _ = mover;
+        Some(SearchResult {
+            best,
+            value,
+            simulations,
+            moves,
+        })
+    }
+}
+
+impl Player for Mcts {
+    fn choose(&mut self, game: &Game) -> Option<Move> {
+        self.search(game).map(|r| r.best)
+    }
+    fn name(&self) -> String {
+        self.config.label.clone()
+    }
+}
+
+/// The reward of each colour (by colour index) at the end of a game.
+pub fn rewards(site: &Site, pos: &Position) -> [f32; 4] {
+    let scores = pos.scores(site);
+    // A side's score: its colour's, or in the two-player four-colour game its player's best.
+    let side = |c: Colour| -> i32 {
+        match site.variant {
+            Variant::TwoPlayerFourColors => {
+                let p = site.player_of(c);
+                scores
+                    .iter()
+                    .filter(|(d, _)| site.player_of(*d) == p)
+                    .map(|s| s.1)
+                    .max()
+                    .unwrap_or(0)
+            }
+            _ => scores.iter().find(|(d, _)| *d == c).map(|s| s.1).unwrap_or(0),
+        }
+    };
+    let sides: Vec<(Colour, i32)> = site.order.iter().map(|&c| (c, side(c))).collect();
+    let rivals = match site.variant {
+        Variant::TwoPlayerFourColors => 1.0,
+        _ => (sides.len() - 1) as f32,
+    };
+    let mut out = [0.0; 4];
+    for &(c, s) in &sides {
+        let (mut below, mut tied) = (0.0, 0.0);
+        let mut best_other = i32::MIN;
+        for &(d, t) in &sides {
+            if d == c || (site.variant == Variant::TwoPlayerFourColors && site.player_of(d) == site.player_of(c)) {
+                continue;
+            }
+            best_other = best_other.max(t);
+            if t < s {
+                below += 1.0;
+            } else if t == s {
+                tied += 0.5;
+            }
+        }
+        let rank = (below + tied) / rivals;
+        let margin = ((s - best_other) as f32 / 8.0).tanh();
+        out[c.index()] = 0.9 * rank + 0.05 * (margin + 1.0);
+    }
+    out
+}
+
+fn pick_playout_move(site: &Site, moves: &[Move], rng: &mut Rng) -> Move {
+    // Bigger stones first, most of the time: small stones are easier to place later.
+    let best_size = moves.iter().map(|&m| site.template(m).stone.size()).max().unwrap_or(0);
+    if rng.below(4) != 0 {
+        let n = moves
+            .iter()
+            .filter(|&&m| site.template(m).stone.size() == best_size)
+            .count();
+        let mut k = rng.below(n);
+        for &m in moves {
+            if site.template(m).stone.size() == best_size {
+                if k == 0 {
+                    return m;
+                }
+                k -= 1;
+            }
+        }
+    }
+    moves[rng.below(moves.len())]
+}
+
+/// Plays one random game to the end from `pos`.
+pub fn playout(site: &Site, pos: &mut Position, rng: &mut Rng, buf: &mut Vec<Move>) {
+    while !pos.is_over() {
+        pos.legal_moves(site, buf);
+        let m = pick_playout_move(site, buf, rng);
+        pos.play_unchecked(site, m);
+    }
+}
+
+/// One tree: returns the root children's (move, visits, summed reward) and simulations run.
+fn run_tree(
+    site: &Site,
+    root: &Position,
+    cfg: &MctsConfig,
+    seed: u64,
+    budget: Option<u64>,
+    deadline: Option<Instant>,
+) -> TreeStats {
+    let mut rng = Rng::new(seed);
+    let mut nodes: Vec<Node> = vec![Node {
+        mv: Move(0),
+        mover: 0,
+        expanded: false,
+        visits: 0,
+        reward: 0.0,
+        first_child: 0,
+        children: 0,
+    }];
+    let mut buf = Vec::new();
+    let mut path: Vec<u32> = Vec::new();
+    let mut sims = 0u64;
+    let mut priors: Vec<(i32, Move)> = Vec::new();
+    loop {
+        if budget.is_some_and(|b| sims >= b) {
+            break;
+        }
+        if sims.is_multiple_of(32) && deadline.is_some_and(|d| Instant::now() >= d) && sims > 0 {
+            break;
+        }
+        if budget.is_none() && deadline.is_none() && sims >= 1_000 {
+            break;
+        }
+        sims += 1;
+        let mut pos = root.clone();
+        path.clear();
+        path.push(0);
+        let mut node = 0usize;
+        loop {
+            if pos.is_over() {
+                break;
+            }
+            if !nodes[node].expanded {
+                if node != 0 && nodes[node].visits < cfg.expand_after {
+                    break;
+                }
+                // Children in order of a cheap prior: bigger stones first.
+                let Some(mover) = pos.to_move(site) else { break };
+                pos.legal_moves(site, &mut buf);
+                priors.clear();
+                priors.extend(buf.iter().map(|&m| (-(site.template(m).stone.size() as i32), m)));
+                // Shuffle before the stable sort so that equal priors are tried in random order.
+                rng.shuffle(&mut priors);
+                priors.sort_by_key(|p| p.0);
+                let first = nodes.len() as u32;
+                for &(_, m) in priors.iter() {
+                    nodes.push(Node {
+                        mv: m,
+                        mover: mover.index() as u8,
+                        expanded: false,
+                        visits: 0,
+                        reward: 0.0,
+                        first_child: 0,
+                        children: 0,
+                    });
+                }
+                let n = &mut nodes[node];
+                n.expanded = true;
+                n.first_child = first;
+                n.children = priors.len() as u32;
+            }
+            let n = nodes[node];
+            let ln = ((n.visits.max(1)) as f32).ln();
+            let mut best = n.first_child;
+            let mut best_value = f32::MIN;
+            for i in n.first_child..n.first_child + n.children {
+                let c = &nodes[i as usize];
+                if c.visits == 0 {
+                    best = i;
+                    break;
+                }
+                let v = c.reward / c.visits as f32 + cfg.exploration * (ln / c.visits as f32).sqrt();
+                if v > best_value {
+                    best_value = v;
+                    best = i;
+                }
+            }
+            node = best as usize;
+            pos.play_unchecked(site, nodes[node].mv);
+            path.push(node as u32);
+            if nodes[node].visits == 0 {
+                break;
+            }
+        }
+        playout(site, &mut pos, &mut rng, &mut buf);
+        let r = rewards(site, &pos);
+        for &i in &path {
+            let n = &mut nodes[i as usize];
+            n.visits += 1;
+            if i != 0 {
+                n.reward += r[n.mover as usize];
+            }
+        }
+    }
+    let root_node = nodes[0];
+    let stats = (root_node.first_child..root_node.first_child + root_node.children)
+        .map(|i| {
+            let c = &nodes[i as usize];
+            (c.mv, c.visits, c.reward)
+        })
+        .collect();
+    (stats, sims)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rumis_core::{Board, Site, Variant};
+    use std::sync::Arc;
+
+    fn game(board: &str, players: usize, variant: Variant) -> Game {
+        Game::new(Arc::new(
+            Site::new(Board::builtin(board).unwrap().clone(), players, variant, None).unwrap(),
+        ))
+    }
+
+    #[test]
+    fn same_seed_one_thread_same_game() {
+        let play = || {
+            let mut g = game("chullpa", 2, Variant::Standard);
+            let mut p = Mcts::new(MctsConfig {
+                simulations: Some(200),
+                seed: 11,
+                ..MctsConfig::default()
+            });
+            while let Some(m) = p.choose(&g) {
+                g.play(m).unwrap();
+            }
+            g.moves().to_vec()
+        };
+        assert_eq!(play(), play());
+    }
+
+    #[test]
+    fn rewards_rank_and_share_ties() {
+        let mut g = game("chullpa", 4, Variant::Standard);
+        let mut rng = Rng::new(3);
+        g.play_random(&mut rng);
+        let r = rewards(g.site(), g.position());
+        let scores = g.position().scores(g.site());
+        for &(a, sa) in &scores {
+            for &(b, sb) in &scores {
+                if sa > sb {
+                    assert!(r[a.index()] > r[b.index()]);
+                }
+                if sa == sb {
+                    assert_eq!(r[a.index()], r[b.index()]);
+                }
+            }
+        }
+        assert!(r.iter().all(|&x| (0.0..=1.0).contains(&x)));
+    }
+}
