@@ -60,7 +60,8 @@ pub fn read(site: &Site, text: &str) -> Result<Written, MoveError> {
         if part.is_empty() {
             return Err(syntax(format!("'{text}' has an empty column")));
         }
-        let (cell, k) = match part.find(['x', 'X']) {
+        // The count follows the last x: a cell of file x (the 24th) may itself start with one.
+        let (cell, k) = match part.rfind(['x', 'X']) {
             Some(i) if i > 0 => {
                 let k: u8 = part[i + 1..]
                     .parse()
