@@ -53,10 +53,14 @@ pub struct SearchResult {
     pub simulations: u64,
     /// Root moves with visits and mean reward, most visited first.
     pub moves: Vec<(Move, u32, f32)>,
+    /// Each colour's mean reward over the search (by colour index): a win estimate for
+    /// every colour from this position.
+    pub estimates: [f32; 4],
 }
 
-/// A tree's root children as (move, visits, summed reward), and its simulations.
-type TreeStats = (Vec<(Move, u32, f32)>, u64);
+/// A tree's root children as (move, visits, summed reward), its simulations, and the summed
+/// reward of each colour over them.
+type TreeStats = (Vec<(Move, u32, f32)>, u64, [f32; 4]);
 
 #[derive(Clone, Copy)]
 struct Node {
@@ -116,8 +120,12 @@ impl Mcts {
         // Add up the root statistics of the trees.
         let mut merged: Vec<(Move, u32, f32)> = Vec::new();
         let mut simulations = 0;
-        for (stats, sims) in results {
+        let mut totals = [0.0f32; 4];
+        for (stats, sims, sums) in results {
             simulations += sims;
+            for k in 0..4 {
+                totals[k] += sums[k];
+            }
             for (m, v, r) in stats {
                 match merged.iter_mut().find(|e| e.0 == m) {
                     Some(e) => {
@@ -135,11 +143,13 @@ impl Mcts {
         moves.sort_by(|a, b| b.1.cmp(&a.1).then(b.2.total_cmp(&a.2)).then(a.0.cmp(&b.0)));
         let &(best, _, value) = moves.first()?;
         let _ = mover;
+        let estimates = totals.map(|t| t / simulations.max(1) as f32);
         Some(SearchResult {
             best,
             value,
             simulations,
             moves,
+            estimates,
         })
     }
 }
@@ -251,6 +261,7 @@ fn run_tree(
     let mut path: Vec<u32> = Vec::new();
     let mut sims = 0u64;
     let mut priors: Vec<(i32, Move)> = Vec::new();
+    let mut sums = [0.0f32; 4];
     loop {
         if budget.is_some_and(|b| sims >= b) {
             break;
@@ -324,6 +335,9 @@ fn run_tree(
         }
         playout(site, &mut pos, &mut rng, &mut buf);
         let r = rewards(site, &pos);
+        for k in 0..4 {
+            sums[k] += r[k];
+        }
         for &i in &path {
             let n = &mut nodes[i as usize];
             n.visits += 1;
@@ -339,7 +353,7 @@ fn run_tree(
             (c.mv, c.visits, c.reward)
         })
         .collect();
-    (stats, sims)
+    (stats, sims, sums)
 }
 
 #[cfg(test)]

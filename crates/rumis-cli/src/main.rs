@@ -1,5 +1,7 @@
 //! `rumis`: the command line over the rules library.
 
+mod ai;
+mod engine;
 mod source;
 mod text;
 
@@ -40,10 +42,13 @@ enum Command {
         #[command(flatten)]
         source: Source,
     },
-    /// Play games of uniformly random legal moves and write their records.
+    /// Play games (by default of uniformly random legal moves) and write their records.
     Selfplay {
         #[command(flatten)]
         source: Source,
+        /// Who plays every colour: random, greedy, level:1..9, mcts:SIMS.
+        #[arg(long, default_value = "random")]
+        player: String,
         #[arg(long)]
         seed: u64,
         #[arg(long, default_value_t = 1)]
@@ -56,6 +61,24 @@ enum Command {
     Score(Source),
     /// Play in the terminal: type placements for each colour in turn (hot-seat).
     Play(Source),
+    /// The best placement for the colour to move, with its win estimate.
+    Hint {
+        #[command(flatten)]
+        source: Source,
+        #[command(flatten)]
+        search: ai::SearchArgs,
+    },
+    /// The win estimate of every colour after every move of a record, and the moves that lost the most.
+    Analyze {
+        #[command(flatten)]
+        source: Source,
+        #[command(flatten)]
+        search: ai::SearchArgs,
+    },
+    /// Play games between two players, seats rotated; report the score, its 95% interval and the Elo difference.
+    Match(ai::MatchArgs),
+    /// Speak the engine protocol on standard input and output (docs/engine-protocol.md).
+    Engine,
 }
 
 fn main() -> ExitCode {
@@ -136,6 +159,7 @@ fn run(command: Command) -> Result<(), String> {
         }
         Command::Selfplay {
             source,
+            player,
             seed,
             games,
             out: path,
@@ -143,13 +167,22 @@ fn run(command: Command) -> Result<(), String> {
             if source.record.is_some() {
                 return Err("selfplay starts new games: give --board and --players, not --record".into());
             }
+            let spec = rumis_ai::PlayerSpec::parse(&player)?;
             let mut rng = Rng::new(seed);
             let mut text = String::new();
             for i in 0..games {
                 let mut game = source.new_game(Some(rng.next_u64()))?;
                 game.tags
                     .push(("Event".into(), format!("rumis selfplay, seed {seed}, game {}", i + 1)));
-                game.play_random(&mut rng);
+                if spec == rumis_ai::PlayerSpec::Random {
+                    game.play_random(&mut rng);
+                } else {
+                    let mut p = spec.build(rng.next_u64(), 1);
+                    while let Some(m) = p.choose(&game) {
+                        game.play(m)
+                            .map_err(|e| format!("the player chose an illegal move: {e}"))?;
+                    }
+                }
                 if i > 0 {
                     text.push('\n');
                 }
@@ -167,6 +200,10 @@ fn run(command: Command) -> Result<(), String> {
             print(text::score(&game))?;
         }
         Command::Play(src) => play(src.game()?)?,
+        Command::Hint { source, search } => print(ai::hint(&source, &search)?)?,
+        Command::Analyze { source, search } => print(ai::analyze(&source, &search)?)?,
+        Command::Match(args) => print(ai::run_match(&args)?)?,
+        Command::Engine => engine::run()?,
     }
     Ok(())
 }

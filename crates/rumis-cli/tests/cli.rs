@@ -300,3 +300,86 @@ fn errors_are_one_clear_line() {
     let e = fails(rumis(&["frobnicate"]));
     assert!(e.contains("frobnicate"), "{e}");
 }
+
+#[test]
+fn engine_protocol_answers_and_refuses_without_change() {
+    let script = "1 new_game chullpa 2\nplay L4@a1,a2,a3,b1\nplay R D2@c1,d1\nplay Y L4@e1,e2,e3,d1\nto_move\n7 genmove\nundo\nto_move\nlegal_moves\nfoo\nset_level 3\ngenmove Y\nquit\n";
+    let out = rumis_stdin(&["engine"], script);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let answers: Vec<&str> = text.split("\n\n").filter(|a| !a.is_empty()).collect();
+    assert_eq!(answers[0], "=1");
+    assert_eq!(answers[1], "= L4@a1,a2,a3,b1");
+    assert!(answers[2].starts_with("? it is yellow's turn"), "{}", answers[2]);
+    assert!(answers[3].starts_with("? illegal"), "{}", answers[3]);
+    // Refused moves changed nothing: still yellow to move.
+    assert_eq!(answers[4], "= Y");
+    assert!(answers[5].starts_with("=7 "), "{}", answers[5]);
+    let generated = answers[5].trim_start_matches("=7 ");
+    assert_eq!(answers[6], format!("= {generated}"));
+    assert_eq!(answers[7], "= Y");
+    let legal: Vec<&str> = answers[8].trim_start_matches("= ").split(' ').collect();
+    assert!(legal.contains(&generated), "the engine's move was legal");
+    assert!(answers[9].starts_with("? unknown command"));
+    assert_eq!(answers[10], "=");
+    assert!(legal.contains(&answers[11].trim_start_matches("= ")));
+    assert_eq!(answers[12], "=");
+}
+
+#[test]
+fn hint_match_and_player_selfplay() {
+    let out = ok(&["hint", "--board", "chullpa", "--players", "2", "--simulations", "300"]);
+    let first = out.lines().next().unwrap();
+    let (mv, pct) = first.split_once(' ').unwrap();
+    assert!(pct.ends_with('%'));
+    let moves = ok(&["moves", "--board", "chullpa", "--players", "2"]);
+    assert!(moves.lines().any(|l| l == mv), "hint {mv} is a legal move");
+
+    let out = ok(&[
+        "match",
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--games",
+        "4",
+        "--board",
+        "chullpa",
+        "--players",
+        "2",
+        "--threads",
+        "2",
+    ]);
+    assert!(out.starts_with("A greedy vs B random: 4 games"), "{out}");
+    assert!(out.contains("Elo"));
+
+    let path = std::env::temp_dir().join(format!("rumis-greedy-{}.txt", std::process::id()));
+    ok(&[
+        "selfplay",
+        "--player",
+        "greedy",
+        "--board",
+        "pirka",
+        "--players",
+        "3",
+        "--seed",
+        "2",
+        "--out",
+        path.to_str().unwrap(),
+    ]);
+    let score = ok(&["score", "--record", path.to_str().unwrap()]);
+    assert!(score.lines().last().unwrap().starts_with("winner: "));
+
+    let e = fails(rumis(&[
+        "match",
+        "--a",
+        "wizard",
+        "--b",
+        "random",
+        "--board",
+        "chullpa",
+        "--players",
+        "2",
+    ]));
+    assert!(e.contains("unknown player 'wizard'"), "{e}");
+}

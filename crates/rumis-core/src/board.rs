@@ -516,7 +516,7 @@ mod tests {
         let e = bad(&format!("name = \"T\"\nprovenance = \"reconstruction\"\nhmax = {{ 2 = 2, 3 = 3, 4 = 4 }}\ngrid = \"\"\"\n{row}\n\"\"\"\n"));
         assert!(e.message.contains("at most 26"), "{e}");
         let row = "#".repeat(12);
-        let rows = vec![row.as_str(); 11].join("\n");
+        let rows = [row.as_str(); 11].join("\n");
         let e = bad(&format!("name = \"T\"\nprovenance = \"reconstruction\"\nhmax = {{ 2 = 2, 3 = 3, 4 = 4 }}\ngrid = \"\"\"\n{rows}\n\"\"\"\n"));
         assert!(e.message.contains("at most 128"), "{e}");
     }

@@ -1,0 +1,223 @@
+//! Commands that use the players: hint, analyze, match.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use clap::Args;
+use rumis_ai::arena::{play_match, MatchConfig};
+use rumis_ai::{level_budget, Mcts, MctsConfig, PlayerSpec};
+use rumis_core::{Game, Variant};
+
+use crate::source::Source;
+
+/// How hard to search, for hint and analyze.
+#[derive(Args, Debug, Clone)]
+pub struct SearchArgs {
+    /// Search as level N (4-9; lower levels search like level 4).
+    #[arg(long, default_value_t = 7)]
+    pub level: u8,
+    /// Simulations per position (overrides the level).
+    #[arg(long)]
+    pub simulations: Option<u64>,
+    /// Seconds per position (overrides the level).
+    #[arg(long)]
+    pub seconds: Option<f64>,
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+impl SearchArgs {
+    fn search(&self) -> Result<Mcts, String> {
+        if !(1..=9).contains(&self.level) {
+            return Err(format!("--level {} is not a level; use 1 to 9", self.level));
+        }
+        let (mut simulations, mut time) = level_budget(self.level.max(4));
+        if let Some(s) = self.simulations {
+            simulations = Some(s);
+            time = None;
+        }
+        if let Some(t) = self.seconds {
+            if !(t > 0.0 && t < 1e6) {
+                return Err(format!("--seconds {t} must be a positive number"));
+            }
+            time = Some(Duration::from_secs_f64(t));
+            simulations = self.simulations;
+        }
+        Ok(Mcts::new(MctsConfig {
+            simulations,
+            time,
+            threads: self.threads.max(1),
+            seed: self.seed,
+            ..MctsConfig::default()
+        }))
+    }
+}
+
+pub fn hint(src: &Source, args: &SearchArgs) -> Result<String, String> {
+    let game = src.game()?;
+    let mut mcts = args.search()?;
+    let Some(colour) = game.to_move() else {
+        return Err("the game is over: there is nothing to hint".into());
+    };
+    let r = mcts.search(&game).ok_or("the game is over")?;
+    let mut out = format!("{} {}\n", game.notation(r.best), pct(r.value));
+    out.push_str(&format!(
+        "{} to move; win estimate {} after {} simulations\n",
+        colour.name(),
+        pct(r.value),
+        r.simulations
+    ));
+    for (m, visits, value) in r.moves.iter().take(5) {
+        out.push_str(&format!(
+            "  {:<20} {:>6} visits  {}\n",
+            game.notation(*m),
+            visits,
+            pct(*value)
+        ));
+    }
+    out.pop();
+    Ok(out)
+}
+
+fn pct(v: f32) -> String {
+    format!("{:.0}%", (v * 100.0).clamp(0.0, 100.0))
+}
+
+pub fn analyze(src: &Source, args: &SearchArgs) -> Result<String, String> {
+    let game = src.game()?;
+    let site = game.site_arc().clone();
+    let mut mcts = args.search()?;
+    // Replay from the start, searching every position.
+    let mut replay = if site.variant == Variant::Ruinas {
+        Game::with_ruins(site.clone(), game.ruins()).map_err(|e| e.1.to_string())?
+    } else {
+        Game::new(site.clone())
+    };
+    let mut estimates = Vec::new();
+    for i in 0..=game.moves().len() {
+        let est = match mcts.search(&replay) {
+            Some(r) => r.estimates,
+            None => rumis_ai::mcts::rewards(&site, replay.position()),
+        };
+        estimates.push(est);
+        if let Some(&m) = game.moves().get(i) {
+            replay.play(m).map_err(|e| e.to_string())?;
+        }
+    }
+    let colours = &site.order;
+    let mut out = String::from("move  colour  placement            ");
+    for c in colours {
+        out.push_str(&format!(" {c:>4}"));
+    }
+    out.push('\n');
+    let mut losses = Vec::new();
+    for (i, &m) in game.moves().iter().enumerate() {
+        let mover = game.mover(i).expect("a move has a mover");
+        let loss = estimates[i][mover.index()] - estimates[i + 1][mover.index()];
+        losses.push((loss, i, mover, m));
+        out.push_str(&format!(
+            "{:>4}  {:<6}  {:<20}",
+            i + 1,
+            mover.letter(),
+            game.notation(m)
+        ));
+        for c in colours {
+            out.push_str(&format!(" {:>4}", pct(estimates[i + 1][c.index()])));
+        }
+        out.push('\n');
+    }
+    losses.sort_by(|a, b| b.0.total_cmp(&a.0));
+    out.push_str("\nmoves that lost the most:\n");
+    for (loss, i, mover, m) in losses.iter().take(5).filter(|l| l.0 > 0.0) {
+        out.push_str(&format!(
+            "  {}. {} {} lost {} of win estimate\n",
+            i + 1,
+            mover.letter(),
+            game.notation(*m),
+            pct(*loss)
+        ));
+    }
+    out.pop();
+    Ok(out)
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct MatchArgs {
+    /// Player A: random, greedy, level:1..9, mcts:SIMS.
+    #[arg(long)]
+    pub a: String,
+    /// Player B.
+    #[arg(long)]
+    pub b: String,
+    #[arg(long, default_value_t = 10)]
+    pub games: usize,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Write each game's record here.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    #[command(flatten)]
+    pub source: Source,
+}
+
+pub fn run_match(args: &MatchArgs) -> Result<String, String> {
+    let a = PlayerSpec::parse(&args.a)?;
+    let b = PlayerSpec::parse(&args.b)?;
+    if args.source.record.is_some() {
+        return Err("a match starts new games: give --board and --players, not --record".into());
+    }
+    if args.games == 0 {
+        return Err("--games must be at least 1".into());
+    }
+    let game = args.source.new_game(Some(args.seed))?;
+    let site: Arc<_> = game.site_arc().clone();
+    if let Some(dir) = &args.out {
+        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
+    let cfg = MatchConfig {
+        site,
+        a: a.clone(),
+        b: b.clone(),
+        games: args.games,
+        parallel: args.threads.max(1),
+        search_threads: 1,
+        seed: args.seed,
+    };
+    let out_dir = args.out.clone();
+    let (summary, results) = play_match(&cfg, |r| {
+        eprintln!(
+            "game {:>4}: A {}",
+            r.index + 1,
+            if r.a_points >= 1.0 {
+                "won"
+            } else if r.a_points <= 0.0 {
+                "lost"
+            } else {
+                "shared"
+            }
+        );
+    });
+    if let Some(dir) = out_dir {
+        for r in &results {
+            let path = dir.join(format!("game-{:04}.txt", r.index + 1));
+            std::fs::write(&path, &r.record).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        }
+    }
+    Ok(format!(
+        "A {a} vs B {b}: {} games, A won {}, shared {}, lost {}; score {:.3} (95% interval {:.3}-{:.3}); Elo {:+.0}",
+        summary.games,
+        summary.wins,
+        summary.draws,
+        summary.losses,
+        summary.score,
+        summary.low,
+        summary.high,
+        summary.elo
+    ))
+}
