@@ -16,6 +16,7 @@
 
 pub mod board;
 pub mod game;
+pub mod movegen;
 pub mod notation;
 pub mod perft;
 pub mod position;
@@ -26,8 +27,9 @@ pub mod stone;
 
 pub use board::{Board, BoardError, MAX_COLUMNS, MAX_LEVEL};
 pub use game::Game;
+pub use movegen::{CodePath, GenTables, MoveSet};
 pub use notation::MoveError;
-pub use perft::{perft, perft_divide};
+pub use perft::{perft, perft_divide, perft_with};
 pub use position::{Cube, Illegal, Outcome, Position};
 pub use record::{Record, RecordError};
 pub use rng::Rng;

@@ -1,30 +1,52 @@
 //! Perft (RULES §8): the number of leaves of the game tree `depth` placements deep. A
 //! colour that is out is skipped; a finished game is one leaf.
+//!
+//! Every node generates its legal-move set once (a bitset, [`MoveSet`]); the last ply is
+//! counted in bulk with popcounts.
 
+use crate::movegen::{CodePath, MoveSet};
 use crate::position::Position;
 use crate::site::{Move, Site};
 
 pub fn perft(site: &Site, pos: &Position, depth: u32) -> u64 {
+    perft_on(site, pos, depth, CodePath::active())
+}
+
+/// [`perft`] on a chosen code path; `None` when this CPU cannot run it.
+pub fn perft_with(site: &Site, pos: &Position, depth: u32, path: CodePath) -> Option<u64> {
+    path.is_available().then(|| perft_on(site, pos, depth, path))
+}
+
+fn perft_on(site: &Site, pos: &Position, depth: u32, path: CodePath) -> u64 {
     if depth == 0 || pos.is_over() {
         return 1;
     }
-    if depth == 1 {
-        // Bulk count: every legal move is one leaf.
-        return pos.count_moves(site);
-    }
-    let mut moves = Vec::new();
-    pos.legal_moves(site, &mut moves);
-    moves
-        .iter()
-        .map(|&m| {
-            let mut child = pos.clone();
-            child.play_unchecked(site, m);
-            perft(site, &child, depth - 1)
-        })
-        .sum()
+    let mut set = MoveSet::new();
+    let n = pos.legal_set_with(site, path, &mut set).unwrap_or(0);
+    below(site, pos, &set, n, depth, path)
 }
 
-/// Perft split by first move (`depth` >= 1).
+/// Leaves under `pos` (not over), whose legal set `set` of `n` placements is known.
+fn below(site: &Site, pos: &Position, set: &MoveSet, n: usize, depth: u32, path: CodePath) -> u64 {
+    if depth == 1 {
+        return n as u64;
+    }
+    let tables = site.gen_tables();
+    let mut child_set = MoveSet::new();
+    let mut total = 0;
+    for m in set.iter(tables) {
+        let mut child = pos.clone();
+        let cn = child.play_generate(site, m, path, &mut child_set);
+        total += if child.is_over() {
+            1
+        } else {
+            below(site, &child, &child_set, cn, depth - 1, path)
+        };
+    }
+    total
+}
+
+/// Perft split by first move (`depth` >= 1), in template order.
 pub fn perft_divide(site: &Site, pos: &Position, depth: u32) -> Vec<(Move, u64)> {
     let mut moves = Vec::new();
     pos.legal_moves(site, &mut moves);

@@ -8,6 +8,7 @@
 use std::fmt;
 
 use crate::board::MAX_COLUMNS;
+use crate::movegen::{self, CodePath, GenInput, MoveSet};
 use crate::site::{Move, Site, Template, Variant};
 use crate::stone::{Colour, Stone, ALL_STONES};
 
@@ -296,64 +297,64 @@ impl Position {
         bits
     }
 
-    #[inline(always)]
-    fn fits(&self, t: &Template, contact: Contact) -> bool {
-        let Some(z0) = self.base_if_supported(t) else {
-            return false;
+    /// What the generator needs to find `colour`'s placements.
+    #[inline]
+    fn gen_input(&self, colour: Colour) -> GenInput<'_> {
+        let k = colour.index();
+        let (touch, first) = match self.contact_for(colour) {
+            Contact::None => (None, false),
+            Contact::FirstStone => (Some(&self.touch[ANY]), true),
+            Contact::Own(k) => (Some(&self.touch[k]), false),
         };
-        match contact {
-            Contact::None => true,
-            Contact::FirstStone => z0 == 0 && self.contact_bits(t, ANY) != 0,
-            Contact::Own(k) => self.contact_bits(t, k) != 0,
+        GenInput {
+            heights: &self.heights,
+            touch,
+            left: self.left[k],
+            first,
         }
     }
 
-    /// Every legal placement for the colour to move, in template order.
+    /// Every legal placement for the colour to move, sorted by template id.
     pub fn legal_moves(&self, site: &Site, out: &mut Vec<Move>) {
-        out.clear();
+        let mut set = MoveSet::new();
+        self.legal_set(site, &mut set);
+        set.to_moves(site.gen_tables(), out);
+    }
+
+    /// Fills `set` with the legal placements for the colour to move (empty when the game is
+    /// over), on the active code path; returns their number.
+    pub fn legal_set(&self, site: &Site, set: &mut MoveSet) -> usize {
+        self.legal_set_on(site, CodePath::active(), set)
+    }
+
+    /// As [`Position::legal_set`] on a chosen code path; `None` when this CPU cannot run it.
+    pub fn legal_set_with(&self, site: &Site, path: CodePath, set: &mut MoveSet) -> Option<usize> {
+        path.is_available().then(|| self.legal_set_on(site, path, set))
+    }
+
+    #[inline]
+    fn legal_set_on(&self, site: &Site, path: CodePath, set: &mut MoveSet) -> usize {
         let Some(colour) = self.to_move(site) else {
-            return;
+            set.clear();
+            return 0;
         };
-        self.moves_for(site, colour, |m| {
-            out.push(m);
-            false
-        });
+        movegen::generate(site.gen_tables(), &self.gen_input(colour), path, set)
     }
 
     /// The number of legal placements for the colour to move.
     pub fn count_moves(&self, site: &Site) -> u64 {
-        let Some(colour) = self.to_move(site) else {
-            return 0;
-        };
-        let mut n = 0;
-        self.moves_for(site, colour, |_| {
-            n += 1;
-            false
-        });
-        n
+        let mut set = MoveSet::new();
+        self.legal_set(site, &mut set) as u64
     }
 
     /// Whether `colour` has a legal placement now.
     pub fn has_move(&self, site: &Site, colour: Colour) -> bool {
-        self.moves_for(site, colour, |_| true)
+        self.has_move_on(site, colour, CodePath::active())
     }
 
-    /// Calls `f` on every legal placement of `colour`; stops early when it returns true.
-    /// Returns whether it stopped early.
-    fn moves_for(&self, site: &Site, colour: Colour, mut f: impl FnMut(Move) -> bool) -> bool {
-        let contact = self.contact_for(colour);
-        let templates = site.templates();
-        let mut left = self.left[colour.index()];
-        while left != 0 {
-            let s = Stone::from_index(left.trailing_zeros() as usize).expect("stone bits are < 11");
-            left &= left - 1;
-            for id in site.stone_range(s) {
-                if self.fits(&templates[id], contact) && f(Move(id as u16)) {
-                    return true;
-                }
-            }
-        }
-        false
+    #[inline]
+    fn has_move_on(&self, site: &Site, colour: Colour, path: CodePath) -> bool {
+        self.left[colour.index()] != 0 && movegen::any(site.gen_tables(), &self.gen_input(colour), path)
     }
 
     /// Checks a placement for the colour to move, saying why it is illegal.
@@ -405,6 +406,22 @@ impl Position {
     /// Plays a placement known to be legal for the colour to move, then passes the turn to
     /// the next colour that can place, marking out every colour that cannot.
     pub fn play_unchecked(&mut self, site: &Site, m: Move) {
+        let next = self.place(site, m);
+        self.settle(site, next);
+    }
+
+    /// Plays a placement known to be legal for the colour to move, like
+    /// [`Position::play_unchecked`], and leaves in `set` the legal placements of the colour
+    /// that moves next (empty when the game is over), found on `path` (which must be
+    /// available); returns their number. Each colour passed over costs one generation.
+    pub fn play_generate(&mut self, site: &Site, m: Move, path: CodePath, set: &mut MoveSet) -> usize {
+        let next = self.place(site, m);
+        self.settle_generate(site, next, path, set)
+    }
+
+    /// Puts the stone on the structure; returns the next seat.
+    #[inline]
+    fn place(&mut self, site: &Site, m: Move) -> usize {
         let colour = site.order[self.seat as usize];
         let t = site.template(m);
         let k = colour.index();
@@ -414,8 +431,7 @@ impl Position {
         self.hash ^= stone_key(k, t.stone);
         self.placed[k] += 1;
         self.plies += 1;
-        let next = (self.seat as usize + 1) % site.order.len();
-        self.settle(site, next);
+        (self.seat as usize + 1) % site.order.len()
     }
 
     /// Places a ruin stone (Ruinas, before the first move): rules 1-4, no contact.
@@ -476,6 +492,7 @@ impl Position {
     /// Gives the turn to the first colour, from seat `from` on in order of play, that can
     /// place; every colour met that cannot is out for good.
     fn settle(&mut self, site: &Site, from: usize) {
+        let path = CodePath::active();
         let n = site.order.len();
         self.hash ^= turn_key(self.seat);
         for i in 0..n {
@@ -484,7 +501,7 @@ impl Position {
             if self.is_out(colour) {
                 continue;
             }
-            if self.left[colour.index()] != 0 && self.has_move(site, colour) {
+            if self.has_move_on(site, colour, path) {
                 self.seat = seat as u8;
                 self.hash ^= turn_key(self.seat);
                 return;
@@ -494,6 +511,33 @@ impl Position {
         }
         self.seat = 0;
         self.hash ^= turn_key(0);
+    }
+
+    /// [`Position::settle`], keeping the generated placements of the colour to move.
+    fn settle_generate(&mut self, site: &Site, from: usize, path: CodePath, set: &mut MoveSet) -> usize {
+        let n = site.order.len();
+        self.hash ^= turn_key(self.seat);
+        for i in 0..n {
+            let seat = (from + i) % n;
+            let colour = site.order[seat];
+            if self.is_out(colour) {
+                continue;
+            }
+            if self.left[colour.index()] != 0 {
+                let count = movegen::generate(site.gen_tables(), &self.gen_input(colour), path, set);
+                if count > 0 {
+                    self.seat = seat as u8;
+                    self.hash ^= turn_key(self.seat);
+                    return count;
+                }
+            }
+            self.out |= 1 << colour.index();
+            self.hash ^= out_key(colour.index());
+        }
+        self.seat = 0;
+        self.hash ^= turn_key(0);
+        set.clear();
+        0
     }
 
     /// The Zobrist hash computed from scratch (the incremental one must always equal it).

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::fmt;
 
 use crate::board::{cell_name, parse_cell, Board, MAX_COLUMNS};
+use crate::movegen::GenTables;
 use crate::stone::{Colour, Stone, STONE_COUNT};
 
 /// The game being played on the board (RULES §6).
@@ -116,6 +117,8 @@ pub struct Site {
     /// Template ids of each stone: `by_stone[s]..by_stone[s + 1]`.
     by_stone: [u16; STONE_COUNT + 1],
     by_shape: HashMap<ShapeKey, Vec<u16>>,
+    /// The templates laid out for the fast generator.
+    gen: GenTables,
 }
 
 impl Site {
@@ -203,8 +206,10 @@ impl Site {
             templates: Vec::new(),
             by_stone: [0; STONE_COUNT + 1],
             by_shape: HashMap::new(),
+            gen: GenTables::new(&[], columns),
         };
         site.enumerate_templates();
+        site.gen = GenTables::new(&site.templates, columns);
         Ok(site)
     }
 
@@ -278,6 +283,12 @@ impl Site {
 
     pub fn templates(&self) -> &[Template] {
         &self.templates
+    }
+
+    /// The templates in the fast generator's chunked order (slots), with the maps between
+    /// slots and template ids.
+    pub fn gen_tables(&self) -> &GenTables {
+        &self.gen
     }
 
     pub fn template(&self, m: Move) -> &Template {

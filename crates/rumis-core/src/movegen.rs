@@ -1,0 +1,741 @@
+//! The fast legal-move generator: every template of a site tested at once, 64 per step.
+//!
+//! Columns are solid stacks, so whether a template fits depends only on one byte per
+//! covered column: `h << 4 | w`, the column's height and a 4-bit window of the contact mask
+//! of the colour that needs touching (`w` bit i set when the cell i levels above the top
+//! shares a face with a cube of that colour). With `z = h[anchor] << 4`, a template fits iff
+//!
+//! ```text
+//! r = (v[anchor] & kmask[anchor]) | sat_sub(z, zmax << 4)
+//!   | OR over the other entries ((v[i] - (z + b[i] << 4)) & (0xf0 | kmask[i]))
+//! ```
+//!
+//! lies in `1..=15`: a high nibble of zero says every column is at the height the stone
+//! needs and the base is under the limit, a low nibble that is not zero says the cubes
+//! touch. The first stone of a later colour uses the "any cube" mask and a limit of 0 (it
+//! rests on the board); the first stone of the game uses a window of all ones.
+//!
+//! The site orders its templates into *chunks* of 64 slots, by number of covered columns
+//! then by stone ([`GenTables`]), so a chunk does only the lookups it needs and a chunk whose
+//! stones are all used is skipped. A legal-move set ([`MoveSet`]) is a bitset over these
+//! slots; the site maps a slot to its template id and back.
+//!
+//! Three code paths compute the same bits: AVX-512 VBMI (`vpermb` holds the whole per-column
+//! table of up to 128 columns in registers), AVX2 (`vpshufb` over 16-column sub-tables) and
+//! a portable scalar loop. The widest one the CPU has is chosen at run time
+//! ([`CodePath::active`]); the environment variable `RUMIS_CODE_PATH` (`avx512`, `avx2`,
+//! `scalar`) forces a narrower one, e.g. to run under valgrind, which cannot run AVX-512.
+
+use std::fmt;
+use std::sync::atomic::{AtomicU8, Ordering};
+
+use crate::board::MAX_COLUMNS;
+use crate::rng::Rng;
+use crate::site::{Move, Template};
+use crate::stone::STONE_COUNT;
+
+/// Templates per chunk (one bit each in a `u64`).
+pub const CHUNK: usize = 64;
+
+/// The most chunks a site can have: 104 orientations at up to 128 shifts, plus one
+/// partly filled chunk per number of covered columns.
+pub const MAX_CHUNKS: usize = (104 * MAX_COLUMNS).div_ceil(CHUNK) + 4;
+
+/// A way of computing legal-move sets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CodePath {
+    /// AVX-512 F + BW + VBMI: `vpermb` lookups, 64 templates per instruction.
+    Avx512,
+    /// AVX2: `vpshufb` lookups over 16-column sub-tables, 32 templates per instruction.
+    Avx2,
+    /// Portable Rust, one template at a time.
+    Scalar,
+}
+
+impl CodePath {
+    /// Widest first.
+    pub const ALL: [CodePath; 3] = [CodePath::Avx512, CodePath::Avx2, CodePath::Scalar];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            CodePath::Avx512 => "avx512",
+            CodePath::Avx2 => "avx2",
+            CodePath::Scalar => "scalar",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<CodePath> {
+        CodePath::ALL
+            .iter()
+            .copied()
+            .find(|p| p.name() == s.trim().to_ascii_lowercase())
+    }
+
+    /// Whether this CPU can run the path.
+    pub fn is_available(self) -> bool {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            CodePath::Avx512 => {
+                std::arch::is_x86_feature_detected!("avx512f")
+                    && std::arch::is_x86_feature_detected!("avx512bw")
+                    && std::arch::is_x86_feature_detected!("avx512vbmi")
+            }
+            #[cfg(target_arch = "x86_64")]
+            CodePath::Avx2 => std::arch::is_x86_feature_detected!("avx2"),
+            CodePath::Scalar => true,
+            #[allow(unreachable_patterns)]
+            _ => false,
+        }
+    }
+
+    /// The paths this CPU can run, widest first.
+    pub fn available() -> Vec<CodePath> {
+        CodePath::ALL.iter().copied().filter(|p| p.is_available()).collect()
+    }
+
+    /// The widest path this CPU can run.
+    pub fn best() -> CodePath {
+        CodePath::ALL
+            .iter()
+            .copied()
+            .find(|p| p.is_available())
+            .unwrap_or(CodePath::Scalar)
+    }
+
+    /// The path every generation uses: the widest available, unless `RUMIS_CODE_PATH`
+    /// names an available narrower one. Decided once per process.
+    pub fn active() -> CodePath {
+        static ACTIVE: AtomicU8 = AtomicU8::new(u8::MAX);
+        let a = ACTIVE.load(Ordering::Relaxed);
+        if let Some(&p) = CodePath::ALL.get(a as usize) {
+            return p;
+        }
+        let forced = std::env::var("RUMIS_CODE_PATH")
+            .ok()
+            .and_then(|s| CodePath::from_name(&s))
+            .filter(|p| p.is_available());
+        let p = forced.unwrap_or_else(CodePath::best);
+        let i = CodePath::ALL.iter().position(|&q| q == p).unwrap_or(2);
+        ACTIVE.store(i as u8, Ordering::Relaxed);
+        p
+    }
+}
+
+impl fmt::Display for CodePath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The lookup data of one chunk: per entry (the anchor first) the column, the run's start
+/// above the base (as `b << 4`) and the byte mask `0xf0 | ((1 << k) - 1)` (the anchor's mask
+/// keeps only the contact bits); and `zmax << 4`.
+#[repr(C, align(64))]
+#[derive(Clone)]
+pub(crate) struct ChunkData {
+    col: [[u8; CHUNK]; 4],
+    sub: [[u8; CHUNK]; 4],
+    mask: [[u8; CHUNK]; 4],
+    lim: [u8; CHUNK],
+}
+
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ChunkMeta {
+    /// Number of entries to look up (1-4).
+    len: u8,
+    /// The stones with a template in the chunk.
+    stones: u16,
+    /// Per stone: the chunk's slots holding its templates.
+    slots: [u64; STONE_COUNT],
+}
+
+impl ChunkMeta {
+    /// The slots of the live stones.
+    #[inline(always)]
+    fn valid(&self, live: u16) -> u64 {
+        let mut v = 0;
+        let mut l = live;
+        while l != 0 {
+            v |= self.slots[l.trailing_zeros() as usize];
+            l &= l - 1;
+        }
+        v
+    }
+}
+
+/// A site's templates laid out for the generator: chunks of 64 slots, ordered by number
+/// of covered columns then by stone then by template id.
+#[derive(Clone)]
+pub struct GenTables {
+    chunks: Vec<ChunkData>,
+    meta: Vec<ChunkMeta>,
+    slot_to_id: Vec<u16>,
+    id_to_slot: Vec<u16>,
+    columns: usize,
+}
+
+impl fmt::Debug for GenTables {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "GenTables {{ chunks: {}, templates: {}, columns: {} }}",
+            self.chunks.len(),
+            self.id_to_slot.len(),
+            self.columns
+        )
+    }
+}
+
+/// No template: padding slots.
+const NONE: u16 = u16::MAX;
+
+impl GenTables {
+    pub(crate) fn new(templates: &[Template], columns: usize) -> GenTables {
+        assert!(columns <= MAX_COLUMNS, "a site has at most {MAX_COLUMNS} columns");
+        let mut order: Vec<u16> = (0..templates.len() as u16).collect();
+        order.sort_by_key(|&id| {
+            let t = &templates[id as usize];
+            (t.len, t.stone.index(), id)
+        });
+        let mut chunks: Vec<ChunkData> = Vec::new();
+        let mut meta: Vec<ChunkMeta> = Vec::new();
+        let mut slot_to_id: Vec<u16> = Vec::new();
+        let mut id_to_slot = vec![NONE; templates.len()];
+        let mut i = 0;
+        while i < order.len() {
+            let len = templates[order[i] as usize].len;
+            let mut cd = ChunkData {
+                col: [[0; CHUNK]; 4],
+                sub: [[0; CHUNK]; 4],
+                mask: [[0; CHUNK]; 4],
+                lim: [0; CHUNK],
+            };
+            let mut m = ChunkMeta {
+                len,
+                stones: 0,
+                slots: [0; STONE_COUNT],
+            };
+            let base = chunks.len() * CHUNK;
+            for s in 0..CHUNK {
+                let Some(&id) = order.get(i).filter(|&&id| templates[id as usize].len == len) else {
+                    slot_to_id.push(NONE);
+                    continue;
+                };
+                i += 1;
+                let t = &templates[id as usize];
+                // Entry 0 is the anchor; the others follow in template order.
+                let entries =
+                    std::iter::once(t.anchor as usize).chain((0..t.len as usize).filter(|&e| e != t.anchor as usize));
+                for (k, e) in entries.enumerate() {
+                    let kmask = (1u8 << t.count[e]) - 1;
+                    cd.col[k][s] = t.columns[e];
+                    cd.sub[k][s] = t.base[e] << 4;
+                    cd.mask[k][s] = if k == 0 { kmask } else { 0xf0 | kmask };
+                }
+                cd.lim[s] = t.zmax << 4;
+                m.stones |= 1 << t.stone.index();
+                m.slots[t.stone.index()] |= 1 << s;
+                slot_to_id.push(id);
+                id_to_slot[id as usize] = (base + s) as u16;
+            }
+            chunks.push(cd);
+            meta.push(m);
+        }
+        assert!(chunks.len() <= MAX_CHUNKS);
+        GenTables {
+            chunks,
+            meta,
+            slot_to_id,
+            id_to_slot,
+            columns,
+        }
+    }
+
+    /// Number of chunks.
+    pub fn chunk_count(&self) -> usize {
+        self.chunks.len()
+    }
+
+    /// The template id in a slot, if the slot is not padding.
+    pub fn slot_template(&self, slot: usize) -> Option<Move> {
+        self.slot_to_id.get(slot).copied().filter(|&id| id != NONE).map(Move)
+    }
+
+    /// The slot of a template id.
+    pub fn template_slot(&self, m: Move) -> usize {
+        self.id_to_slot[m.0 as usize] as usize
+    }
+}
+
+/// A set of placements of one site: a bitset over the site's generator slots
+/// ([`GenTables`]), so membership, counting and a uniform pick cost a few instructions.
+/// Iteration yields template ids in slot order; [`MoveSet::to_moves`] sorts them by id.
+#[derive(Clone)]
+pub struct MoveSet {
+    words: [u64; MAX_CHUNKS],
+    /// Words in use (the site's chunk count).
+    n: usize,
+}
+
+impl Default for MoveSet {
+    fn default() -> Self {
+        MoveSet::new()
+    }
+}
+
+impl fmt::Debug for MoveSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "MoveSet {{ len: {} }}", self.len())
+    }
+}
+
+impl PartialEq for MoveSet {
+    fn eq(&self, other: &Self) -> bool {
+        let n = self.n.max(other.n);
+        self.words[..n] == other.words[..n]
+    }
+}
+
+impl Eq for MoveSet {}
+
+impl MoveSet {
+    pub fn new() -> MoveSet {
+        MoveSet {
+            words: [0; MAX_CHUNKS],
+            n: 0,
+        }
+    }
+
+    pub fn clear(&mut self) {
+        self.words[..self.n].fill(0);
+        self.n = 0;
+    }
+
+    /// The words in use: bit `s` of word `j` is slot `64 j + s`.
+    pub fn words(&self) -> &[u64] {
+        &self.words[..self.n]
+    }
+
+    pub fn len(&self) -> usize {
+        self.words().iter().map(|w| w.count_ones() as usize).sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.words().iter().all(|&w| w == 0)
+    }
+
+    pub fn contains(&self, tables: &GenTables, m: Move) -> bool {
+        let s = tables.template_slot(m);
+        self.words[s / CHUNK] >> (s % CHUNK) & 1 == 1
+    }
+
+    pub fn insert(&mut self, tables: &GenTables, m: Move) {
+        let s = tables.template_slot(m);
+        self.n = self.n.max(tables.chunk_count());
+        self.words[s / CHUNK] |= 1 << (s % CHUNK);
+    }
+
+    /// The slots in the set, in order.
+    pub fn slots(&self) -> impl Iterator<Item = usize> + '_ {
+        self.words().iter().enumerate().flat_map(|(j, &w)| {
+            let mut w = w;
+            std::iter::from_fn(move || {
+                (w != 0).then(|| {
+                    let s = w.trailing_zeros() as usize;
+                    w &= w - 1;
+                    j * CHUNK + s
+                })
+            })
+        })
+    }
+
+    /// The placements, in slot order.
+    pub fn iter<'a>(&'a self, tables: &'a GenTables) -> impl Iterator<Item = Move> + 'a {
+        self.slots().map(|s| Move(tables.slot_to_id[s]))
+    }
+
+    /// The placements sorted by template id.
+    pub fn to_moves(&self, tables: &GenTables, out: &mut Vec<Move>) {
+        out.clear();
+        let mut ids = [0u64; MAX_CHUNKS];
+        for s in self.slots() {
+            let id = tables.slot_to_id[s] as usize;
+            ids[id / 64] |= 1 << (id % 64);
+        }
+        for (j, &w) in ids.iter().enumerate().take(tables.id_to_slot.len().div_ceil(64)) {
+            let mut w = w;
+            while w != 0 {
+                out.push(Move((j * 64 + w.trailing_zeros() as usize) as u16));
+                w &= w - 1;
+            }
+        }
+    }
+
+    /// The `i`-th placement in slot order (`i < len()`).
+    #[inline]
+    pub fn nth(&self, tables: &GenTables, i: usize) -> Option<Move> {
+        let mut i = i;
+        for (j, &w) in self.words().iter().enumerate() {
+            let c = w.count_ones() as usize;
+            if i < c {
+                return Some(Move(tables.slot_to_id[j * CHUNK + select(w, i as u32) as usize]));
+            }
+            i -= c;
+        }
+        None
+    }
+
+    /// A uniformly random placement, given the set's size.
+    #[inline]
+    pub fn pick(&self, tables: &GenTables, len: usize, rng: &mut Rng) -> Option<Move> {
+        if len == 0 {
+            return None;
+        }
+        self.nth(tables, rng.below(len))
+    }
+}
+
+/// The position of the `i`-th set bit of `w` (`i < popcount(w)`).
+#[inline(always)]
+fn select(w: u64, i: u32) -> u32 {
+    // Narrow to the byte holding the bit with popcounts, then walk at most 8 bits.
+    let mut w = w;
+    let mut i = i;
+    let mut base = 0;
+    for half in [32u32, 16, 8] {
+        let low = (w & ((1u64 << half) - 1)).count_ones();
+        if i >= low {
+            i -= low;
+            w >>= half;
+            base += half;
+        }
+    }
+    for _ in 0..i {
+        w &= w - 1;
+    }
+    base + w.trailing_zeros()
+}
+
+/// What the generator needs from a position for one colour.
+#[derive(Clone, Copy)]
+pub(crate) struct GenInput<'a> {
+    pub heights: &'a [u8; MAX_COLUMNS],
+    /// The contact mask of the colour (or of any cube) per column; `None`: everything
+    /// touches (the first stone of the game).
+    pub touch: Option<&'a [u16; MAX_COLUMNS]>,
+    /// The colour's stones left.
+    pub left: u16,
+    /// The first stone of a later colour: rest on the board.
+    pub first: bool,
+}
+
+/// The per-column bytes `h << 4 | window`, for the first `n` columns (the rest stay 0).
+#[inline(always)]
+fn pack(input: &GenInput, n: usize, out: &mut [u8; MAX_COLUMNS]) {
+    let n = n.min(MAX_COLUMNS);
+    match input.touch {
+        Some(touch) => {
+            for ((o, &h), &t) in out[..n].iter_mut().zip(&input.heights[..n]).zip(&touch[..n]) {
+                *o = (h << 4) | ((t >> (h & 15)) & 15) as u8;
+            }
+        }
+        None => {
+            for (o, &h) in out[..n].iter_mut().zip(&input.heights[..n]) {
+                *o = (h << 4) | 15;
+            }
+        }
+    }
+}
+
+/// Fills `out` with the legal placements on `path` (which must be available); returns
+/// their number.
+pub(crate) fn generate(tables: &GenTables, input: &GenInput, path: CodePath, out: &mut MoveSet) -> usize {
+    let n = tables.chunks.len();
+    out.n = n;
+    let words = &mut out.words[..n];
+    match path {
+        #[cfg(target_arch = "x86_64")]
+        CodePath::Avx512 => unsafe { x86::gen_avx512::<false>(tables, input, words) as usize },
+        #[cfg(target_arch = "x86_64")]
+        CodePath::Avx2 => unsafe { x86::gen_avx2::<false>(tables, input, words) as usize },
+        _ => gen_scalar::<false>(tables, input, words) as usize,
+    }
+}
+
+/// Whether there is a legal placement.
+pub(crate) fn any(tables: &GenTables, input: &GenInput, path: CodePath) -> bool {
+    let mut scratch = [0u64; 0];
+    match path {
+        #[cfg(target_arch = "x86_64")]
+        CodePath::Avx512 => unsafe { x86::gen_avx512::<true>(tables, input, &mut scratch) != 0 },
+        #[cfg(target_arch = "x86_64")]
+        CodePath::Avx2 => unsafe { x86::gen_avx2::<true>(tables, input, &mut scratch) != 0 },
+        _ => gen_scalar::<true>(tables, input, &mut scratch) != 0,
+    }
+}
+
+/// The portable path. With `ANY`, returns 1 at the first legal placement and writes
+/// nothing; otherwise writes every chunk's word and returns the count.
+fn gen_scalar<const ANY: bool>(t: &GenTables, input: &GenInput, out: &mut [u64]) -> u32 {
+    let mut packed = [0u8; MAX_COLUMNS];
+    pack(input, t.columns, &mut packed);
+    let mut total = 0;
+    for (j, (cd, m)) in t.chunks.iter().zip(&t.meta).enumerate() {
+        let live = m.stones & input.left;
+        let bits = if live == 0 {
+            0
+        } else {
+            let valid = m.valid(live);
+            match m.len {
+                1 => chunk_scalar::<1>(cd, &packed, valid, input.first),
+                2 => chunk_scalar::<2>(cd, &packed, valid, input.first),
+                3 => chunk_scalar::<3>(cd, &packed, valid, input.first),
+                _ => chunk_scalar::<4>(cd, &packed, valid, input.first),
+            }
+        };
+        if ANY {
+            if bits != 0 {
+                return 1;
+            }
+        } else {
+            out[j] = bits;
+            total += bits.count_ones();
+        }
+    }
+    total
+}
+
+#[inline(always)]
+fn chunk_scalar<const L: usize>(cd: &ChunkData, packed: &[u8; MAX_COLUMNS], valid: u64, first: bool) -> u64 {
+    let mut bits = 0;
+    let mut v = valid;
+    while v != 0 {
+        let s = v.trailing_zeros() as usize;
+        v &= v - 1;
+        let v0 = packed[cd.col[0][s] as usize & (MAX_COLUMNS - 1)];
+        let z = v0 & 0xf0;
+        let lim = if first { 0 } else { cd.lim[s] };
+        let mut r = (v0 & cd.mask[0][s]) | z.saturating_sub(lim);
+        for i in 1..L {
+            let vi = packed[cd.col[i][s] as usize & (MAX_COLUMNS - 1)];
+            r |= vi.wrapping_sub(z.wrapping_add(cd.sub[i][s])) & cd.mask[i][s];
+        }
+        bits |= ((r.wrapping_sub(1) < 15) as u64) << s;
+    }
+    bits
+}
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use super::*;
+    use std::arch::x86_64::*;
+
+    #[inline(always)]
+    unsafe fn load512(p: &[u8; CHUNK]) -> __m512i {
+        _mm512_loadu_si512(p.as_ptr().cast())
+    }
+
+    /// The AVX-512 VBMI path (see [`super::gen_scalar`] for `ANY`).
+    ///
+    /// # Safety
+    /// The CPU must have AVX-512 F, BW and VBMI. (Every memory access is to fixed-size
+    /// arrays; `vpermb` reads no memory, whatever the index bytes hold.)
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,popcnt")]
+    pub(super) unsafe fn gen_avx512<const ANY: bool>(t: &GenTables, input: &GenInput, out: &mut [u64]) -> u32 {
+        if t.columns > 64 {
+            gen_avx512_inner::<true, ANY>(t, input, out)
+        } else {
+            gen_avx512_inner::<false, ANY>(t, input, out)
+        }
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,popcnt")]
+    unsafe fn gen_avx512_inner<const WIDE: bool, const ANY: bool>(
+        t: &GenTables,
+        input: &GenInput,
+        out: &mut [u64],
+    ) -> u32 {
+        let mut packed = [0u8; MAX_COLUMNS];
+        pack(input, t.columns.next_multiple_of(32), &mut packed);
+        let lo = _mm512_loadu_si512(packed.as_ptr().cast());
+        let hi = _mm512_loadu_si512(packed.as_ptr().add(64).cast());
+        let f0 = _mm512_set1_epi8(0xf0u8 as i8);
+        let one = _mm512_set1_epi8(1);
+        let fifteen = _mm512_set1_epi8(15);
+        let zero = _mm512_setzero_si512();
+        let mut total = 0;
+        for (j, (cd, m)) in t.chunks.iter().zip(&t.meta).enumerate() {
+            let live = m.stones & input.left;
+            if live == 0 {
+                if !ANY {
+                    out[j] = 0;
+                }
+                continue;
+            }
+            let valid = m.valid(live);
+            let look = |i: usize| {
+                let idx = load512(&cd.col[i]);
+                if WIDE {
+                    _mm512_permutex2var_epi8(lo, idx, hi)
+                } else {
+                    _mm512_permutexvar_epi8(idx, lo)
+                }
+            };
+            let v0 = look(0);
+            let z = _mm512_and_si512(v0, f0);
+            let lim = if input.first { zero } else { load512(&cd.lim) };
+            let mut r = _mm512_ternarylogic_epi32::<0xf8>(_mm512_subs_epu8(z, lim), v0, load512(&cd.mask[0]));
+            for i in 1..m.len as usize {
+                let v = look(i);
+                let d = _mm512_sub_epi8(v, _mm512_add_epi8(z, load512(&cd.sub[i])));
+                r = _mm512_ternarylogic_epi32::<0xf8>(r, d, load512(&cd.mask[i]));
+            }
+            let bits = _mm512_cmplt_epu8_mask(_mm512_sub_epi8(r, one), fifteen) & valid;
+            if ANY {
+                if bits != 0 {
+                    return 1;
+                }
+            } else {
+                out[j] = bits;
+                total += bits.count_ones();
+            }
+        }
+        total
+    }
+
+    /// The AVX2 path (see [`super::gen_scalar`] for `ANY`).
+    ///
+    /// # Safety
+    /// The CPU must have AVX2. (Every memory access is to fixed-size arrays.)
+    #[target_feature(enable = "avx2,popcnt")]
+    pub(super) unsafe fn gen_avx2<const ANY: bool>(t: &GenTables, input: &GenInput, out: &mut [u64]) -> u32 {
+        match t.columns.div_ceil(16) {
+            0 | 1 => gen_avx2_inner::<1, ANY>(t, input, out),
+            2 => gen_avx2_inner::<2, ANY>(t, input, out),
+            3 => gen_avx2_inner::<3, ANY>(t, input, out),
+            4 => gen_avx2_inner::<4, ANY>(t, input, out),
+            5 => gen_avx2_inner::<5, ANY>(t, input, out),
+            6 => gen_avx2_inner::<6, ANY>(t, input, out),
+            7 => gen_avx2_inner::<7, ANY>(t, input, out),
+            _ => gen_avx2_inner::<8, ANY>(t, input, out),
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn load256(p: &[u8; CHUNK], half: usize) -> __m256i {
+        _mm256_loadu_si256(p.as_ptr().add(half * 32).cast())
+    }
+
+    /// `NT` sub-tables of 16 columns. Sub-table `t` is stored XORed with sub-table `t - 1`,
+    /// and looked up with the index minus `16 t`: `vpshufb` gives 0 where that is negative
+    /// (bit 7 set), so the XOR of all lookups telescopes to the right entry.
+    #[inline]
+    #[target_feature(enable = "avx2,popcnt")]
+    unsafe fn gen_avx2_inner<const NT: usize, const ANY: bool>(
+        t: &GenTables,
+        input: &GenInput,
+        out: &mut [u64],
+    ) -> u32 {
+        let mut packed = [0u8; MAX_COLUMNS];
+        pack(input, t.columns.next_multiple_of(16), &mut packed);
+        let mut x = [_mm256_setzero_si256(); NT];
+        let mut prev = _mm_setzero_si128();
+        for (k, xk) in x.iter_mut().enumerate() {
+            let tab = _mm_loadu_si128(packed.as_ptr().add(16 * k).cast());
+            *xk = _mm256_broadcastsi128_si256(_mm_xor_si128(tab, prev));
+            prev = tab;
+        }
+        let f0 = _mm256_set1_epi8(0xf0u8 as i8);
+        let one = _mm256_set1_epi8(1);
+        let fourteen = _mm256_set1_epi8(14);
+        let sixteen = _mm256_set1_epi8(16);
+        let zero = _mm256_setzero_si256();
+        let mut total = 0;
+        for (j, (cd, m)) in t.chunks.iter().zip(&t.meta).enumerate() {
+            let live = m.stones & input.left;
+            if live == 0 {
+                if !ANY {
+                    out[j] = 0;
+                }
+                continue;
+            }
+            let valid = m.valid(live);
+            let mut bits = 0u64;
+            for half in 0..2 {
+                if (valid >> (32 * half)) as u32 == 0 {
+                    continue;
+                }
+                let look = |i: usize| {
+                    let mut idx = load256(&cd.col[i], half);
+                    let mut r = _mm256_shuffle_epi8(x[0], idx);
+                    for xk in &x[1..] {
+                        idx = _mm256_sub_epi8(idx, sixteen);
+                        r = _mm256_xor_si256(r, _mm256_shuffle_epi8(*xk, idx));
+                    }
+                    r
+                };
+                let v0 = look(0);
+                let z = _mm256_and_si256(v0, f0);
+                let lim = if input.first { zero } else { load256(&cd.lim, half) };
+                let mut r = _mm256_or_si256(
+                    _mm256_subs_epu8(z, lim),
+                    _mm256_and_si256(v0, load256(&cd.mask[0], half)),
+                );
+                for i in 1..m.len as usize {
+                    let v = look(i);
+                    let d = _mm256_sub_epi8(v, _mm256_add_epi8(z, load256(&cd.sub[i], half)));
+                    r = _mm256_or_si256(r, _mm256_and_si256(d, load256(&cd.mask[i], half)));
+                }
+                let rm1 = _mm256_sub_epi8(r, one);
+                let ok = _mm256_cmpeq_epi8(_mm256_min_epu8(rm1, fourteen), rm1);
+                bits |= (_mm256_movemask_epi8(ok) as u32 as u64) << (32 * half);
+            }
+            let bits = bits & valid;
+            if ANY {
+                if bits != 0 {
+                    return 1;
+                }
+            } else {
+                out[j] = bits;
+                total += bits.count_ones();
+            }
+        }
+        total
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn select_finds_each_bit() {
+        for w in [
+            1u64,
+            0x8000_0000_0000_0001,
+            0xdead_beef_0bad_f00d,
+            u64::MAX,
+            0x0100_0000_0000_0000,
+        ] {
+            let mut bits = Vec::new();
+            let mut x = w;
+            while x != 0 {
+                bits.push(x.trailing_zeros());
+                x &= x - 1;
+            }
+            for (i, &b) in bits.iter().enumerate() {
+                assert_eq!(select(w, i as u32), b, "{w:x} {i}");
+            }
+        }
+    }
+
+    #[test]
+    fn code_path_names() {
+        for p in CodePath::ALL {
+            assert_eq!(CodePath::from_name(p.name()), Some(p));
+        }
+        assert!(CodePath::Scalar.is_available());
+        assert!(CodePath::active().is_available());
+    }
+}
