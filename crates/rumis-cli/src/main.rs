@@ -1,6 +1,7 @@
 //! `rumis`: the command line over the rules library.
 
 mod ai;
+mod bench;
 mod engine;
 mod source;
 mod text;
@@ -79,6 +80,8 @@ enum Command {
     Match(ai::MatchArgs),
     /// Speak the engine protocol on standard input and output (docs/engine-protocol.md).
     Engine,
+    /// Measure move generation, perft and random playouts (docs/performance.md).
+    Bench(bench::BenchArgs),
 }
 
 fn main() -> ExitCode {
@@ -204,6 +207,7 @@ fn run(command: Command) -> Result<(), String> {
         Command::Analyze { source, search } => print(ai::analyze(&source, &search)?)?,
         Command::Match(args) => print(ai::run_match(&args)?)?,
         Command::Engine => engine::run()?,
+        Command::Bench(args) => bench::run(&args)?,
     }
     Ok(())
 }

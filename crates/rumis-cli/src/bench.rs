@@ -1,0 +1,382 @@
+//! `rumis bench`: the speed figures of issue 3 (move generation, perft, random playouts),
+//! medians of several runs, as a table or as JSON. See docs/performance.md.
+
+use std::time::Instant;
+
+use rumis_core::movegen::CodePath;
+use rumis_core::{perft_with, random_playout_with, Board, MoveSet, Position, Rng, Site, Variant};
+
+#[derive(clap::Args, Debug)]
+pub struct BenchArgs {
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    /// Fewer and shorter repetitions: a smoke test, not a measurement.
+    #[arg(long)]
+    pub quick: bool,
+    /// Skip Chullpa perft(4) (about 5 s per repetition on the fast path).
+    #[arg(long)]
+    pub no_perft4: bool,
+    /// Force the code path of the main figures: avx512, avx2 or scalar (default: the widest
+    /// this CPU has, or RUMIS_CODE_PATH).
+    #[arg(long, value_name = "PATH")]
+    pub path: Option<String>,
+    /// Only run this many Chullpa 4-player playouts from seed 1 and print their mean score
+    /// (for `valgrind --tool=callgrind`, which counts instructions exactly).
+    #[arg(long, value_name = "N")]
+    pub playouts_only: Option<usize>,
+}
+
+/// One measured figure.
+struct Figure {
+    name: String,
+    samples: Vec<f64>,
+    unit: &'static str,
+    path: CodePath,
+    target: Option<f64>,
+}
+
+impl Figure {
+    fn sorted(&self) -> Vec<f64> {
+        let mut s = self.samples.clone();
+        s.sort_by(f64::total_cmp);
+        s
+    }
+    fn median(&self) -> f64 {
+        let s = self.sorted();
+        let n = s.len();
+        if n % 2 == 1 {
+            s[n / 2]
+        } else {
+            (s[n / 2 - 1] + s[n / 2]) / 2.0
+        }
+    }
+    fn min(&self) -> f64 {
+        self.sorted()[0]
+    }
+    fn max(&self) -> f64 {
+        *self.sorted().last().unwrap_or(&0.0)
+    }
+    fn meets(&self) -> Option<bool> {
+        self.target.map(|t| self.median() >= t)
+    }
+}
+
+fn site(name: &str, players: usize) -> Result<Site, String> {
+    let board = Board::builtin(name).ok_or_else(|| format!("no built-in board {name}"))?;
+    Site::new(board.clone(), players, Variant::Standard, None).map_err(|e| e.to_string())
+}
+
+/// Random playouts per second from the empty board: `reps` runs of `n` playouts.
+fn playouts(site: &Site, path: CodePath, n: usize, reps: usize) -> Vec<f64> {
+    let start = Position::new(site);
+    let mut rng = Rng::new(1);
+    // Warm up.
+    for _ in 0..n.div_ceil(10) {
+        random_playout_with(site, &start, &mut rng, path);
+    }
+    (0..reps)
+        .map(|_| {
+            let t = Instant::now();
+            for _ in 0..n {
+                std::hint::black_box(random_playout_with(site, &start, &mut rng, path));
+            }
+            n as f64 / t.elapsed().as_secs_f64()
+        })
+        .collect()
+}
+
+/// Nanoseconds per legal-move generation, over the positions of random playouts.
+fn generation_ns(site: &Site, path: CodePath, reps: usize) -> Vec<f64> {
+    let mut rng = Rng::new(2);
+    let mut positions = Vec::new();
+    let mut moves = Vec::new();
+    for _ in 0..200 {
+        let mut p = Position::new(site);
+        while !p.is_over() {
+            positions.push(p.clone());
+            p.legal_moves(site, &mut moves);
+            p.play_unchecked(site, moves[rng.below(moves.len())]);
+        }
+    }
+    let mut set = MoveSet::new();
+    (0..reps)
+        .map(|_| {
+            let rounds = 20;
+            let t = Instant::now();
+            let mut total = 0;
+            for _ in 0..rounds {
+                for p in &positions {
+                    total += p.legal_set_with(site, path, &mut set).unwrap_or(0);
+                }
+            }
+            std::hint::black_box(total);
+            t.elapsed().as_secs_f64() * 1e9 / (rounds * positions.len()) as f64
+        })
+        .collect()
+}
+
+/// Leaves per second of perft(depth) from the empty board, checked against `want`.
+fn perft_rate(site: &Site, depth: u32, want: u64, path: CodePath, reps: usize) -> Result<Vec<f64>, String> {
+    let start = Position::new(site);
+    let mut out = Vec::new();
+    for _ in 0..reps {
+        let t = Instant::now();
+        let n = perft_with(site, &start, depth, path).ok_or("code path not available")?;
+        let secs = t.elapsed().as_secs_f64();
+        if n != want {
+            return Err(format!("perft({depth}) = {n}, expected {want}: the generator is wrong"));
+        }
+        out.push(n as f64 / secs);
+    }
+    Ok(out)
+}
+
+pub fn run(args: &BenchArgs) -> Result<(), String> {
+    let best = match &args.path {
+        None => CodePath::active(),
+        Some(name) => {
+            let p = CodePath::from_name(name).ok_or_else(|| format!("unknown code path '{name}'"))?;
+            if !p.is_available() {
+                return Err(format!("this CPU cannot run the {p} path"));
+            }
+            p
+        }
+    };
+    let chullpa = site("chullpa", 4)?;
+    if let Some(n) = args.playouts_only {
+        let start = Position::new(&chullpa);
+        let mut rng = Rng::new(1);
+        let mut sum = 0i64;
+        for _ in 0..n {
+            let end = random_playout_with(&chullpa, &start, &mut rng, best).ok_or("code path not available")?;
+            sum += chullpa
+                .order
+                .iter()
+                .map(|&c| end.score(&chullpa, c) as i64)
+                .sum::<i64>();
+        }
+        println!(
+            "{n} Chullpa 4p playouts on {best}: mean score per colour {:.3}",
+            sum as f64 / (4 * n.max(1)) as f64
+        );
+        return Ok(());
+    }
+
+    let (reps, n_playouts) = if args.quick { (3, 2_000) } else { (7, 50_000) };
+    let mut figures = Vec::new();
+    let progress = |what: &str| {
+        if !args.json {
+            eprintln!("measuring {what} ...");
+        }
+    };
+
+    progress("Chullpa 4p perft(3)");
+    figures.push(Figure {
+        name: "chullpa 4p perft(3) = 39 583 340".into(),
+        samples: perft_rate(&chullpa, 3, 39_583_340, best, reps)?
+            .into_iter()
+            .map(|r| r / 1e9)
+            .collect(),
+        unit: "G leaves/s",
+        path: best,
+        target: None,
+    });
+    if !args.no_perft4 {
+        progress("Chullpa 4p perft(4), about 5 s a run");
+        figures.push(Figure {
+            name: "chullpa 4p perft(4) = 7 938 153 532".into(),
+            samples: perft_rate(&chullpa, 4, 7_938_153_532, best, if args.quick { 1 } else { 3 })?
+                .into_iter()
+                .map(|r| r / 1e9)
+                .collect(),
+            unit: "G leaves/s",
+            path: best,
+            target: Some(1.5),
+        });
+    }
+    progress("Chullpa 4p playouts");
+    figures.push(Figure {
+        name: "chullpa 4p random playouts".into(),
+        samples: playouts(&chullpa, best, n_playouts, reps)
+            .into_iter()
+            .map(|r| r / 1e3)
+            .collect(),
+        unit: "k playouts/s",
+        path: best,
+        target: Some(250.0),
+    });
+    let coricancha = site("coricancha", 4)?;
+    progress("Coricancha 4p playouts");
+    figures.push(Figure {
+        name: "coricancha 4p random playouts".into(),
+        samples: playouts(&coricancha, best, n_playouts / 4, reps)
+            .into_iter()
+            .map(|r| r / 1e3)
+            .collect(),
+        unit: "k playouts/s",
+        path: best,
+        target: Some(70.0),
+    });
+    progress("Chullpa 4p playouts on the scalar path");
+    figures.push(Figure {
+        name: "chullpa 4p random playouts".into(),
+        samples: playouts(&chullpa, CodePath::Scalar, n_playouts / 20, reps)
+            .into_iter()
+            .map(|r| r / 1e3)
+            .collect(),
+        unit: "k playouts/s",
+        path: CodePath::Scalar,
+        target: Some(15.0),
+    });
+    for path in CodePath::available() {
+        if path == best || path == CodePath::Scalar {
+            continue;
+        }
+        progress(&format!("Chullpa 4p playouts on the {path} path"));
+        figures.push(Figure {
+            name: "chullpa 4p random playouts".into(),
+            samples: playouts(&chullpa, path, n_playouts / 2, reps)
+                .into_iter()
+                .map(|r| r / 1e3)
+                .collect(),
+            unit: "k playouts/s",
+            path,
+            target: None,
+        });
+    }
+    for path in CodePath::available() {
+        progress(&format!("Chullpa 4p generation on the {path} path"));
+        figures.push(Figure {
+            name: "chullpa 4p one generation (playout positions)".into(),
+            samples: generation_ns(&chullpa, path, reps),
+            unit: "ns",
+            path,
+            target: None,
+        });
+    }
+    for board in Board::builtins() {
+        let name = board.name.to_lowercase();
+        if name == "chullpa" || name == "coricancha" {
+            continue;
+        }
+        let s = Site::new(board.clone(), 4, Variant::Standard, None).map_err(|e| e.to_string())?;
+        progress(&format!("{} 4p playouts", board.name));
+        figures.push(Figure {
+            name: format!("{name} 4p random playouts"),
+            samples: playouts(&s, best, n_playouts / 4, reps)
+                .into_iter()
+                .map(|r| r / 1e3)
+                .collect(),
+            unit: "k playouts/s",
+            path: best,
+            target: None,
+        });
+    }
+
+    if args.json {
+        println!("{}", json(&figures, reps));
+    } else {
+        print!("{}", table(&figures));
+    }
+    Ok(())
+}
+
+fn fmt_num(x: f64) -> String {
+    if x >= 100.0 {
+        format!("{x:.0}")
+    } else if x >= 10.0 {
+        format!("{x:.1}")
+    } else {
+        format!("{x:.3}")
+    }
+}
+
+fn table(figures: &[Figure]) -> String {
+    let head = ["figure", "median", "min", "max", "unit", "path", "target", "met"];
+    let rows: Vec<[String; 8]> = figures
+        .iter()
+        .map(|f| {
+            [
+                f.name.clone(),
+                fmt_num(f.median()),
+                fmt_num(f.min()),
+                fmt_num(f.max()),
+                f.unit.to_string(),
+                f.path.name().to_string(),
+                f.target.map(|t| format!(">= {}", fmt_num(t))).unwrap_or_default(),
+                match f.meets() {
+                    Some(true) => "yes".into(),
+                    Some(false) => "NO".into(),
+                    None => String::new(),
+                },
+            ]
+        })
+        .collect();
+    let mut w = head.map(str::len);
+    for r in &rows {
+        for (i, c) in r.iter().enumerate() {
+            w[i] = w[i].max(c.chars().count());
+        }
+    }
+    let line = |cells: &[String]| {
+        let mut s = String::new();
+        for (i, c) in cells.iter().enumerate() {
+            let pad = w[i] - c.chars().count();
+            if (1..=3).contains(&i) {
+                s.push_str(&" ".repeat(pad));
+                s.push_str(c);
+            } else {
+                s.push_str(c);
+                s.push_str(&" ".repeat(pad));
+            }
+            s.push_str("  ");
+        }
+        s.trim_end().to_string() + "\n"
+    };
+    let mut out = line(&head.map(String::from));
+    for r in &rows {
+        out.push_str(&line(r));
+    }
+    out
+}
+
+fn json_str(s: &str) -> String {
+    let mut o = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => o.push_str("\\\""),
+            '\\' => o.push_str("\\\\"),
+            c if (c as u32) < 0x20 => o.push_str(&format!("\\u{:04x}", c as u32)),
+            c => o.push(c),
+        }
+    }
+    o.push('"');
+    o
+}
+
+fn json(figures: &[Figure], reps: usize) -> String {
+    let items: Vec<String> = figures
+        .iter()
+        .map(|f| {
+            let samples: Vec<String> = f.samples.iter().map(|x| format!("{x}")).collect();
+            format!(
+                "{{\"figure\":{},\"median\":{},\"min\":{},\"max\":{},\"unit\":{},\"path\":{},\"target\":{},\"met\":{},\"samples\":[{}]}}",
+                json_str(&f.name),
+                f.median(),
+                f.min(),
+                f.max(),
+                json_str(f.unit),
+                json_str(f.path.name()),
+                f.target.map(|t| t.to_string()).unwrap_or("null".into()),
+                f.meets().map(|m| m.to_string()).unwrap_or("null".into()),
+                samples.join(",")
+            )
+        })
+        .collect();
+    format!(
+        "{{\"best_path\":{},\"repetitions\":{reps},\"figures\":[\n{}\n]}}",
+        json_str(CodePath::active().name()),
+        items.join(",\n")
+    )
+}
