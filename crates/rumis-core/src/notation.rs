@@ -63,9 +63,11 @@ pub fn read(site: &Site, text: &str) -> Result<Written, MoveError> {
         // The count follows the last x: a cell of file x (the 24th) may itself start with one.
         let (cell, k) = match part.rfind(['x', 'X']) {
             Some(i) if i > 0 => {
-                let k: u8 = part[i + 1..]
-                    .parse()
-                    .ok()
+                // One digit, 1 to 4 (not "+2" or "02", which `parse` would take).
+                let digits = &part[i + 1..];
+                let k: u8 = Some(digits)
+                    .filter(|d| d.len() == 1)
+                    .and_then(|d| d.parse().ok())
                     .filter(|k| (1..=4).contains(k))
                     .ok_or_else(|| syntax(format!("'{part}': the cube count after 'x' must be 1 to 4")))?;
                 (&part[..i], k)
