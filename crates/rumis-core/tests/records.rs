@@ -202,7 +202,7 @@ fn truncated_records() {
     expect("[Board \"Chul", 1, None, &["not a tag pair"]);
     // A Result, but the moves stop before the end.
     expect(
-        &format!("[Board \"Chullpa\"]\n[Players \"2\"]\n[Result \"R 1, Y 1\"]\n\n1. D2@a1,b1\n"),
+        "[Board \"Chullpa\"]\n[Players \"2\"]\n[Result \"R 1, Y 1\"]\n\n1. D2@a1,b1\n",
         3,
         None,
         &["do not reach the end"],
