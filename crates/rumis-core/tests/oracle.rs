@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use common::{configurations, new_game, oracle_moves};
 use proptest::prelude::*;
-use rumis_core::{Colour, Game, Position, Rng, Site, Stone};
+use rumis_core::{Colour, Game, Move, Position, Rng, Site, Stone};
 
 /// Checks one position: the fast generator's list equals the oracle's, has no duplicate,
 /// and the colour to move has a placement. Returns the oracle's list.
@@ -42,6 +42,15 @@ fn check_position(label: &str, game: &Game) -> Vec<String> {
     if let Some(c) = pos.to_move(site) {
         assert!(!oracle.is_empty(), "{label}: {c:?} is to move but has no placement");
     }
+    // The engine's checker (what play and play_text use) is a separate path: it must
+    // accept exactly these placements among all the site's templates.
+    let mut checked: Vec<String> = (0..site.templates().len())
+        .map(|id| Move(id as u16))
+        .filter(|&m| pos.check(site, m).is_ok())
+        .map(|m| site.notation(m))
+        .collect();
+    checked.sort();
+    assert_eq!(checked, oracle, "{label}: Position::check disagrees with the oracle");
     oracle
 }
 

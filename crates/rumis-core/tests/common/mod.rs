@@ -256,6 +256,17 @@ fn build_configurations() -> Vec<Config> {
             ));
         }
     }
+    // Orders of play other than R, Y, G, B (in Ruinas the ruins then take red).
+    use Colour::*;
+    for (name, players, variant, order) in [
+        ("pirka", 3, Variant::Standard, vec![Blue, Red, Yellow]),
+        ("cucho", 2, Variant::Ruinas, vec![Green, Blue]),
+        ("tambo", 2, Variant::TwoPlayerFourColors, vec![Blue, Green, Yellow, Red]),
+    ] {
+        let s = Site::new(builtin(name).clone(), players, variant, Some(order.clone())).unwrap();
+        let ruins = (variant == Variant::Ruinas).then_some(3);
+        out.push((format!("{name} {players}p {variant} {order:?}"), Arc::new(s), ruins));
+    }
     let open = Board::open_box(5, 5, 4).unwrap();
     out.push(("box 5x5x4 4p".into(), site(&open, 4, Variant::Standard), None));
     out.push(("box 5x5x4 2p".into(), site(&open, 2, Variant::Standard), None));
