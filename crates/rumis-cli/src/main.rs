@@ -3,6 +3,7 @@
 mod ai;
 mod bench;
 mod engine;
+mod solve;
 mod source;
 mod text;
 
@@ -80,6 +81,9 @@ enum Command {
     Match(ai::MatchArgs),
     /// Speak the engine protocol on standard input and output (docs/engine-protocol.md).
     Engine,
+    /// Solitaire puzzles: fill a box with stones.
+    #[command(subcommand)]
+    Solve(solve::SolveCommand),
     /// Measure move generation, perft and random playouts (docs/performance.md).
     Bench(bench::BenchArgs),
 }
@@ -207,6 +211,7 @@ fn run(command: Command) -> Result<(), String> {
         Command::Analyze { source, search } => print(ai::analyze(&source, &search)?)?,
         Command::Match(args) => print(ai::run_match(&args)?)?,
         Command::Engine => engine::run()?,
+        Command::Solve(cmd) => print(solve::run(&cmd)?)?,
         Command::Bench(args) => bench::run(&args)?,
     }
     Ok(())
