@@ -4,7 +4,7 @@
 use std::time::Instant;
 
 use rumis_core::movegen::CodePath;
-use rumis_core::{perft_with, random_playout_with, Board, MoveSet, Position, Rng, Site, Variant};
+use rumis_core::{perft_with, random_playout_in_place, Board, MoveSet, Position, Rng, Site, Variant};
 
 #[derive(clap::Args, Debug)]
 pub struct BenchArgs {
@@ -71,15 +71,22 @@ fn site(name: &str, players: usize) -> Result<Site, String> {
 fn playouts(site: &Site, path: CodePath, n: usize, reps: usize) -> Vec<f64> {
     let start = Position::new(site);
     let mut rng = Rng::new(1);
+    let mut set = MoveSet::new();
+    let mut p = start.clone();
+    let mut run = |rng: &mut Rng| {
+        p.clone_from(&start);
+        random_playout_in_place(site, &mut p, rng, path, &mut set);
+        std::hint::black_box(&p);
+    };
     // Warm up.
     for _ in 0..n.div_ceil(10) {
-        random_playout_with(site, &start, &mut rng, path);
+        run(&mut rng);
     }
     (0..reps)
         .map(|_| {
             let t = Instant::now();
             for _ in 0..n {
-                std::hint::black_box(random_playout_with(site, &start, &mut rng, path));
+                run(&mut rng);
             }
             n as f64 / t.elapsed().as_secs_f64()
         })
@@ -148,8 +155,11 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
         let start = Position::new(&chullpa);
         let mut rng = Rng::new(1);
         let mut sum = 0i64;
+        let mut set = MoveSet::new();
+        let mut end = start.clone();
         for _ in 0..n {
-            let end = random_playout_with(&chullpa, &start, &mut rng, best).ok_or("code path not available")?;
+            end.clone_from(&start);
+            random_playout_in_place(&chullpa, &mut end, &mut rng, best, &mut set);
             sum += chullpa
                 .order
                 .iter()

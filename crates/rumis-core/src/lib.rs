@@ -31,7 +31,7 @@ pub use game::Game;
 pub use movegen::{CodePath, GenTables, MoveSet};
 pub use notation::MoveError;
 pub use perft::{perft, perft_divide, perft_with};
-pub use playout::{random_playout, random_playout_with};
+pub use playout::{random_playout, random_playout_in_place, random_playout_with};
 pub use position::{Cube, Illegal, Outcome, Position};
 pub use record::{Record, RecordError};
 pub use rng::Rng;

@@ -129,14 +129,17 @@ impl fmt::Display for CodePath {
 
 /// The lookup data of one chunk: per entry (the anchor first) the column, the run's start
 /// above the base (as `b << 4`) and the byte mask `0xf0 | ((1 << k) - 1)` (the anchor's mask
-/// keeps only the contact bits); and `zmax << 4`.
+/// keeps only the contact bits); `zmax << 4`; and the stone's index (15 in padding slots).
 #[repr(C, align(64))]
 #[derive(Clone)]
 pub(crate) struct ChunkData {
     col: [[u8; CHUNK]; 4],
+    /// `col - 16` (wrapping): the AVX2 path's index into its second sub-table.
+    col16: [[u8; CHUNK]; 4],
     sub: [[u8; CHUNK]; 4],
     mask: [[u8; CHUNK]; 4],
     lim: [u8; CHUNK],
+    stone: [u8; CHUNK],
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -145,6 +148,8 @@ pub(crate) struct ChunkMeta {
     len: u8,
     /// The stones with a template in the chunk.
     stones: u16,
+    /// The stones with a template in slots 0-31 and 32-63.
+    half_stones: [u16; 2],
     /// Per stone: the chunk's slots holding its templates.
     slots: [u64; STONE_COUNT],
 }
@@ -167,6 +172,8 @@ impl ChunkMeta {
 /// of covered columns then by stone then by template id.
 #[derive(Clone)]
 pub struct GenTables {
+    /// The chunks whose templates cover `l + 1` columns: `by_len[l]..by_len[l + 1]`.
+    by_len: [usize; 5],
     chunks: Vec<ChunkData>,
     meta: Vec<ChunkMeta>,
     slot_to_id: Vec<u16>,
@@ -188,6 +195,8 @@ impl fmt::Debug for GenTables {
 
 /// No template: padding slots.
 const NONE: u16 = u16::MAX;
+/// The stone index of padding slots (never live).
+const PAD_STONE: u8 = 15;
 
 impl GenTables {
     pub(crate) fn new(templates: &[Template], columns: usize) -> GenTables {
@@ -206,13 +215,16 @@ impl GenTables {
             let len = templates[order[i] as usize].len;
             let mut cd = ChunkData {
                 col: [[0; CHUNK]; 4],
+                col16: [[0; CHUNK]; 4],
                 sub: [[0; CHUNK]; 4],
                 mask: [[0; CHUNK]; 4],
                 lim: [0; CHUNK],
+                stone: [PAD_STONE; CHUNK],
             };
             let mut m = ChunkMeta {
                 len,
                 stones: 0,
+                half_stones: [0; 2],
                 slots: [0; STONE_COUNT],
             };
             let base = chunks.len() * CHUNK;
@@ -229,11 +241,14 @@ impl GenTables {
                 for (k, e) in entries.enumerate() {
                     let kmask = (1u8 << t.count[e]) - 1;
                     cd.col[k][s] = t.columns[e];
+                    cd.col16[k][s] = t.columns[e].wrapping_sub(16);
                     cd.sub[k][s] = t.base[e] << 4;
                     cd.mask[k][s] = if k == 0 { kmask } else { 0xf0 | kmask };
                 }
                 cd.lim[s] = t.zmax << 4;
+                cd.stone[s] = t.stone.index() as u8;
                 m.stones |= 1 << t.stone.index();
+                m.half_stones[s / 32] |= 1 << t.stone.index();
                 m.slots[t.stone.index()] |= 1 << s;
                 slot_to_id.push(id);
                 id_to_slot[id as usize] = (base + s) as u16;
@@ -242,7 +257,9 @@ impl GenTables {
             meta.push(m);
         }
         assert!(chunks.len() <= MAX_CHUNKS);
+        let by_len = std::array::from_fn(|l| meta.iter().filter(|m| (m.len as usize) <= l).count());
         GenTables {
+            by_len,
             chunks,
             meta,
             slot_to_id,
@@ -273,6 +290,8 @@ impl GenTables {
 #[derive(Clone)]
 pub struct MoveSet {
     words: [u64; MAX_CHUNKS],
+    /// Per word: the number of placements in the words before it.
+    prefix: [u16; MAX_CHUNKS],
     /// Words in use (the site's chunk count).
     n: usize,
 }
@@ -302,6 +321,7 @@ impl MoveSet {
     pub fn new() -> MoveSet {
         MoveSet {
             words: [0; MAX_CHUNKS],
+            prefix: [0; MAX_CHUNKS],
             n: 0,
         }
     }
@@ -327,12 +347,6 @@ impl MoveSet {
     pub fn contains(&self, tables: &GenTables, m: Move) -> bool {
         let s = tables.template_slot(m);
         self.words[s / CHUNK] >> (s % CHUNK) & 1 == 1
-    }
-
-    pub fn insert(&mut self, tables: &GenTables, m: Move) {
-        let s = tables.template_slot(m);
-        self.n = self.n.max(tables.chunk_count());
-        self.words[s / CHUNK] |= 1 << (s % CHUNK);
     }
 
     /// The slots in the set, in order.
@@ -371,22 +385,21 @@ impl MoveSet {
         }
     }
 
-    /// The `i`-th placement in slot order (`i < len()`).
-    #[inline]
+    /// The `i`-th placement in slot order (`None` unless `i < len()`).
+    #[inline(always)]
     pub fn nth(&self, tables: &GenTables, i: usize) -> Option<Move> {
-        let mut i = i;
-        for (j, &w) in self.words().iter().enumerate() {
-            let c = w.count_ones() as usize;
-            if i < c {
-                return Some(Move(tables.slot_to_id[j * CHUNK + select(w, i as u32) as usize]));
-            }
-            i -= c;
+        if self.n == 0 || i >= self.prefix[self.n - 1] as usize + self.words[self.n - 1].count_ones() as usize {
+            return None;
         }
-        None
+        // The last word whose prefix is <= i holds the placement (an empty word has the
+        // same prefix as the next one, so it is never chosen).
+        let j = self.prefix[..self.n].partition_point(|&p| p as usize <= i) - 1;
+        let bit = select(self.words[j], (i - self.prefix[j] as usize) as u32);
+        Some(Move(tables.slot_to_id[j * CHUNK + bit as usize]))
     }
 
     /// A uniformly random placement, given the set's size.
-    #[inline]
+    #[inline(always)]
     pub fn pick(&self, tables: &GenTables, len: usize, rng: &mut Rng) -> Option<Move> {
         if len == 0 {
             return None;
@@ -420,13 +433,23 @@ fn select(w: u64, i: u32) -> u32 {
 #[derive(Clone, Copy)]
 pub(crate) struct GenInput<'a> {
     pub heights: &'a [u8; MAX_COLUMNS],
-    /// The contact mask of the colour (or of any cube) per column; `None`: everything
-    /// touches (the first stone of the game).
-    pub touch: Option<&'a [u16; MAX_COLUMNS]>,
+    /// The contact masks to touch.
+    pub touch: Touch<'a>,
     /// The colour's stones left.
     pub left: u16,
     /// The first stone of a later colour: rest on the board.
     pub first: bool,
+}
+
+/// Which cubes a placement must touch.
+#[derive(Clone, Copy)]
+pub(crate) enum Touch<'a> {
+    /// Nothing: every placement touches (the first stone of the game).
+    Nothing,
+    /// The cubes of one kind: its contact mask per column.
+    One(&'a [u16; MAX_COLUMNS]),
+    /// Any cube: the contact masks of every kind, to be ORed.
+    Any(&'a [[u16; MAX_COLUMNS]]),
 }
 
 /// The per-column bytes `h << 4 | window`, for the first `n` columns (the rest stay 0).
@@ -434,12 +457,23 @@ pub(crate) struct GenInput<'a> {
 fn pack(input: &GenInput, n: usize, out: &mut [u8; MAX_COLUMNS]) {
     let n = n.min(MAX_COLUMNS);
     match input.touch {
-        Some(touch) => {
+        Touch::One(touch) => {
             for ((o, &h), &t) in out[..n].iter_mut().zip(&input.heights[..n]).zip(&touch[..n]) {
                 *o = (h << 4) | ((t >> (h & 15)) & 15) as u8;
             }
         }
-        None => {
+        Touch::Any(kinds) => {
+            let mut any = [0u16; MAX_COLUMNS];
+            for kind in kinds {
+                for (a, &t) in any[..n].iter_mut().zip(&kind[..n]) {
+                    *a |= t;
+                }
+            }
+            for ((o, &h), &t) in out[..n].iter_mut().zip(&input.heights[..n]).zip(&any[..n]) {
+                *o = (h << 4) | ((t >> (h & 15)) & 15) as u8;
+            }
+        }
+        Touch::Nothing => {
             for (o, &h) in out[..n].iter_mut().zip(&input.heights[..n]) {
                 *o = (h << 4) | 15;
             }
@@ -447,36 +481,50 @@ fn pack(input: &GenInput, n: usize, out: &mut [u8; MAX_COLUMNS]) {
     }
 }
 
+/// Where a kernel writes: per chunk its word and the count before it (both empty for
+/// `ANY`).
+pub(crate) struct Out<'a> {
+    words: &'a mut [u64],
+    prefix: &'a mut [u16],
+}
+
 /// Fills `out` with the legal placements on `path` (which must be available); returns
 /// their number.
+#[inline]
 pub(crate) fn generate(tables: &GenTables, input: &GenInput, path: CodePath, out: &mut MoveSet) -> usize {
     let n = tables.chunks.len();
     out.n = n;
-    let words = &mut out.words[..n];
+    let o = Out {
+        words: &mut out.words[..n],
+        prefix: &mut out.prefix[..n],
+    };
     match path {
         #[cfg(target_arch = "x86_64")]
-        CodePath::Avx512 => unsafe { x86::gen_avx512::<false>(tables, input, words) as usize },
+        CodePath::Avx512 => unsafe { x86::gen_avx512::<false>(tables, input, o) as usize },
         #[cfg(target_arch = "x86_64")]
-        CodePath::Avx2 => unsafe { x86::gen_avx2::<false>(tables, input, words) as usize },
-        _ => gen_scalar::<false>(tables, input, words) as usize,
+        CodePath::Avx2 => unsafe { x86::gen_avx2::<false>(tables, input, o) as usize },
+        _ => gen_scalar::<false>(tables, input, o) as usize,
     }
 }
 
 /// Whether there is a legal placement.
 pub(crate) fn any(tables: &GenTables, input: &GenInput, path: CodePath) -> bool {
-    let mut scratch = [0u64; 0];
+    let o = Out {
+        words: &mut [],
+        prefix: &mut [],
+    };
     match path {
         #[cfg(target_arch = "x86_64")]
-        CodePath::Avx512 => unsafe { x86::gen_avx512::<true>(tables, input, &mut scratch) != 0 },
+        CodePath::Avx512 => unsafe { x86::gen_avx512::<true>(tables, input, o) != 0 },
         #[cfg(target_arch = "x86_64")]
-        CodePath::Avx2 => unsafe { x86::gen_avx2::<true>(tables, input, &mut scratch) != 0 },
-        _ => gen_scalar::<true>(tables, input, &mut scratch) != 0,
+        CodePath::Avx2 => unsafe { x86::gen_avx2::<true>(tables, input, o) != 0 },
+        _ => gen_scalar::<true>(tables, input, o) != 0,
     }
 }
 
 /// The portable path. With `ANY`, returns 1 at the first legal placement and writes
 /// nothing; otherwise writes every chunk's word and returns the count.
-fn gen_scalar<const ANY: bool>(t: &GenTables, input: &GenInput, out: &mut [u64]) -> u32 {
+fn gen_scalar<const ANY: bool>(t: &GenTables, input: &GenInput, out: Out) -> u32 {
     let mut packed = [0u8; MAX_COLUMNS];
     pack(input, t.columns, &mut packed);
     let mut total = 0;
@@ -498,7 +546,8 @@ fn gen_scalar<const ANY: bool>(t: &GenTables, input: &GenInput, out: &mut [u64])
                 return 1;
             }
         } else {
-            out[j] = bits;
+            out.words[j] = bits;
+            out.prefix[j] = total as u16;
             total += bits.count_ones();
         }
     }
@@ -510,7 +559,7 @@ fn chunk_scalar<const L: usize>(cd: &ChunkData, packed: &[u8; MAX_COLUMNS], vali
     let mut bits = 0;
     let mut v = valid;
     while v != 0 {
-        let s = v.trailing_zeros() as usize;
+        let s = v.trailing_zeros() as usize & (CHUNK - 1);
         v &= v - 1;
         let v0 = packed[cd.col[0][s] as usize & (MAX_COLUMNS - 1)];
         let z = v0 & 0xf0;
@@ -530,6 +579,17 @@ mod x86 {
     use super::*;
     use std::arch::x86_64::*;
 
+    /// Per stone index (0-15): 0xff if the stone is live.
+    #[inline(always)]
+    unsafe fn live_table(left: u16) -> __m128i {
+        let l = _mm_set1_epi16(left as i16);
+        let lo = _mm_setr_epi16(1, 2, 4, 8, 16, 32, 64, 128);
+        let hi = _mm_setr_epi16(256, 512, 1024, 2048, 4096, 8192, 16384, i16::MIN);
+        let a = _mm_cmpeq_epi16(_mm_and_si128(l, lo), lo);
+        let b = _mm_cmpeq_epi16(_mm_and_si128(l, hi), hi);
+        _mm_packs_epi16(a, b)
+    }
+
     #[inline(always)]
     unsafe fn load512(p: &[u8; CHUNK]) -> __m512i {
         _mm512_loadu_si512(p.as_ptr().cast())
@@ -539,9 +599,9 @@ mod x86 {
     ///
     /// # Safety
     /// The CPU must have AVX-512 F, BW and VBMI. (Every memory access is to fixed-size
-    /// arrays; `vpermb` reads no memory, whatever the index bytes hold.)
+    /// arrays; `vpermb` and `vpshufb` read no memory, whatever the index bytes hold.)
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,popcnt")]
-    pub(super) unsafe fn gen_avx512<const ANY: bool>(t: &GenTables, input: &GenInput, out: &mut [u64]) -> u32 {
+    pub(super) unsafe fn gen_avx512<const ANY: bool>(t: &GenTables, input: &GenInput, out: Out) -> u32 {
         if t.columns > 64 {
             gen_avx512_inner::<true, ANY>(t, input, out)
         } else {
@@ -551,65 +611,104 @@ mod x86 {
 
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,popcnt")]
-    unsafe fn gen_avx512_inner<const WIDE: bool, const ANY: bool>(
-        t: &GenTables,
-        input: &GenInput,
-        out: &mut [u64],
-    ) -> u32 {
+    unsafe fn gen_avx512_inner<const WIDE: bool, const ANY: bool>(t: &GenTables, input: &GenInput, out: Out) -> u32 {
+        debug_assert!(ANY || (out.words.len() == t.chunks.len() && out.prefix.len() == t.chunks.len()));
         let mut packed = [0u8; MAX_COLUMNS];
         pack(input, t.columns.next_multiple_of(32), &mut packed);
-        let lo = _mm512_loadu_si512(packed.as_ptr().cast());
-        let hi = _mm512_loadu_si512(packed.as_ptr().add(64).cast());
+        let k = Ctx512 {
+            lo: _mm512_loadu_si512(packed.as_ptr().cast()),
+            hi: _mm512_loadu_si512(packed.as_ptr().add(64).cast()),
+            live: _mm512_broadcast_i32x4(live_table(input.left)),
+            first: input.first,
+            left: input.left,
+        };
+        let mut total = 0;
+        let mut out = out;
+        let r = &t.by_len;
+        if range512::<1, WIDE, ANY>(t, &k, r[0], r[1], &mut out, &mut total)
+            || range512::<2, WIDE, ANY>(t, &k, r[1], r[2], &mut out, &mut total)
+            || range512::<3, WIDE, ANY>(t, &k, r[2], r[3], &mut out, &mut total)
+            || range512::<4, WIDE, ANY>(t, &k, r[3], r[4], &mut out, &mut total)
+        {
+            return 1;
+        }
+        total
+    }
+
+    struct Ctx512 {
+        lo: __m512i,
+        hi: __m512i,
+        live: __m512i,
+        first: bool,
+        left: u16,
+    }
+
+    /// Chunks `a..b`, whose templates cover `L` columns. With `ANY`, returns whether one
+    /// has a legal placement; otherwise writes their words and returns false.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,popcnt")]
+    unsafe fn range512<const L: usize, const WIDE: bool, const ANY: bool>(
+        t: &GenTables,
+        k: &Ctx512,
+        a: usize,
+        b: usize,
+        out: &mut Out,
+        total: &mut u32,
+    ) -> bool {
         let f0 = _mm512_set1_epi8(0xf0u8 as i8);
         let one = _mm512_set1_epi8(1);
         let fifteen = _mm512_set1_epi8(15);
         let zero = _mm512_setzero_si512();
-        let mut total = 0;
-        for (j, (cd, m)) in t.chunks.iter().zip(&t.meta).enumerate() {
-            let live = m.stones & input.left;
-            if live == 0 {
+        for j in a..b {
+            let m = t.meta.get_unchecked(j);
+            if m.stones & k.left == 0 {
                 if !ANY {
-                    out[j] = 0;
+                    *out.words.get_unchecked_mut(j) = 0;
+                    *out.prefix.get_unchecked_mut(j) = *total as u16;
                 }
                 continue;
             }
-            let valid = m.valid(live);
+            let cd = t.chunks.get_unchecked(j);
             let look = |i: usize| {
                 let idx = load512(&cd.col[i]);
                 if WIDE {
-                    _mm512_permutex2var_epi8(lo, idx, hi)
+                    _mm512_permutex2var_epi8(k.lo, idx, k.hi)
                 } else {
-                    _mm512_permutexvar_epi8(idx, lo)
+                    _mm512_permutexvar_epi8(idx, k.lo)
                 }
             };
             let v0 = look(0);
             let z = _mm512_and_si512(v0, f0);
-            let lim = if input.first { zero } else { load512(&cd.lim) };
+            let lim = if k.first { zero } else { load512(&cd.lim) };
             let mut r = _mm512_ternarylogic_epi32::<0xf8>(_mm512_subs_epu8(z, lim), v0, load512(&cd.mask[0]));
-            for i in 1..m.len as usize {
+            for i in 1..L {
                 let v = look(i);
                 let d = _mm512_sub_epi8(v, _mm512_add_epi8(z, load512(&cd.sub[i])));
                 r = _mm512_ternarylogic_epi32::<0xf8>(r, d, load512(&cd.mask[i]));
             }
-            let bits = _mm512_cmplt_epu8_mask(_mm512_sub_epi8(r, one), fifteen) & valid;
+            let valid = _mm512_movepi8_mask(_mm512_shuffle_epi8(k.live, load512(&cd.stone)));
+            let bits = _mm512_mask_cmplt_epu8_mask(valid, _mm512_sub_epi8(r, one), fifteen);
             if ANY {
                 if bits != 0 {
-                    return 1;
+                    return true;
                 }
             } else {
-                out[j] = bits;
-                total += bits.count_ones();
+                // j < chunks.len() == words.len() == prefix.len() (see `generate`).
+                *out.words.get_unchecked_mut(j) = bits;
+                *out.prefix.get_unchecked_mut(j) = *total as u16;
+                *total += bits.count_ones();
             }
         }
-        total
+        false
     }
 
     /// The AVX2 path (see [`super::gen_scalar`] for `ANY`).
     ///
     /// # Safety
-    /// The CPU must have AVX2. (Every memory access is to fixed-size arrays.)
+    /// The CPU must have AVX2. (Every memory access is to fixed-size arrays; `vpshufb`
+    /// reads no memory.)
     #[target_feature(enable = "avx2,popcnt")]
-    pub(super) unsafe fn gen_avx2<const ANY: bool>(t: &GenTables, input: &GenInput, out: &mut [u64]) -> u32 {
+    pub(super) unsafe fn gen_avx2<const ANY: bool>(t: &GenTables, input: &GenInput, out: Out) -> u32 {
         match t.columns.div_ceil(16) {
             0 | 1 => gen_avx2_inner::<1, ANY>(t, input, out),
             2 => gen_avx2_inner::<2, ANY>(t, input, out),
@@ -632,11 +731,8 @@ mod x86 {
     /// (bit 7 set), so the XOR of all lookups telescopes to the right entry.
     #[inline]
     #[target_feature(enable = "avx2,popcnt")]
-    unsafe fn gen_avx2_inner<const NT: usize, const ANY: bool>(
-        t: &GenTables,
-        input: &GenInput,
-        out: &mut [u64],
-    ) -> u32 {
+    unsafe fn gen_avx2_inner<const NT: usize, const ANY: bool>(t: &GenTables, input: &GenInput, out: Out) -> u32 {
+        debug_assert!(ANY || (out.words.len() == t.chunks.len() && out.prefix.len() == t.chunks.len()));
         let mut packed = [0u8; MAX_COLUMNS];
         pack(input, t.columns.next_multiple_of(16), &mut packed);
         let mut x = [_mm256_setzero_si256(); NT];
@@ -646,62 +742,102 @@ mod x86 {
             *xk = _mm256_broadcastsi128_si256(_mm_xor_si128(tab, prev));
             prev = tab;
         }
+        let k = Ctx256 {
+            x,
+            live: _mm256_broadcastsi128_si256(live_table(input.left)),
+            first: input.first,
+            left: input.left,
+        };
+        let mut total = 0;
+        let mut out = out;
+        let r = &t.by_len;
+        if range256::<1, NT, ANY>(t, &k, r[0], r[1], &mut out, &mut total)
+            || range256::<2, NT, ANY>(t, &k, r[1], r[2], &mut out, &mut total)
+            || range256::<3, NT, ANY>(t, &k, r[2], r[3], &mut out, &mut total)
+            || range256::<4, NT, ANY>(t, &k, r[3], r[4], &mut out, &mut total)
+        {
+            return 1;
+        }
+        total
+    }
+
+    struct Ctx256<const NT: usize> {
+        x: [__m256i; NT],
+        live: __m256i,
+        first: bool,
+        left: u16,
+    }
+
+    /// As [`range512`], 32 templates per instruction.
+    #[inline]
+    #[target_feature(enable = "avx2,popcnt")]
+    unsafe fn range256<const L: usize, const NT: usize, const ANY: bool>(
+        t: &GenTables,
+        k: &Ctx256<NT>,
+        a: usize,
+        b: usize,
+        out: &mut Out,
+        total: &mut u32,
+    ) -> bool {
         let f0 = _mm256_set1_epi8(0xf0u8 as i8);
-        let one = _mm256_set1_epi8(1);
-        let fourteen = _mm256_set1_epi8(14);
+        let bias = _mm256_set1_epi8(0x70);
         let sixteen = _mm256_set1_epi8(16);
         let zero = _mm256_setzero_si256();
-        let mut total = 0;
-        for (j, (cd, m)) in t.chunks.iter().zip(&t.meta).enumerate() {
-            let live = m.stones & input.left;
-            if live == 0 {
+        for j in a..b {
+            let m = t.meta.get_unchecked(j);
+            if m.stones & k.left == 0 {
                 if !ANY {
-                    out[j] = 0;
+                    *out.words.get_unchecked_mut(j) = 0;
+                    *out.prefix.get_unchecked_mut(j) = *total as u16;
                 }
                 continue;
             }
-            let valid = m.valid(live);
-            let mut bits = 0u64;
-            for half in 0..2 {
-                if (valid >> (32 * half)) as u32 == 0 {
-                    continue;
-                }
+            let cd = t.chunks.get_unchecked(j);
+            let half = |half: usize| {
                 let look = |i: usize| {
-                    let mut idx = load256(&cd.col[i], half);
-                    let mut r = _mm256_shuffle_epi8(x[0], idx);
-                    for xk in &x[1..] {
-                        idx = _mm256_sub_epi8(idx, sixteen);
-                        r = _mm256_xor_si256(r, _mm256_shuffle_epi8(*xk, idx));
+                    let mut r = _mm256_shuffle_epi8(k.x[0], load256(&cd.col[i], half));
+                    if NT > 1 {
+                        let mut idx = load256(&cd.col16[i], half);
+                        r = _mm256_xor_si256(r, _mm256_shuffle_epi8(k.x[1], idx));
+                        for xk in &k.x[2..] {
+                            idx = _mm256_sub_epi8(idx, sixteen);
+                            r = _mm256_xor_si256(r, _mm256_shuffle_epi8(*xk, idx));
+                        }
                     }
                     r
                 };
                 let v0 = look(0);
                 let z = _mm256_and_si256(v0, f0);
-                let lim = if input.first { zero } else { load256(&cd.lim, half) };
+                let lim = if k.first { zero } else { load256(&cd.lim, half) };
                 let mut r = _mm256_or_si256(
                     _mm256_subs_epu8(z, lim),
                     _mm256_and_si256(v0, load256(&cd.mask[0], half)),
                 );
-                for i in 1..m.len as usize {
+                for i in 1..L {
                     let v = look(i);
                     let d = _mm256_sub_epi8(v, _mm256_add_epi8(z, load256(&cd.sub[i], half)));
                     r = _mm256_or_si256(r, _mm256_and_si256(d, load256(&cd.mask[i], half)));
                 }
-                let rm1 = _mm256_sub_epi8(r, one);
-                let ok = _mm256_cmpeq_epi8(_mm256_min_epu8(rm1, fourteen), rm1);
-                bits |= (_mm256_movemask_epi8(ok) as u32 as u64) << (32 * half);
-            }
-            let bits = bits & valid;
+                // 1 <= r <= 15 exactly when r + 0x70 is above 0x70 as a signed byte.
+                let ok = _mm256_cmpgt_epi8(_mm256_add_epi8(r, bias), bias);
+                let valid = _mm256_shuffle_epi8(k.live, load256(&cd.stone, half));
+                _mm256_movemask_epi8(_mm256_and_si256(ok, valid)) as u32 as u64
+            };
+            let lo = if m.half_stones[0] & k.left != 0 { half(0) } else { 0 };
+            let hi = if m.half_stones[1] & k.left != 0 { half(1) } else { 0 };
+            let bits = lo | hi << 32;
             if ANY {
                 if bits != 0 {
-                    return 1;
+                    return true;
                 }
             } else {
-                out[j] = bits;
-                total += bits.count_ones();
+                // j < chunks.len() == words.len() == prefix.len() (see `generate`).
+                *out.words.get_unchecked_mut(j) = bits;
+                *out.prefix.get_unchecked_mut(j) = *total as u16;
+                *total += bits.count_ones();
             }
         }
-        total
+        false
     }
 }
 

@@ -26,8 +26,33 @@ fn perft_on(site: &Site, pos: &Position, depth: u32, path: CodePath) -> u64 {
     below(site, pos, &set, n, depth, path)
 }
 
-/// Leaves under `pos` (not over), whose legal set `set` of `n` placements is known.
+/// Leaves under `pos` (not over), whose legal set `set` of `n` placements is known; compiled
+/// for each path's instruction set.
 fn below(site: &Site, pos: &Position, set: &MoveSet, n: usize, depth: u32, path: CodePath) -> u64 {
+    match path {
+        // SAFETY: `path` is available (checked by `perft_with`, or `CodePath::active`).
+        #[cfg(target_arch = "x86_64")]
+        CodePath::Avx512 => unsafe { below_avx512(site, pos, set, n, depth) },
+        #[cfg(target_arch = "x86_64")]
+        CodePath::Avx2 => unsafe { below_avx2(site, pos, set, n, depth) },
+        _ => below_generic(site, pos, set, n, depth, path),
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,popcnt")]
+unsafe fn below_avx512(site: &Site, pos: &Position, set: &MoveSet, n: usize, depth: u32) -> u64 {
+    below_generic(site, pos, set, n, depth, CodePath::Avx512)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,popcnt")]
+unsafe fn below_avx2(site: &Site, pos: &Position, set: &MoveSet, n: usize, depth: u32) -> u64 {
+    below_generic(site, pos, set, n, depth, CodePath::Avx2)
+}
+
+#[inline(always)]
+fn below_generic(site: &Site, pos: &Position, set: &MoveSet, n: usize, depth: u32, path: CodePath) -> u64 {
     if depth == 1 {
         return n as u64;
     }

@@ -18,6 +18,23 @@ pub fn random_playout_with(site: &Site, pos: &Position, rng: &mut Rng, path: Cod
     path.is_available().then(|| playout_on(site, pos, rng, path))
 }
 
+/// Plays the game in `pos` out at random in place, on a chosen code path, with a caller's
+/// scratch set (the cheapest form, for loops of playouts); false (and nothing played) when
+/// this CPU cannot run the path. Gives the same game as [`random_playout_with`].
+pub fn random_playout_in_place(
+    site: &Site,
+    pos: &mut Position,
+    rng: &mut Rng,
+    path: CodePath,
+    set: &mut MoveSet,
+) -> bool {
+    if !path.is_available() {
+        return false;
+    }
+    play_out(site, pos, rng, path, set);
+    true
+}
+
 /// The scores (in order of play) at the end of a random playout.
 pub fn playout_scores(site: &Site, pos: &Position, rng: &mut Rng) -> Vec<i32> {
     let end = random_playout(site, pos, rng);
@@ -25,15 +42,45 @@ pub fn playout_scores(site: &Site, pos: &Position, rng: &mut Rng) -> Vec<i32> {
 }
 
 fn playout_on(site: &Site, pos: &Position, rng: &mut Rng, path: CodePath) -> Position {
-    let tables = site.gen_tables();
     let mut p = pos.clone();
-    let mut set = MoveSet::new();
-    let mut n = p.legal_set_with(site, path, &mut set).unwrap_or(0);
+    play_out(site, &mut p, rng, path, &mut MoveSet::new());
+    p
+}
+
+/// The playout loop (`path` available), compiled for each path's instruction set (so that
+/// popcounts are single instructions and the generator can be inlined).
+#[inline(never)]
+fn play_out(site: &Site, p: &mut Position, rng: &mut Rng, path: CodePath, set: &mut MoveSet) {
+    match path {
+        // SAFETY: the caller checked that this CPU has the path's features.
+        #[cfg(target_arch = "x86_64")]
+        CodePath::Avx512 => unsafe { play_out_avx512(site, p, rng, set) },
+        #[cfg(target_arch = "x86_64")]
+        CodePath::Avx2 => unsafe { play_out_avx2(site, p, rng, set) },
+        _ => play_out_generic(site, p, rng, path, set),
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,popcnt")]
+unsafe fn play_out_avx512(site: &Site, p: &mut Position, rng: &mut Rng, set: &mut MoveSet) {
+    play_out_generic(site, p, rng, CodePath::Avx512, set)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,popcnt")]
+unsafe fn play_out_avx2(site: &Site, p: &mut Position, rng: &mut Rng, set: &mut MoveSet) {
+    play_out_generic(site, p, rng, CodePath::Avx2, set)
+}
+
+#[inline(always)]
+fn play_out_generic(site: &Site, p: &mut Position, rng: &mut Rng, path: CodePath, set: &mut MoveSet) {
+    let tables = site.gen_tables();
+    let mut n = p.legal_set_with(site, path, set).unwrap_or(0);
     // A colour to move always has a placement, so the game is over exactly when n is 0.
     while let Some(m) = set.pick(tables, n, rng) {
-        n = p.play_generate(site, m, path, &mut set);
+        n = p.play_generate(site, m, path, set);
     }
-    p
 }
 
 #[cfg(test)]

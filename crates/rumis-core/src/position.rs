@@ -8,7 +8,7 @@
 use std::fmt;
 
 use crate::board::MAX_COLUMNS;
-use crate::movegen::{self, CodePath, GenInput, MoveSet};
+use crate::movegen::{self, CodePath, GenInput, MoveSet, Touch};
 use crate::site::{Move, Site, Template, Variant};
 use crate::stone::{Colour, Stone, ALL_STONES};
 
@@ -31,7 +31,7 @@ impl Cube {
 
 /// Index of the ruins among the per-kind tables (after the four colours).
 const RUIN: usize = 4;
-/// Index of "any cube" among the contact tables.
+/// Index of "any cube" for [`Position::contact_bits`]: the OR of every kind's contact table.
 const ANY: usize = 5;
 
 /// Why a placement is illegal.
@@ -110,8 +110,8 @@ pub struct Position {
     /// Per column: bit z set when the cube at level z + 1 is of this kind (R, Y, G, B, ruin).
     cubes: [[u16; MAX_COLUMNS]; 5],
     /// Per column: bit z set when the cell at level z + 1 shares a face with a cube of this
-    /// kind (R, Y, G, B, ruin, any).
-    touch: [[u16; MAX_COLUMNS]; 6],
+    /// kind (R, Y, G, B, ruin).
+    touch: [[u16; MAX_COLUMNS]; 5],
     /// Stones not yet placed, per colour.
     left: [u16; 4],
     ruins_left: u16,
@@ -135,7 +135,7 @@ fn mix(mut z: u64) -> u64 {
 }
 
 /// Zobrist keys, computed rather than tabled: a cube of a kind at a column and level.
-fn cube_key(kind: usize, column: usize, z: u8) -> u64 {
+pub(crate) fn cube_key(kind: usize, column: usize, z: u8) -> u64 {
     mix(0x1000_0000 | (kind as u64) << 16 | (column as u64) << 4 | z as u64)
 }
 fn stone_key(kind: usize, stone: Stone) -> u64 {
@@ -162,7 +162,7 @@ impl Position {
         let mut p = Position {
             heights: [0; MAX_COLUMNS],
             cubes: [[0; MAX_COLUMNS]; 5],
-            touch: [[0; MAX_COLUMNS]; 6],
+            touch: [[0; MAX_COLUMNS]; 5],
             left: [0; 4],
             ruins_left: if site.ruin_colour.is_some() { ALL_STONES } else { 0 },
             used: [0; 5],
@@ -292,7 +292,12 @@ impl Position {
         let mut bits = 0;
         for i in 0..t.len as usize {
             let c = t.columns[i] as usize;
-            bits |= (self.touch[kind][c] >> self.heights[c]) & ((1u16 << t.count[i]) - 1);
+            let touch = if kind == ANY {
+                self.touch.iter().fold(0, |a, k| a | k[c])
+            } else {
+                self.touch[kind][c]
+            };
+            bits |= (touch >> self.heights[c]) & ((1u16 << t.count[i]) - 1);
         }
         bits
     }
@@ -302,9 +307,9 @@ impl Position {
     fn gen_input(&self, colour: Colour) -> GenInput<'_> {
         let k = colour.index();
         let (touch, first) = match self.contact_for(colour) {
-            Contact::None => (None, false),
-            Contact::FirstStone => (Some(&self.touch[ANY]), true),
-            Contact::Own(k) => (Some(&self.touch[k]), false),
+            Contact::None => (Touch::Nothing, false),
+            Contact::FirstStone => (Touch::Any(&self.touch), true),
+            Contact::Own(k) => (Touch::One(&self.touch[k]), false),
         };
         GenInput {
             heights: &self.heights,
@@ -414,13 +419,14 @@ impl Position {
     /// [`Position::play_unchecked`], and leaves in `set` the legal placements of the colour
     /// that moves next (empty when the game is over), found on `path` (which must be
     /// available); returns their number. Each colour passed over costs one generation.
+    #[inline(always)]
     pub fn play_generate(&mut self, site: &Site, m: Move, path: CodePath, set: &mut MoveSet) -> usize {
         let next = self.place(site, m);
         self.settle_generate(site, next, path, set)
     }
 
     /// Puts the stone on the structure; returns the next seat.
-    #[inline]
+    #[inline(always)]
     fn place(&mut self, site: &Site, m: Move) -> usize {
         let colour = site.order[self.seat as usize];
         let t = site.template(m);
@@ -470,19 +476,23 @@ impl Position {
         out
     }
 
+    #[inline(always)]
     fn add_cubes(&mut self, site: &Site, t: &Template, kind: usize) {
-        for (c, _, k) in t.entries() {
+        for i in 0..t.len as usize {
+            let c = t.columns[i] as usize & (MAX_COLUMNS - 1);
+            let k = t.count[i];
             let h = self.heights[c];
+            // h + k <= 15: the run's bits and the cell above it fit in 16 bits.
+            let run = ((1u16 << k) - 1) << h;
+            self.cubes[kind][c] |= run;
             for z in h..h + k {
-                self.cubes[kind][c] |= 1 << z;
-                self.hash ^= cube_key(kind, c, z);
-                // The cell above shares a face with this cube, and so do the cells beside it.
-                self.touch[kind][c] |= 2 << z;
-                self.touch[ANY][c] |= 2 << z;
-                for &n in site.neighbours(c) {
-                    self.touch[kind][n as usize] |= 1 << z;
-                    self.touch[ANY][n as usize] |= 1 << z;
-                }
+                self.hash ^= site.cube_key(kind, c, z);
+            }
+            // The cell above shares a face with the top cube, and so do the cells beside
+            // each cube.
+            self.touch[kind][c] |= run << 1;
+            for &n in site.neighbours(c) {
+                self.touch[kind][n as usize & (MAX_COLUMNS - 1)] |= run;
             }
             self.heights[c] = h + k;
             self.cube_count += k as u16;
@@ -514,6 +524,7 @@ impl Position {
     }
 
     /// [`Position::settle`], keeping the generated placements of the colour to move.
+    #[inline(always)]
     fn settle_generate(&mut self, site: &Site, from: usize, path: CodePath, set: &mut MoveSet) -> usize {
         let n = site.order.len();
         self.hash ^= turn_key(self.seat);

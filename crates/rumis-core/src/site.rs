@@ -112,13 +112,17 @@ pub struct Site {
     pub columns: usize,
     /// Height limit of each column (0 where not buildable).
     pub limit: [u8; MAX_COLUMNS],
-    neighbours: Vec<Vec<u8>>,
+    /// Buildable neighbours per column: the first `neighbour_count[c]` entries.
+    neighbours: [[u8; 4]; MAX_COLUMNS],
+    neighbour_count: [u8; MAX_COLUMNS],
     templates: Vec<Template>,
     /// Template ids of each stone: `by_stone[s]..by_stone[s + 1]`.
     by_stone: [u16; STONE_COUNT + 1],
     by_shape: HashMap<ShapeKey, Vec<u16>>,
     /// The templates laid out for the fast generator.
     gen: GenTables,
+    /// The Zobrist key of each (kind, column, level), `(kind * columns + column) * 16 + z`.
+    cube_keys: Vec<u64>,
 }
 
 impl Site {
@@ -180,7 +184,7 @@ impl Site {
         for (c, l) in limit.iter_mut().enumerate().take(columns) {
             *l = board.limit(c % files, c / files, limit_players);
         }
-        let neighbours: Vec<Vec<u8>> = (0..columns)
+        let lists: Vec<Vec<u8>> = (0..columns)
             .map(|c| {
                 let (x, y) = ((c % files) as i32, (c / files) as i32);
                 [(-1, 0), (1, 0), (0, -1), (0, 1)]
@@ -192,6 +196,12 @@ impl Site {
                     .collect()
             })
             .collect();
+        let mut neighbours = [[0u8; 4]; MAX_COLUMNS];
+        let mut neighbour_count = [0u8; MAX_COLUMNS];
+        for (c, list) in lists.iter().enumerate() {
+            neighbours[c][..list.len()].copy_from_slice(list);
+            neighbour_count[c] = list.len() as u8;
+        }
 
         let mut site = Site {
             board,
@@ -203,10 +213,14 @@ impl Site {
             columns,
             limit,
             neighbours,
+            neighbour_count,
             templates: Vec::new(),
             by_stone: [0; STONE_COUNT + 1],
             by_shape: HashMap::new(),
             gen: GenTables::new(&[], columns),
+            cube_keys: (0..5 * columns * 16)
+                .map(|i| crate::position::cube_key(i / 16 / columns, i / 16 % columns, (i % 16) as u8))
+                .collect(),
         };
         site.enumerate_templates();
         site.gen = GenTables::new(&site.templates, columns);
@@ -300,9 +314,16 @@ impl Site {
         self.by_stone[s.index()] as usize..self.by_stone[s.index() + 1] as usize
     }
 
+    /// The Zobrist key of a cube of `kind` (colour index, or 4 for a ruin) at a column and
+    /// level (0-based).
+    #[inline(always)]
+    pub(crate) fn cube_key(&self, kind: usize, column: usize, z: u8) -> u64 {
+        self.cube_keys[(kind * self.columns + column) * 16 + (z & 15) as usize]
+    }
+
     /// Buildable neighbours of a column.
     pub fn neighbours(&self, c: usize) -> &[u8] {
-        &self.neighbours[c]
+        &self.neighbours[c][..self.neighbour_count[c] as usize]
     }
 
     pub fn is_buildable(&self, c: usize) -> bool {

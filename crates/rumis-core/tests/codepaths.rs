@@ -39,6 +39,10 @@ fn compare_games(label: &str, start: &Game, games: usize, seed: u64) -> usize {
                     pos.plies()
                 );
                 assert_eq!(set.iter(tables).count(), n);
+                for (i, m) in set.iter(tables).enumerate() {
+                    assert_eq!(set.nth(tables, i), Some(m), "{label}: nth({i}) on {path}");
+                }
+                assert_eq!(set.nth(tables, n), None);
                 for &m in &want {
                     assert!(set.contains(tables, m));
                 }
