@@ -3,6 +3,7 @@
 //! rule of its own.
 
 pub mod arena;
+pub mod endgame;
 pub mod eval;
 pub mod mcts;
 

@@ -26,6 +26,11 @@ pub struct MctsConfig {
     pub exploration: f32,
     /// A node's children are created once it has been visited this often.
     pub expand_after: u32,
+    /// Solve the rest of the game exactly when at most this many stones are left to the
+    /// colours still in play (0: never)...
+    pub endgame_stones: usize,
+    /// ...within this many positions; beyond, search as usual.
+    pub endgame_nodes: u64,
     pub label: String,
 }
 
@@ -38,6 +43,8 @@ impl Default for MctsConfig {
             seed: 1,
             exploration: 0.6,
             expand_after: 2,
+            endgame_stones: 6,
+            endgame_nodes: 200_000,
             label: "mcts".into(),
         }
     }
@@ -90,6 +97,18 @@ impl Mcts {
         let root = game.position().clone();
         let mover = root.to_move(site)?;
         self.games_seen += 1;
+        if self.config.endgame_stones > 0 && crate::endgame::stones_in_play(site, &root) <= self.config.endgame_stones {
+            if let Some(s) = crate::endgame::Solver::new(site, self.config.endgame_nodes).solve(&root) {
+                let value = s.value[mover.index()];
+                return Some(SearchResult {
+                    best: s.best,
+                    value,
+                    simulations: 0,
+                    moves: vec![(s.best, 0, value)],
+                    estimates: s.value,
+                });
+            }
+        }
         let threads = self.config.threads.max(1);
         let deadline = self.config.time.map(|t| Instant::now() + t);
         let per_thread = self.config.simulations.map(|s| s.div_ceil(threads as u64));
