@@ -392,8 +392,17 @@ impl MoveSet {
             return None;
         }
         // The last word whose prefix is <= i holds the placement (an empty word has the
-        // same prefix as the next one, so it is never chosen).
-        let j = self.prefix[..self.n].partition_point(|&p| p as usize <= i) - 1;
+        // same prefix as the next one, so it is never chosen; prefix[0] is 0). A binary
+        // search without branches on the data, with scalar loads (the generator has just
+        // stored these counts one by one, and a wide load would wait for the stores).
+        let prefix = &self.prefix[..self.n];
+        let (mut j, mut len) = (0, self.n);
+        while len > 1 {
+            let half = len / 2;
+            let mid = j + half;
+            j = if prefix[mid] as usize <= i { mid } else { j };
+            len -= half;
+        }
         let bit = select(self.words[j], (i - self.prefix[j] as usize) as u32);
         Some(Move(tables.slot_to_id[j * CHUNK + bit as usize]))
     }
@@ -411,22 +420,19 @@ impl MoveSet {
 /// The position of the `i`-th set bit of `w` (`i < popcount(w)`).
 #[inline(always)]
 fn select(w: u64, i: u32) -> u32 {
-    // Narrow to the byte holding the bit with popcounts, then walk at most 8 bits.
+    // Halve the window six times, without branches: keep the low part when the bit is in
+    // it, else drop it and count its bits off.
     let mut w = w;
     let mut i = i;
     let mut base = 0;
-    for half in [32u32, 16, 8] {
+    for half in [32u32, 16, 8, 4, 2, 1] {
         let low = (w & ((1u64 << half) - 1)).count_ones();
-        if i >= low {
-            i -= low;
-            w >>= half;
-            base += half;
-        }
+        let up = 0u32.wrapping_sub((i >= low) as u32);
+        i -= low & up;
+        w >>= half & up;
+        base += half & up;
     }
-    for _ in 0..i {
-        w &= w - 1;
-    }
-    base + w.trailing_zeros()
+    base
 }
 
 /// What the generator needs from a position for one colour.
@@ -590,6 +596,71 @@ mod x86 {
         _mm_packs_epi16(a, b)
     }
 
+    /// The packed bytes `h << 4 | window` of columns `base..base + 64` (`base` is 0 or 64),
+    /// computing only the first `halves` groups of 32 columns (the rest are 0).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    unsafe fn pack64(input: &GenInput, base: usize, halves: usize) -> __m512i {
+        let half = |off: usize| {
+            let at = base + off;
+            let h = _mm512_cvtepu8_epi16(_mm256_loadu_si256(input.heights.as_ptr().add(at).cast()));
+            let load = |t: &[u16; MAX_COLUMNS]| _mm512_loadu_si512(t.as_ptr().add(at).cast());
+            let fifteen = _mm512_set1_epi16(15);
+            let w = match input.touch {
+                Touch::Nothing => fifteen,
+                Touch::One(t) => _mm512_and_si512(_mm512_srlv_epi16(load(t), h), fifteen),
+                Touch::Any(kinds) => {
+                    let any = kinds
+                        .iter()
+                        .fold(_mm512_setzero_si512(), |a, t| _mm512_or_si512(a, load(t)));
+                    _mm512_and_si512(_mm512_srlv_epi16(any, h), fifteen)
+                }
+            };
+            _mm512_cvtepi16_epi8(_mm512_or_si512(_mm512_slli_epi16::<4>(h), w))
+        };
+        let lo = if halves > 0 { half(0) } else { _mm256_setzero_si256() };
+        let hi = if halves > 1 { half(32) } else { _mm256_setzero_si256() };
+        _mm512_inserti64x4::<1>(_mm512_castsi256_si512(lo), hi)
+    }
+
+    /// The packed bytes of columns `base..base + 16` (`base` <= 112).
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn pack16(input: &GenInput, base: usize) -> __m128i {
+        let base = base.min(MAX_COLUMNS - 16);
+        let h = _mm_loadu_si128(input.heights.as_ptr().add(base).cast());
+        let ha = _mm256_cvtepu8_epi32(h);
+        let hb = _mm256_cvtepu8_epi32(_mm_srli_si128::<8>(h));
+        let load = |t: &[u16; MAX_COLUMNS], off: usize| {
+            _mm256_cvtepu16_epi32(_mm_loadu_si128(t.as_ptr().add(base + off).cast()))
+        };
+        let fifteen = _mm256_set1_epi32(15);
+        let (wa, wb) = match input.touch {
+            Touch::Nothing => (fifteen, fifteen),
+            Touch::One(t) => (
+                _mm256_and_si256(_mm256_srlv_epi32(load(t, 0), ha), fifteen),
+                _mm256_and_si256(_mm256_srlv_epi32(load(t, 8), hb), fifteen),
+            ),
+            Touch::Any(kinds) => {
+                let a = kinds
+                    .iter()
+                    .fold(_mm256_setzero_si256(), |a, t| _mm256_or_si256(a, load(t, 0)));
+                let b = kinds
+                    .iter()
+                    .fold(_mm256_setzero_si256(), |a, t| _mm256_or_si256(a, load(t, 8)));
+                (
+                    _mm256_and_si256(_mm256_srlv_epi32(a, ha), fifteen),
+                    _mm256_and_si256(_mm256_srlv_epi32(b, hb), fifteen),
+                )
+            }
+        };
+        let a = _mm256_or_si256(_mm256_slli_epi32::<4>(ha), wa);
+        let b = _mm256_or_si256(_mm256_slli_epi32::<4>(hb), wb);
+        // u32 -> u16: per 128-bit lane [a0-3 b0-3 | a4-7 b4-7]; reorder to [a0-7 | b0-7].
+        let p = _mm256_permute4x64_epi64::<0xd8>(_mm256_packus_epi32(a, b));
+        _mm_packus_epi16(_mm256_castsi256_si128(p), _mm256_extracti128_si256::<1>(p))
+    }
+
     #[inline(always)]
     unsafe fn load512(p: &[u8; CHUNK]) -> __m512i {
         _mm512_loadu_si512(p.as_ptr().cast())
@@ -613,11 +684,16 @@ mod x86 {
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,popcnt")]
     unsafe fn gen_avx512_inner<const WIDE: bool, const ANY: bool>(t: &GenTables, input: &GenInput, out: Out) -> u32 {
         debug_assert!(ANY || (out.words.len() == t.chunks.len() && out.prefix.len() == t.chunks.len()));
-        let mut packed = [0u8; MAX_COLUMNS];
-        pack(input, t.columns.next_multiple_of(32), &mut packed);
+        // Built in registers: a wide load of bytes just stored one by one would wait for
+        // the stores.
+        let halves = t.columns.div_ceil(32);
         let k = Ctx512 {
-            lo: _mm512_loadu_si512(packed.as_ptr().cast()),
-            hi: _mm512_loadu_si512(packed.as_ptr().add(64).cast()),
+            lo: pack64(input, 0, halves),
+            hi: if WIDE {
+                pack64(input, 64, halves - 2)
+            } else {
+                _mm512_setzero_si512()
+            },
             live: _mm512_broadcast_i32x4(live_table(input.left)),
             first: input.first,
             left: input.left,
@@ -733,12 +809,10 @@ mod x86 {
     #[target_feature(enable = "avx2,popcnt")]
     unsafe fn gen_avx2_inner<const NT: usize, const ANY: bool>(t: &GenTables, input: &GenInput, out: Out) -> u32 {
         debug_assert!(ANY || (out.words.len() == t.chunks.len() && out.prefix.len() == t.chunks.len()));
-        let mut packed = [0u8; MAX_COLUMNS];
-        pack(input, t.columns.next_multiple_of(16), &mut packed);
         let mut x = [_mm256_setzero_si256(); NT];
         let mut prev = _mm_setzero_si128();
         for (k, xk) in x.iter_mut().enumerate() {
-            let tab = _mm_loadu_si128(packed.as_ptr().add(16 * k).cast());
+            let tab = pack16(input, 16 * k);
             *xk = _mm256_broadcastsi128_si256(_mm_xor_si128(tab, prev));
             prev = tab;
         }
