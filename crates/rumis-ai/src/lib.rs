@@ -122,6 +122,10 @@ pub enum PlayerSpec {
     Mcts {
         simulations: u64,
     },
+    /// The same search without RAVE (plain UCT), to measure what RAVE brings.
+    Uct {
+        simulations: u64,
+    },
 }
 
 impl PlayerSpec {
@@ -143,6 +147,10 @@ impl PlayerSpec {
                 Ok(n) if n > 0 => Ok(PlayerSpec::Mcts { simulations: n }),
                 _ => Err(format!("'{s}': mcts:SIMS needs a positive number of simulations")),
             },
+            _ if t.starts_with("uct:") => match t[4..].parse::<u64>() {
+                Ok(n) if n > 0 => Ok(PlayerSpec::Uct { simulations: n }),
+                _ => Err(format!("'{s}': uct:SIMS needs a positive number of simulations")),
+            },
             _ if t.chars().all(|c| c.is_ascii_digit()) && !t.is_empty() => level(&t),
             _ => Err(format!(
                 "unknown player '{s}'; use random, greedy, level:1..9 or mcts:SIMS"
@@ -161,6 +169,14 @@ impl PlayerSpec {
                 seed,
                 ..MctsConfig::default()
             })),
+            PlayerSpec::Uct { simulations } => Box::new(Mcts::new(MctsConfig {
+                simulations: Some(simulations),
+                threads,
+                seed,
+                rave: 0.0,
+                label: format!("uct:{simulations}"),
+                ..MctsConfig::default()
+            })),
             PlayerSpec::Level(l) => level(l, seed, threads),
         }
     }
@@ -173,6 +189,7 @@ impl fmt::Display for PlayerSpec {
             PlayerSpec::Greedy => write!(f, "greedy"),
             PlayerSpec::Level(l) => write!(f, "level:{l}"),
             PlayerSpec::Mcts { simulations } => write!(f, "mcts:{simulations}"),
+            PlayerSpec::Uct { simulations } => write!(f, "uct:{simulations}"),
         }
     }
 }

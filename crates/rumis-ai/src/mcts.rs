@@ -26,6 +26,9 @@ pub struct MctsConfig {
     pub exploration: f32,
     /// A node's children are created once it has been visited this often.
     pub expand_after: u32,
+    /// RAVE equivalence constant: how many visits the all-moves-as-first statistics are
+    /// worth (0: no RAVE).
+    pub rave: f32,
     /// Solve the rest of the game exactly when at most this many stones are left to the
     /// colours still in play (0: never)...
     pub endgame_stones: usize,
@@ -43,6 +46,7 @@ impl Default for MctsConfig {
             seed: 1,
             exploration: 0.6,
             expand_after: 2,
+            rave: 300.0,
             endgame_stones: 6,
             endgame_nodes: 200_000,
             label: "mcts".into(),
@@ -77,6 +81,10 @@ struct Node {
     expanded: bool,
     visits: u32,
     reward: f32,
+    /// All-moves-as-first: simulations through the parent in which the parent's mover
+    /// played this move at some later point, and their summed reward.
+    amaf_visits: u32,
+    amaf_reward: f32,
     first_child: u32,
     children: u32,
 }
@@ -273,9 +281,15 @@ fn run_tree(
         expanded: false,
         visits: 0,
         reward: 0.0,
+        amaf_visits: 0,
+        amaf_reward: 0.0,
         first_child: 0,
         children: 0,
     }];
+    // Moves of the simulation in order, and per colour the moves played from some ply on.
+    let mut played: Vec<(u8, Move)> = Vec::new();
+    let words = site.templates().len().div_ceil(64);
+    let mut seen = vec![vec![0u64; words]; 4];
     let mut buf = Vec::new();
     let mut path: Vec<u32> = Vec::new();
     let mut sims = 0u64;
@@ -295,6 +309,7 @@ fn run_tree(
         let mut pos = root.clone();
         path.clear();
         path.push(0);
+        played.clear();
         let mut node = 0usize;
         loop {
             if pos.is_over() {
@@ -320,6 +335,8 @@ fn run_tree(
                         expanded: false,
                         visits: 0,
                         reward: 0.0,
+                        amaf_visits: 0,
+                        amaf_reward: 0.0,
                         first_child: 0,
                         children: 0,
                     });
@@ -331,29 +348,76 @@ fn run_tree(
             }
             let n = nodes[node];
             let ln = ((n.visits.max(1)) as f32).ln();
+            let beta = if cfg.rave > 0.0 {
+                (cfg.rave / (3.0 * n.visits as f32 + cfg.rave)).sqrt()
+            } else {
+                0.0
+            };
             let mut best = n.first_child;
             let mut best_value = f32::MIN;
             for i in n.first_child..n.first_child + n.children {
                 let c = &nodes[i as usize];
-                if c.visits == 0 {
-                    best = i;
-                    break;
-                }
-                let v = c.reward / c.visits as f32 + cfg.exploration * (ln / c.visits as f32).sqrt();
+                let v = if c.visits == 0 {
+                    if cfg.rave <= 0.0 || c.amaf_visits == 0 {
+                        // Try every move once (in prior order) before any twice.
+                        best = i;
+                        break;
+                    }
+                    c.amaf_reward / c.amaf_visits as f32 + cfg.exploration * ln.sqrt()
+                } else {
+                    let q = c.reward / c.visits as f32;
+                    let q = if c.amaf_visits > 0 {
+                        (1.0 - beta) * q + beta * c.amaf_reward / c.amaf_visits as f32
+                    } else {
+                        q
+                    };
+                    q + cfg.exploration * (ln / c.visits as f32).sqrt()
+                };
                 if v > best_value {
                     best_value = v;
                     best = i;
                 }
             }
             node = best as usize;
+            played.push((nodes[node].mover, nodes[node].mv));
             pos.play_unchecked(site, nodes[node].mv);
             path.push(node as u32);
             if nodes[node].visits == 0 {
                 break;
             }
         }
-        playout(site, &mut pos, &mut rng, &mut buf);
+        let tree_plies = played.len();
+        while let Some(colour) = pos.to_move(site) {
+            pos.legal_moves(site, &mut buf);
+            let m = pick_playout_move(site, &buf, &mut rng);
+            played.push((colour.index() as u8, m));
+            pos.play_unchecked(site, m);
+        }
         let r = rewards(site, &pos);
+        if cfg.rave > 0.0 {
+            // Walk the plies backwards; at each tree node, credit its children whose move its
+            // mover played then or later.
+            for ply in (0..played.len()).rev() {
+                let (c, m) = played[ply];
+                seen[c as usize][m.0 as usize / 64] |= 1 << (m.0 % 64);
+                if ply < tree_plies || (ply == tree_plies && ply < path.len()) {
+                    let n = nodes[path[ply] as usize];
+                    if n.expanded {
+                        for i in n.first_child..n.first_child + n.children {
+                            let ch = &mut nodes[i as usize];
+                            let set = &seen[ch.mover as usize];
+                            if set[ch.mv.0 as usize / 64] >> (ch.mv.0 % 64) & 1 == 1 {
+                                ch.amaf_visits += 1;
+                                ch.amaf_reward += r[ch.mover as usize];
+                            }
+                        }
+                    }
+                }
+            }
+            for &(c, m) in &played {
+                seen[c as usize][m.0 as usize / 64] = 0;
+            }
+        }
         for k in 0..4 {
             sums[k] += r[k];
         }
