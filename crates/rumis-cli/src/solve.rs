@@ -11,6 +11,21 @@ use rumis_solve::{BoxSize, Goal, Solver};
 pub enum SolveCommand {
     /// Every exact filling of an a x b x c box with stones of the chosen colours, each at most once.
     Box(BoxArgs),
+    /// Build the 5 x 5 x 5 cube with all four colours placing in turn under the rules; write the game.
+    Tower5(TowerArgs),
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct TowerArgs {
+    /// The cube's edge (5 for the rulebook's puzzle; 3 or 4 to try smaller ones).
+    #[arg(long, default_value_t = 5)]
+    size: usize,
+    /// Give up after this many positions.
+    #[arg(long, default_value_t = 50_000_000)]
+    nodes: u64,
+    /// Write the game record here (replay it with --board-file examples/tower5.toml).
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -37,7 +52,10 @@ pub struct BoxArgs {
 }
 
 pub fn run(cmd: &SolveCommand) -> Result<String, String> {
-    let SolveCommand::Box(args) = cmd;
+    let args = match cmd {
+        SolveCommand::Box(args) => args,
+        SolveCommand::Tower5(t) => return tower(t),
+    };
     let size = BoxSize::parse(&args.size)?;
     let solver = Solver::new(size, args.colors)?;
     let goal = if args.first {
@@ -81,4 +99,35 @@ pub fn run(cmd: &SolveCommand) -> Result<String, String> {
         std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     Ok(out)
+}
+
+fn tower(args: &TowerArgs) -> Result<String, String> {
+    if !(2..=5).contains(&args.size) {
+        return Err(format!("--size {} is not supported; use 2 to 5", args.size));
+    }
+    let start = Instant::now();
+    let r = rumis_solve::tower::solve_tower(args.size, args.nodes);
+    let secs = start.elapsed().as_secs_f64();
+    let n = args.size;
+    match r.game {
+        Some(game) => {
+            let text = rumis_core::record::write(&game);
+            if let Some(path) = &args.out {
+                std::fs::write(path, &text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            }
+            Ok(format!(
+                "the {n}x{n}x{n} cube built in turn in {} placements ({} positions searched, {secs:.1} s)\n{text}",
+                game.moves().len(),
+                r.nodes
+            ))
+        }
+        None if r.exhausted => Ok(format!(
+            "no way to build the {n}x{n}x{n} cube in turn exists: the search was exhaustive ({} positions, {} dead positions remembered, {secs:.1} s)",
+            r.nodes, r.dead
+        )),
+        None => Err(format!(
+            "no {n}x{n}x{n} cube found within {} positions ({secs:.1} s); raise --nodes",
+            r.nodes
+        )),
+    }
 }

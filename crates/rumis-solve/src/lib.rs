@@ -8,6 +8,8 @@
 //! adds, for every rotation of the box that maps it onto itself, one to that rotation's
 //! fixed count; the number of orbits is the average of the fixed counts.
 
+pub mod tower;
+
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
