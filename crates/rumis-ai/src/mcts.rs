@@ -105,6 +105,8 @@ impl Mcts {
         let root = game.position().clone();
         let mover = root.to_move(site)?;
         self.games_seen += 1;
+        // The time limit covers the endgame solver's attempt too.
+        let deadline = self.config.time.map(|t| Instant::now() + t);
         if self.config.endgame_stones > 0 && crate::endgame::stones_in_play(site, &root) <= self.config.endgame_stones {
             if let Some(s) = crate::endgame::Solver::new(site, self.config.endgame_nodes).solve(&root) {
                 let value = s.value[mover.index()];
@@ -118,7 +120,6 @@ impl Mcts {
             }
         }
         let threads = self.config.threads.max(1);
-        let deadline = self.config.time.map(|t| Instant::now() + t);
         let per_thread = self.config.simulations.map(|s| s.div_ceil(threads as u64));
         let seed = self.config.seed ^ root.hash() ^ self.games_seen.wrapping_mul(0x9e37_79b9);
         let cfg = &self.config;
