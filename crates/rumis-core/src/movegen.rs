@@ -601,9 +601,15 @@ mod x86 {
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw")]
     unsafe fn pack64(input: &GenInput, base: usize, halves: usize) -> __m512i {
+        // One 64-byte load, as the AVX-512 placement stores them.
+        let heights = _mm512_loadu_si512(input.heights.as_ptr().add(base).cast());
         let half = |off: usize| {
             let at = base + off;
-            let h = _mm512_cvtepu8_epi16(_mm256_loadu_si256(input.heights.as_ptr().add(at).cast()));
+            let h = _mm512_cvtepu8_epi16(if off == 0 {
+                _mm512_castsi512_si256(heights)
+            } else {
+                _mm512_extracti64x4_epi64::<1>(heights)
+            });
             let load = |t: &[u16; MAX_COLUMNS]| _mm512_loadu_si512(t.as_ptr().add(at).cast());
             let fifteen = _mm512_set1_epi16(15);
             let w = match input.touch {

@@ -411,7 +411,7 @@ impl Position {
     /// Plays a placement known to be legal for the colour to move, then passes the turn to
     /// the next colour that can place, marking out every colour that cannot.
     pub fn play_unchecked(&mut self, site: &Site, m: Move) {
-        let next = self.place(site, m);
+        let next = self.place(site, m, CodePath::Scalar);
         self.settle(site, next);
     }
 
@@ -421,23 +421,33 @@ impl Position {
     /// available); returns their number. Each colour passed over costs one generation.
     #[inline(always)]
     pub fn play_generate(&mut self, site: &Site, m: Move, path: CodePath, set: &mut MoveSet) -> usize {
-        let next = self.place(site, m);
+        let next = self.place(site, m, path);
         self.settle_generate(site, next, path, set)
     }
 
     /// Puts the stone on the structure; returns the next seat.
     #[inline(always)]
-    fn place(&mut self, site: &Site, m: Move) -> usize {
+    fn place(&mut self, site: &Site, m: Move, path: CodePath) -> usize {
         let colour = site.order[self.seat as usize];
         let t = site.template(m);
         let k = colour.index();
-        self.add_cubes(site, t, k);
+        match path {
+            // SAFETY: `path` is available (callers of play_generate promise it).
+            #[cfg(target_arch = "x86_64")]
+            CodePath::Avx512 => unsafe { self.add_cubes_avx512(site, t, k) },
+            _ => self.add_cubes(site, t, k),
+        }
         self.left[k] &= !(1 << t.stone.index());
         self.used[k] |= 1 << t.stone.index();
         self.hash ^= stone_key(k, t.stone);
         self.placed[k] += 1;
         self.plies += 1;
-        (self.seat as usize + 1) % site.order.len()
+        let next = self.seat as usize + 1;
+        if next == site.order.len() {
+            0
+        } else {
+            next
+        }
     }
 
     /// Places a ruin stone (Ruinas, before the first move): rules 1-4, no contact.
@@ -496,6 +506,60 @@ impl Position {
             }
             self.heights[c] = h + k;
             self.cube_count += k as u16;
+        }
+    }
+
+    /// [`Position::add_cubes`] with the heights and contact masks updated by whole 64-byte
+    /// vectors: the generator reads them right after, with wide loads, which could not
+    /// take their data from narrow stores still in flight and would wait for them.
+    ///
+    /// # Safety
+    /// The CPU must have AVX-512 F and BW.
+    #[cfg(target_arch = "x86_64")]
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    unsafe fn add_cubes_avx512(&mut self, site: &Site, t: &Template, kind: usize) {
+        use std::arch::x86_64::*;
+        let len = (t.len as usize).min(4);
+        let mut runs = [0u16; 4];
+        let mut cols = [0usize; 4];
+        for i in 0..len {
+            let c = t.columns[i] as usize & (MAX_COLUMNS - 1);
+            let k = t.count[i];
+            let h = self.heights[c];
+            let run = ((1u16 << k) - 1) << h;
+            self.cubes[kind][c] |= run;
+            for z in h..h + k {
+                self.hash ^= site.cube_key(kind, c, z);
+            }
+            self.cube_count += k as u16;
+            runs[i] = run;
+            cols[i] = c;
+        }
+        // Groups of 64 heights, 32 contact masks (MAX_COLUMNS = 128).
+        for g in 0..site.columns.div_ceil(64).min(2) {
+            let p = self.heights.as_mut_ptr().add(64 * g);
+            let mut v = _mm512_loadu_si512(p.cast());
+            for (&c, &k) in cols[..len].iter().zip(&t.count) {
+                if c / 64 == g {
+                    v = _mm512_mask_add_epi8(v, 1u64 << (c % 64), v, _mm512_set1_epi8(k as i8));
+                }
+            }
+            _mm512_storeu_si512(p.cast(), v);
+        }
+        let touch = &mut self.touch[kind];
+        for g in 0..site.columns.div_ceil(32).min(4) {
+            let p = touch.as_mut_ptr().add(32 * g);
+            let mut v = _mm512_loadu_si512(p.cast());
+            for (&c, &run) in cols[..len].iter().zip(&runs) {
+                let m = (site.neighbour_mask(c)[g / 2] >> (32 * (g % 2))) as u32;
+                v = _mm512_or_si512(v, _mm512_maskz_set1_epi16(m, run as i16));
+                if c / 32 == g {
+                    let above = _mm512_maskz_set1_epi16(1 << (c % 32), (run << 1) as i16);
+                    v = _mm512_or_si512(v, above);
+                }
+            }
+            _mm512_storeu_si512(p.cast(), v);
         }
     }
 

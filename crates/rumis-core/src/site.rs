@@ -115,6 +115,8 @@ pub struct Site {
     /// Buildable neighbours per column: the first `neighbour_count[c]` entries.
     neighbours: [[u8; 4]; MAX_COLUMNS],
     neighbour_count: [u8; MAX_COLUMNS],
+    /// The same as bit masks (bit n of word n / 64).
+    neighbour_masks: [[u64; 2]; MAX_COLUMNS],
     templates: Vec<Template>,
     /// Template ids of each stone: `by_stone[s]..by_stone[s + 1]`.
     by_stone: [u16; STONE_COUNT + 1],
@@ -198,9 +200,13 @@ impl Site {
             .collect();
         let mut neighbours = [[0u8; 4]; MAX_COLUMNS];
         let mut neighbour_count = [0u8; MAX_COLUMNS];
+        let mut neighbour_masks = [[0u64; 2]; MAX_COLUMNS];
         for (c, list) in lists.iter().enumerate() {
             neighbours[c][..list.len()].copy_from_slice(list);
             neighbour_count[c] = list.len() as u8;
+            for &n in list {
+                neighbour_masks[c][n as usize / 64] |= 1 << (n % 64);
+            }
         }
 
         let mut site = Site {
@@ -214,6 +220,7 @@ impl Site {
             limit,
             neighbours,
             neighbour_count,
+            neighbour_masks,
             templates: Vec::new(),
             by_stone: [0; STONE_COUNT + 1],
             by_shape: HashMap::new(),
@@ -319,6 +326,12 @@ impl Site {
     #[inline(always)]
     pub(crate) fn cube_key(&self, kind: usize, column: usize, z: u8) -> u64 {
         self.cube_keys[(kind * self.columns + column) * 16 + (z & 15) as usize]
+    }
+
+    /// The buildable neighbours of a column as a bit mask (bit n of word n / 64).
+    #[inline(always)]
+    pub(crate) fn neighbour_mask(&self, c: usize) -> [u64; 2] {
+        self.neighbour_masks[c & (MAX_COLUMNS - 1)]
     }
 
     /// Buildable neighbours of a column.
