@@ -44,7 +44,7 @@ pub const MAX_CHUNKS: usize = (104 * MAX_COLUMNS).div_ceil(CHUNK) + 4;
 /// A way of computing legal-move sets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CodePath {
-    /// AVX-512 F + BW + VBMI: `vpermb` lookups, 64 templates per instruction.
+    /// AVX-512 F + BW + VBMI (and BMI2): `vpermb` lookups, 64 templates per instruction.
     Avx512,
     /// AVX2: `vpshufb` lookups over 16-column sub-tables, 32 templates per instruction.
     Avx2,
@@ -79,6 +79,7 @@ impl CodePath {
                 std::arch::is_x86_feature_detected!("avx512f")
                     && std::arch::is_x86_feature_detected!("avx512bw")
                     && std::arch::is_x86_feature_detected!("avx512vbmi")
+                    && std::arch::is_x86_feature_detected!("bmi2")
             }
             #[cfg(target_arch = "x86_64")]
             CodePath::Avx2 => std::arch::is_x86_feature_detected!("avx2"),
@@ -388,6 +389,13 @@ impl MoveSet {
     /// The `i`-th placement in slot order (`None` unless `i < len()`).
     #[inline(always)]
     pub fn nth(&self, tables: &GenTables, i: usize) -> Option<Move> {
+        self.nth_on(tables, i, CodePath::Scalar)
+    }
+
+    /// [`MoveSet::nth`], selecting the bit with BMI2 `pdep` on the AVX-512 path (whose
+    /// CPUs all have a fast one); `path` must be available.
+    #[inline(always)]
+    pub(crate) fn nth_on(&self, tables: &GenTables, i: usize, path: CodePath) -> Option<Move> {
         if self.n == 0 || i >= self.prefix[self.n - 1] as usize + self.words[self.n - 1].count_ones() as usize {
             return None;
         }
@@ -403,17 +411,30 @@ impl MoveSet {
             j = if prefix[mid] as usize <= i { mid } else { j };
             len -= half;
         }
-        let bit = select(self.words[j], (i - self.prefix[j] as usize) as u32);
+        let (w, k) = (self.words[j], (i - self.prefix[j] as usize) as u32);
+        let bit = match path {
+            // SAFETY: the AVX-512 path is only used where it is available, which includes
+            // BMI2; k < popcount(w) < 64.
+            #[cfg(target_arch = "x86_64")]
+            CodePath::Avx512 => unsafe { x86::select_pdep(w, k) },
+            _ => select(w, k),
+        };
         Some(Move(tables.slot_to_id[j * CHUNK + bit as usize]))
     }
 
     /// A uniformly random placement, given the set's size.
     #[inline(always)]
     pub fn pick(&self, tables: &GenTables, len: usize, rng: &mut Rng) -> Option<Move> {
+        self.pick_on(tables, len, rng, CodePath::Scalar)
+    }
+
+    /// [`MoveSet::pick`] with [`MoveSet::nth_on`].
+    #[inline(always)]
+    pub(crate) fn pick_on(&self, tables: &GenTables, len: usize, rng: &mut Rng, path: CodePath) -> Option<Move> {
         if len == 0 {
             return None;
         }
-        self.nth(tables, rng.below(len))
+        self.nth_on(tables, rng.below(len), path)
     }
 }
 
@@ -584,6 +605,16 @@ fn chunk_scalar<const L: usize>(cd: &ChunkData, packed: &[u8; MAX_COLUMNS], vali
 mod x86 {
     use super::*;
     use std::arch::x86_64::*;
+
+    /// The position of the `k`-th set bit of `w` (`k < popcount(w)`).
+    ///
+    /// # Safety
+    /// The CPU must have BMI2.
+    #[inline]
+    #[target_feature(enable = "bmi2")]
+    pub(super) unsafe fn select_pdep(w: u64, k: u32) -> u32 {
+        _pdep_u64(1u64 << (k & 63), w).trailing_zeros()
+    }
 
     /// Per stone index (0-15): 0xff if the stone is live.
     #[inline(always)]

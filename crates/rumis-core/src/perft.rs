@@ -40,7 +40,7 @@ fn below(site: &Site, pos: &Position, set: &MoveSet, n: usize, depth: u32, path:
 }
 
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,popcnt")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,popcnt,bmi2")]
 unsafe fn below_avx512(site: &Site, pos: &Position, set: &MoveSet, n: usize, depth: u32) -> u64 {
     below_generic(site, pos, set, n, depth, CodePath::Avx512)
 }

@@ -62,7 +62,7 @@ fn play_out(site: &Site, p: &mut Position, rng: &mut Rng, path: CodePath, set: &
 }
 
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,popcnt")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,popcnt,bmi2")]
 unsafe fn play_out_avx512(site: &Site, p: &mut Position, rng: &mut Rng, set: &mut MoveSet) {
     play_out_generic(site, p, rng, CodePath::Avx512, set)
 }
@@ -78,7 +78,7 @@ fn play_out_generic(site: &Site, p: &mut Position, rng: &mut Rng, path: CodePath
     let tables = site.gen_tables();
     let mut n = p.legal_set_with(site, path, set).unwrap_or(0);
     // A colour to move always has a placement, so the game is over exactly when n is 0.
-    while let Some(m) = set.pick(tables, n, rng) {
+    while let Some(m) = set.pick_on(tables, n, rng, path) {
         n = p.play_generate(site, m, path, set);
     }
 }
