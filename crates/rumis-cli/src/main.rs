@@ -3,6 +3,7 @@
 mod ai;
 mod bench;
 mod engine;
+mod serve;
 mod solve;
 mod source;
 mod text;
@@ -86,6 +87,8 @@ enum Command {
     Solve(solve::SolveCommand),
     /// Measure move generation, perft and random playouts (docs/performance.md).
     Bench(bench::BenchArgs),
+    /// Run the game server: JSON API and WebSockets under /api/v1 (docs/server-api.md).
+    Serve(serve::ServeArgs),
 }
 
 fn main() -> ExitCode {
@@ -213,6 +216,7 @@ fn run(command: Command) -> Result<(), String> {
         Command::Engine => engine::run()?,
         Command::Solve(cmd) => print(solve::run(&cmd)?)?,
         Command::Bench(args) => bench::run(&args)?,
+        Command::Serve(args) => serve::run(&args)?,
     }
     Ok(())
 }

@@ -1,0 +1,535 @@
+//! The HTTP routes (`/api/v1/...`) and the WebSocket of a game's events.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::body::Bytes;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, Request, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use rumis_core::{record, Board, Colour, Game, Variant};
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use tokio::sync::broadcast::error::RecvError;
+
+use crate::db::{self, Actor, NewSeat, SeatKind, Setup};
+use crate::error::{printable, ApiError};
+use crate::{ai, view, App};
+
+type Shared = State<Arc<App>>;
+
+pub fn router(app: Arc<App>) -> Router {
+    let limit = app.config.body_limit;
+    Router::new()
+        .route("/", get(root))
+        .route("/api/v1", get(index))
+        .route("/api/v1/boards", get(boards))
+        .route("/api/v1/games", post(create_game).get(list_games))
+        .route("/api/v1/games/{id}", get(get_game))
+        .route("/api/v1/games/{id}/moves", post(submit_move))
+        .route("/api/v1/games/{id}/undo", post(undo))
+        .route("/api/v1/games/{id}/record", get(get_record))
+        .route("/api/v1/games/{id}/events", get(events))
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(DefaultBodyLimit::max(limit))
+        .layer(middleware::from_fn_with_state(app.clone(), rate_limit))
+        .with_state(app)
+}
+
+async fn rate_limit(
+    State(app): Shared,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    req: Request,
+    next: Next,
+) -> Response {
+    match app.limiter.check(peer.ip()) {
+        Ok(()) => next.run(req).await,
+        Err(wait) => {
+            let secs = wait.ceil().max(1.0) as u64;
+            let mut r = ApiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                "rate_limited",
+                "too many requests from this address; slow down",
+            )
+            .with(json!({ "retry_after_seconds": secs }))
+            .into_response();
+            r.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(secs));
+            r
+        }
+    }
+}
+
+async fn root() -> impl IntoResponse {
+    (
+        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+        "rumis game server\nAPI: /api/v1 (docs/server-api.md)\n",
+    )
+}
+
+async fn index() -> Json<Value> {
+    Json(json!({
+        "name": "rumis",
+        "api": 1,
+        "endpoints": [
+            "GET /api/v1/boards",
+            "POST /api/v1/games",
+            "GET /api/v1/games?status=open|finished&limit=N",
+            "GET /api/v1/games/{id}?at=N",
+            "POST /api/v1/games/{id}/moves",
+            "POST /api/v1/games/{id}/undo",
+            "GET /api/v1/games/{id}/record",
+            "GET /api/v1/games/{id}/events (WebSocket)",
+        ],
+    }))
+}
+
+async fn not_found() -> ApiError {
+    ApiError::new(StatusCode::NOT_FOUND, "not_found", "no such endpoint; see /api/v1")
+}
+
+async fn method_not_allowed() -> ApiError {
+    ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "method_not_allowed",
+        "this endpoint does not take that method",
+    )
+}
+
+async fn boards() -> Json<Value> {
+    let list: Vec<Value> = Board::builtins()
+        .iter()
+        .map(|b| {
+            json!({
+                "name": b.name,
+                "aliases": b.aliases,
+                "files": b.files,
+                "ranks": b.ranks,
+                "hmax": { "2": b.hmax(2), "3": b.hmax(3), "4": b.hmax(4) },
+                "columns": { "2": b.column_count(2), "3": b.column_count(3), "4": b.column_count(4) },
+            })
+        })
+        .collect();
+    Json(json!({ "boards": list }))
+}
+
+/// A JSON body: 413 when too large, 400 when not the expected JSON.
+fn parse_body<T: DeserializeOwned>(
+    body: Result<Bytes, axum::extract::rejection::BytesRejection>,
+) -> Result<T, ApiError> {
+    let bytes = body.map_err(|e| {
+        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "body_too_large",
+                "the request body is too large",
+            )
+        } else {
+            ApiError::bad_request("bad_body", format!("cannot read the request body: {}", e.body_text()))
+        }
+    })?;
+    serde_json::from_slice(&bytes)
+        .map_err(|e| ApiError::bad_request("bad_json", format!("the body is not the JSON expected: {e}")))
+}
+
+/// Game ids are 16 hex digits; anything else is unknown without asking the database.
+fn check_id(id: &str) -> Result<(), ApiError> {
+    if id.len() == 16 && id.bytes().all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase()) {
+        Ok(())
+    } else {
+        Err(ApiError::not_found(id))
+    }
+}
+
+fn bearer(headers: &HeaderMap) -> Option<String> {
+    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?.trim();
+    let (scheme, token) = value.split_once(' ')?;
+    scheme.eq_ignore_ascii_case("bearer").then(|| token.trim().to_string())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SeatRequest {
+    kind: String,
+    level: Option<u8>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CreateRequest {
+    board: String,
+    players: usize,
+    #[serde(default)]
+    variant: Option<String>,
+    #[serde(default)]
+    colours: Option<Vec<String>>,
+    #[serde(default)]
+    ruins_seed: Option<u64>,
+    #[serde(default)]
+    hot_seat: bool,
+    #[serde(default)]
+    seats: Option<Vec<SeatRequest>>,
+}
+
+async fn create_game(
+    State(app): Shared,
+    body: Result<Bytes, axum::extract::rejection::BytesRejection>,
+) -> Result<Response, ApiError> {
+    let req: CreateRequest = parse_body(body)?;
+    let board = Board::builtin(&req.board).ok_or_else(|| {
+        ApiError::bad_request(
+            "unknown_board",
+            format!(
+                "unknown board '{}'; the boards are {}",
+                printable(&req.board),
+                Board::builtin_names()
+            ),
+        )
+    })?;
+    if !(2..=4).contains(&req.players) {
+        return Err(ApiError::bad_request(
+            "bad_setup",
+            format!("a game has 2 to 4 players, not {}", req.players),
+        ));
+    }
+    let variant = match &req.variant {
+        None => Variant::Standard,
+        Some(v) => Variant::from_name(v).ok_or_else(|| {
+            ApiError::bad_request(
+                "bad_setup",
+                format!(
+                    "unknown variant '{}' (standard, two-player-four-colors, ruinas)",
+                    printable(v)
+                ),
+            )
+        })?,
+    };
+    let colours = match &req.colours {
+        None => None,
+        Some(list) => Some(
+            list.iter()
+                .map(|w| {
+                    let mut ch = w.chars();
+                    match (ch.next().and_then(Colour::from_letter), ch.next()) {
+                        (Some(c), None) => Ok(c),
+                        _ => Err(ApiError::bad_request(
+                            "bad_setup",
+                            format!("'{}' is not a colour (R, Y, G, B)", printable(w)),
+                        )),
+                    }
+                })
+                .collect::<Result<Vec<_>, _>>()?,
+        ),
+    };
+    if req.ruins_seed.is_some() && variant != Variant::Ruinas {
+        return Err(ApiError::bad_request(
+            "bad_setup",
+            "ruins_seed belongs only to a ruinas game",
+        ));
+    }
+    let site = rumis_core::Site::new(board.clone(), req.players, variant, colours)
+        .map_err(|e| ApiError::bad_request("bad_setup", e.0))?;
+    let mut setup = Setup {
+        board: board.name.clone(),
+        players: req.players,
+        variant,
+        colours: site.order.clone(),
+        ruins: Vec::new(),
+        hot_seat: req.hot_seat,
+    };
+    if variant == Variant::Ruinas {
+        let seed = match req.ruins_seed {
+            Some(s) => s,
+            None => getrandom::u64().map_err(|e| ApiError::internal(format!("no randomness: {e}")))?,
+        };
+        let start = db::start_game(&setup).map_err(|e| ApiError::bad_request("bad_setup", e))?;
+        let game = Game::with_random_ruins(start.site_arc().clone(), seed);
+        setup.ruins = game.ruins().iter().map(|&m| game.notation(m)).collect();
+    }
+    let player_count = if variant == Variant::TwoPlayerFourColors {
+        2
+    } else {
+        req.players
+    };
+    let seats: Vec<NewSeat> = match req.seats {
+        None => (0..player_count)
+            .map(|_| NewSeat {
+                kind: SeatKind::Human,
+                level: 0,
+            })
+            .collect(),
+        Some(list) => list
+            .iter()
+            .map(|s| match (s.kind.as_str(), s.level) {
+                ("human", None) => Ok(NewSeat {
+                    kind: SeatKind::Human,
+                    level: 0,
+                }),
+                ("ai", Some(l)) if (1..=9).contains(&l) => Ok(NewSeat {
+                    kind: SeatKind::Ai,
+                    level: l,
+                }),
+                ("ai", _) => Err(ApiError::bad_request(
+                    "bad_setup",
+                    "an AI seat needs a level from 1 to 9",
+                )),
+                ("human", Some(_)) => Err(ApiError::bad_request("bad_setup", "a human seat has no level")),
+                (k, _) => Err(ApiError::bad_request(
+                    "bad_setup",
+                    format!("a seat is \"human\" or \"ai\", not '{}'", printable(k)),
+                )),
+            })
+            .collect::<Result<_, _>>()?,
+    };
+    let (id, tokens) = app.store.create(&setup, &seats).await?;
+    let seats_json: Vec<Value> = seats
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            json!({
+                "seat": i,
+                "colours": site.colours_of(i).iter().map(|c| c.to_string()).collect::<Vec<_>>(),
+                "kind": s.kind.name(),
+                "level": (s.kind == SeatKind::Ai).then_some(s.level),
+                "token": tokens[i],
+            })
+        })
+        .collect();
+    ai::kick(&app, &id);
+    let body = json!({
+        "id": id,
+        "hot_seat": setup.hot_seat,
+        "seats": seats_json,
+        "ruins": setup.ruins,
+        "state_url": format!("/api/v1/games/{id}"),
+        "events_url": format!("/api/v1/games/{id}/events"),
+        "record_url": format!("/api/v1/games/{id}/record"),
+    });
+    Ok((StatusCode::CREATED, Json(body)).into_response())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ListParams {
+    status: Option<String>,
+    limit: Option<i64>,
+}
+
+async fn list_games(
+    State(app): Shared,
+    params: Result<Query<ListParams>, axum::extract::rejection::QueryRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let Query(params) = params.map_err(|e| ApiError::bad_request("bad_query", e.body_text()))?;
+    let status = params.status.as_deref().unwrap_or("open");
+    if status != "open" && status != "finished" {
+        return Err(ApiError::bad_request("bad_query", "status is \"open\" or \"finished\""));
+    }
+    let limit = params
+        .limit
+        .unwrap_or(app.config.list_limit)
+        .clamp(1, app.config.list_limit);
+    let games = app.store.list(status, limit).await?;
+    Ok(Json(
+        json!({ "status": status, "games": games.iter().map(view::summary).collect::<Vec<_>>() }),
+    ))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StateParams {
+    at: Option<usize>,
+}
+
+async fn get_game(
+    State(app): Shared,
+    Path(id): Path<String>,
+    params: Result<Query<StateParams>, axum::extract::rejection::QueryRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let Query(params) = params.map_err(|e| ApiError::bad_request("bad_query", e.body_text()))?;
+    check_id(&id)?;
+    let loaded = app.store.load(&id).await?;
+    let state = tokio::task::spawn_blocking(move || view::state(&loaded, params.at))
+        .await
+        .map_err(|e| ApiError::internal(e.to_string()))?;
+    Ok(Json(state))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MoveRequest {
+    placement: String,
+    expected_move_number: i64,
+    #[serde(default)]
+    token: Option<String>,
+}
+
+async fn submit_move(
+    State(app): Shared,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Result<Bytes, axum::extract::rejection::BytesRejection>,
+) -> Result<Response, ApiError> {
+    check_id(&id)?;
+    let req: MoveRequest = parse_body(body)?;
+    if req.placement.len() > 200 {
+        return Err(ApiError::bad_request(
+            "malformed_move",
+            "a placement is at most 200 characters",
+        ));
+    }
+    let token = bearer(&headers).or(req.token);
+    let _order = app.lock_game(&id).await;
+    let accepted = app
+        .store
+        .submit(
+            &id,
+            &Actor::Token(token.as_deref()),
+            &req.placement,
+            req.expected_move_number,
+        )
+        .await?;
+    app.events.moved(&accepted);
+    ai::kick(&app, &id);
+    let body = json!({
+        "number": accepted.number,
+        "colour": accepted.colour.to_string(),
+        "placement": accepted.placement,
+        "move_number": accepted.number + 1,
+        "to_move": accepted.to_move.map(|c| c.to_string()),
+        "out": accepted.newly_out.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
+        "over": accepted.over,
+    });
+    Ok((StatusCode::CREATED, Json(body)).into_response())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct UndoRequest {
+    expected_move_number: i64,
+    #[serde(default)]
+    token: Option<String>,
+}
+
+async fn undo(
+    State(app): Shared,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Result<Bytes, axum::extract::rejection::BytesRejection>,
+) -> Result<Json<Value>, ApiError> {
+    check_id(&id)?;
+    let req: UndoRequest = parse_body(body)?;
+    let token = bearer(&headers).or(req.token);
+    let _order = app.lock_game(&id).await;
+    let undone = app.store.undo(&id, token.as_deref(), req.expected_move_number).await?;
+    app.events.undone(&undone);
+    ai::kick(&app, &id);
+    Ok(Json(json!({
+        "removed": undone.removed,
+        "move_number": undone.move_number,
+        "to_move": undone.to_move.map(|c| c.to_string()),
+    })))
+}
+
+async fn get_record(State(app): Shared, Path(id): Path<String>) -> Result<Response, ApiError> {
+    check_id(&id)?;
+    let mut loaded = app.store.load(&id).await?;
+    loaded
+        .game
+        .tags
+        .push(("Event".into(), format!("rumis server game {id}")));
+    let text = record::write(&loaded.game);
+    Ok((
+        [
+            (header::CONTENT_TYPE, "text/plain; charset=utf-8".to_string()),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"rumis-{id}.txt\""),
+            ),
+        ],
+        text,
+    )
+        .into_response())
+}
+
+async fn events(
+    State(app): Shared,
+    Path(id): Path<String>,
+    ws: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
+) -> Result<Response, ApiError> {
+    check_id(&id)?;
+    // Subscribe before reading the snapshot, so that no event falls between them.
+    let rx = app.events.subscribe();
+    let loaded = app.store.load(&id).await?;
+    let ws = ws.map_err(|e| {
+        ApiError::bad_request(
+            "not_websocket",
+            format!("this endpoint is a WebSocket: {}", e.body_text()),
+        )
+    })?;
+    let count = loaded.game.moves().len() as i64;
+    let snapshot = view::state(&loaded, None);
+    Ok(ws
+        .max_message_size(4096)
+        .on_upgrade(move |socket| session(app, socket, id, rx, snapshot, count)))
+}
+
+/// Sends a snapshot, then every event of the game, until the client goes.
+async fn session(
+    app: Arc<App>,
+    mut socket: WebSocket,
+    id: String,
+    mut rx: tokio::sync::broadcast::Receiver<Arc<crate::events::Event>>,
+    snapshot: Value,
+    mut count: i64,
+) {
+    const SEND_TIMEOUT: Duration = Duration::from_secs(10);
+    async fn send(socket: &mut WebSocket, v: &Value) -> bool {
+        let text = v.to_string();
+        matches!(
+            tokio::time::timeout(SEND_TIMEOUT, socket.send(Message::Text(text.into()))).await,
+            Ok(Ok(()))
+        )
+    }
+    if !send(&mut socket, &json!({ "type": "snapshot", "state": snapshot })).await {
+        return;
+    }
+    loop {
+        tokio::select! {
+            incoming = socket.recv() => match incoming {
+                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
+                Some(Ok(_)) => {} // Pings are answered by the library; anything else is ignored.
+            },
+            event = rx.recv() => match event {
+                Ok(e) => {
+                    if e.game != id || e.after_move.is_some_and(|n| n <= count) {
+                        continue;
+                    }
+                    // `count` is what the last snapshot held; moves taken back are no
+                    // longer in it.
+                    if e.body.get("type").and_then(Value::as_str) == Some("undo") {
+                        let from = e.body.get("move_number").and_then(Value::as_i64).unwrap_or(1);
+                        count = count.min(from - 1);
+                    }
+                    if !send(&mut socket, &e.body).await {
+                        return;
+                    }
+                }
+                Err(RecvError::Lagged(_)) => {
+                    // Too slow to keep up: a fresh snapshot instead of the missed events.
+                    let Ok(loaded) = app.store.load(&id).await else { return };
+                    count = loaded.game.moves().len() as i64;
+                    if !send(&mut socket, &json!({ "type": "snapshot", "state": view::state(&loaded, None) })).await {
+                        return;
+                    }
+                }
+                Err(RecvError::Closed) => return,
+            },
+        }
+    }
+}

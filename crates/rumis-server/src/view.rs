@@ -1,0 +1,120 @@
+//! The JSON view of a game, computed by the core from the stored moves.
+
+use rumis_core::{Cube, Game, Outcome};
+use serde_json::{json, Value};
+
+use crate::db::{Loaded, Summary};
+
+/// A game's state after its first `at` moves (all of them when `None`).
+pub fn state(l: &Loaded, at: Option<usize>) -> Value {
+    let played = l.game.moves().len();
+    let shown = at.unwrap_or(played).min(played);
+    let mut game: Game = l.game.clone();
+    while game.moves().len() > shown {
+        game.undo();
+    }
+    let site = game.site();
+    let pos = game.position();
+    let board = &site.board;
+    let columns: Vec<Value> = site
+        .footprint()
+        .map(|c| {
+            let cubes: Vec<String> = (1..=pos.height(c))
+                .map(|z| pos.cube(c, z).map(Cube::letter).unwrap_or('?').to_string())
+                .collect();
+            json!({
+                "cell": site.column_name(c),
+                "x": c % board.files,
+                "y": c / board.files,
+                "limit": site.limit[c],
+                "height": pos.height(c),
+                "top": pos.top(c).map(|t| t.letter().to_string()),
+                "cubes": cubes,
+            })
+        })
+        .collect();
+    let Outcome {
+        scores,
+        players,
+        winners,
+    } = game.outcome();
+    let over = game.is_over();
+    let colours: Vec<Value> = site
+        .order
+        .iter()
+        .map(|&c| {
+            let stones: Vec<String> = pos.stones_left(c).iter().map(|s| s.code().to_string()).collect();
+            json!({
+                "colour": c.to_string(),
+                "name": c.name(),
+                "seat": site.player_of(c),
+                "out": pos.is_out(c),
+                "score": scores.iter().find(|s| s.0 == c).map(|s| s.1),
+                "stones_left": stones,
+            })
+        })
+        .collect();
+    let seats: Vec<Value> = l
+        .seats
+        .iter()
+        .map(|s| {
+            json!({
+                "seat": s.seat,
+                "colours": s.colours.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
+                "kind": s.kind.name(),
+                "level": (s.level > 0).then_some(s.level),
+            })
+        })
+        .collect();
+    let moves: Vec<Value> = l.moves[..shown]
+        .iter()
+        .map(|m| json!({ "number": m.number, "colour": m.colour, "placement": m.placement, "created": m.created }))
+        .collect();
+    let to_move = game.to_move();
+    json!({
+        "id": l.id,
+        "status": if l.game.is_over() { "finished" } else { "open" },
+        "created": l.created,
+        "updated": l.updated,
+        "hot_seat": l.setup.hot_seat,
+        "site": {
+            "board": board.name,
+            "files": board.files,
+            "ranks": board.ranks,
+            "players": site.players,
+            "variant": site.variant.name(),
+            "colours": site.order.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
+            "ruin_colour": site.ruin_colour.map(|c| c.to_string()),
+            "ruins": l.setup.ruins,
+            "hmax": board.hmax(site.limit_players),
+        },
+        "seats": seats,
+        "moves_played": played,
+        "at": shown,
+        "move_number": shown + 1,
+        "to_move": to_move.map(|c| c.to_string()),
+        "seat_to_move": to_move.and_then(|c| site.player_of(c)),
+        "over": over,
+        "colours": colours,
+        "players": players,
+        "winners": if over { json!(winners) } else { Value::Null },
+        "moves": moves,
+        "legal_moves": game.legal_notations(),
+        "position": { "cube_count": pos.cube_count(), "columns": columns },
+    })
+}
+
+pub fn summary(s: &Summary) -> Value {
+    json!({
+        "id": s.id,
+        "board": s.board,
+        "players": s.players,
+        "variant": s.variant,
+        "status": s.status,
+        "to_move": (!s.to_move.is_empty()).then_some(&s.to_move),
+        "moves_played": s.move_count,
+        "move_number": s.move_count + 1,
+        "created": s.created,
+        "updated": s.updated,
+    })
+}

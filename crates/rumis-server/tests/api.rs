@@ -1,0 +1,409 @@
+//! The server over real HTTP and WebSocket on 127.0.0.1, on a temporary SQLite file.
+
+mod common;
+
+use std::collections::HashSet;
+
+use common::*;
+use rumis_core::record;
+use rumis_server::client;
+use serde_json::{json, Value};
+
+fn s(v: &Value) -> String {
+    v.as_str().unwrap_or_else(|| panic!("not a string: {v}")).to_string()
+}
+
+/// Two token holders and a level-2 AI play Chullpa to the end; a spectator sees every move
+/// live, in order; the final scores are the core's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn full_game_two_token_holders_and_an_ai() {
+    let dir = TempDir::new("full");
+    let server = start(config(&dir.db_url())).await;
+    let addr = server.addr;
+    let created = create(
+        addr,
+        json!({ "board": "chullpa", "players": 3,
+                "seats": [{ "kind": "human" }, { "kind": "human" }, { "kind": "ai", "level": 2 }] }),
+    )
+    .await;
+    let id = s(&created["id"]);
+    let tokens = tokens(&created);
+    assert!(tokens[0].is_some() && tokens[1].is_some() && tokens[2].is_none());
+    assert_ne!(tokens[0], tokens[1]);
+    let token_len = tokens[0].as_ref().unwrap().len();
+    assert_eq!(token_len, 32, "128 bits as hex");
+
+    let mut spectator = subscribe(addr, &id).await;
+    let first = next_event(&mut spectator).await;
+    assert_eq!(first["type"], "snapshot");
+    assert_eq!(first["state"]["moves_played"], 0);
+    let mut player_ws = subscribe(addr, &id).await;
+    next_of(&mut player_ws, "snapshot").await;
+
+    let mut k = 0usize;
+    let final_state = loop {
+        let st = state(addr, &id).await;
+        if st["over"] == true {
+            break st;
+        }
+        let seat = st["seat_to_move"].as_u64().unwrap() as usize;
+        let n = st["move_number"].as_i64().unwrap();
+        match &tokens[seat] {
+            Some(t) => {
+                let legal = st["legal_moves"].as_array().unwrap();
+                assert!(!legal.is_empty());
+                let m = s(&legal[(k * 7) % legal.len()]);
+                k += 1;
+                let r = play(addr, &id, Some(t), &m, n).await;
+                assert_eq!(r.status, 201, "{}", r.text());
+                assert_eq!(r.json()["number"], n);
+                assert_eq!(r.json()["placement"], m.as_str());
+            }
+            None => loop {
+                // The AI's move arrives as an event.
+                let e = next_event(&mut player_ws).await;
+                if e["type"] == "move" && e["number"].as_i64().unwrap() >= n {
+                    break;
+                }
+            },
+        }
+    };
+
+    // The final scores are the core's, from the downloaded record.
+    let r = get(addr, &format!("/api/v1/games/{id}/record")).await;
+    assert_eq!(r.status, 200);
+    let game = record::read_game(&r.text()).expect("the record replays");
+    assert!(game.is_over());
+    let outcome = game.outcome();
+    let scores: Vec<(String, i64)> = final_state["colours"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (s(&c["colour"]), c["score"].as_i64().unwrap()))
+        .collect();
+    let core: Vec<(String, i64)> = outcome.scores.iter().map(|(c, v)| (c.to_string(), *v as i64)).collect();
+    assert_eq!(scores, core);
+    assert_eq!(final_state["winners"], json!(outcome.winners));
+    let moves: Vec<String> = final_state["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| s(&m["placement"]))
+        .collect();
+    let replayed: Vec<String> = game.moves().iter().map(|&m| game.notation(m)).collect();
+    assert_eq!(moves, replayed);
+    assert!(final_state["legal_moves"].as_array().unwrap().is_empty());
+
+    // The spectator saw every move, in order, each colour go out, and the end.
+    let mut seen = Vec::new();
+    let mut out = HashSet::new();
+    let mut thinking = 0;
+    let over = loop {
+        let e = next_event(&mut spectator).await;
+        match e["type"].as_str().unwrap() {
+            "move" => {
+                assert_eq!(e["number"].as_u64().unwrap() as usize, seen.len() + 1, "moves in order");
+                seen.push(s(&e["placement"]));
+            }
+            "out" => assert!(out.insert(s(&e["colour"])), "a colour goes out once"),
+            "ai_thinking" => thinking += 1,
+            "game_over" => break e,
+            other => panic!("unexpected event {other}"),
+        }
+    };
+    assert_eq!(seen, moves);
+    assert_eq!(out.len(), 3);
+    assert!(thinking > 0);
+    let event_scores: Vec<(String, i64)> = over["scores"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (s(&c["colour"]), c["score"].as_i64().unwrap()))
+        .collect();
+    assert_eq!(event_scores, core);
+
+    // Any earlier position can be replayed; the game is listed as finished.
+    let at2 = get(addr, &format!("/api/v1/games/{id}?at=2")).await.json();
+    assert_eq!(at2["moves"].as_array().unwrap().len(), 2);
+    assert!(at2["position"]["cube_count"].as_u64().unwrap() > 0);
+    let listed = get(addr, "/api/v1/games?status=finished").await.json();
+    assert!(listed["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|g| g["id"] == id.as_str()));
+    server.stop().await;
+}
+
+/// Every refusal is a 4xx JSON error with a reason, and the game does not change.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_input_is_refused_and_nothing_changes() {
+    let dir = TempDir::new("refuse");
+    let server = start(config(&dir.db_url())).await;
+    let addr = server.addr;
+    let created = create(addr, json!({ "board": "chullpa", "players": 2 })).await;
+    let id = s(&created["id"]);
+    let t = tokens(&created);
+    let (red, yellow) = (t[0].clone().unwrap(), t[1].clone().unwrap());
+    let start = state(addr, &id).await;
+    let first_moves: Vec<String> = start["legal_moves"].as_array().unwrap().iter().map(s).collect();
+    let r = play(addr, &id, Some(&red), "L4@a1,a2,a3,b1", 1).await;
+    assert_eq!(r.status, 201);
+    let before = state(addr, &id).await;
+    let legal: Vec<String> = before["legal_moves"].as_array().unwrap().iter().map(s).collect();
+    let good = legal[0].clone();
+    // A placement that reads well but breaks a rule now: yellow's first stone must touch.
+    let illegal = first_moves.iter().find(|m| !legal.contains(m)).unwrap().clone();
+    let path = format!("/api/v1/games/{id}/moves");
+
+    let cases: Vec<(u16, &str, client::Response)> = vec![
+        (401, "missing_token", play(addr, &id, None, &good, 2).await),
+        (403, "wrong_token", play(addr, &id, Some("00000000000000000000000000000000"), &good, 2).await),
+        (409, "not_your_turn", play(addr, &id, Some(&red), &good, 2).await),
+        (409, "stale_move_number", play(addr, &id, Some(&yellow), &good, 1).await),
+        (409, "stale_move_number", play(addr, &id, Some(&yellow), &good, 3).await),
+        (400, "malformed_move", play(addr, &id, Some(&yellow), "L4@z9", 2).await),
+        (400, "malformed_move", play(addr, &id, Some(&yellow), "hello", 2).await),
+        (422, "illegal_move", play(addr, &id, Some(&yellow), &illegal, 2).await),
+        (404, "unknown_game", play(addr, "0123456789abcdef", Some(&yellow), &good, 2).await),
+        (404, "not_found", play(addr, "../../etc", Some(&yellow), &good, 2).await),
+        (404, "unknown_game", play(addr, "ZZZ", Some(&yellow), &good, 2).await),
+        (400, "bad_json", client::request(addr, "POST", &path, Some(&yellow), None).await.unwrap()),
+        (
+            400,
+            "bad_json",
+            client::raw(
+                addr,
+                format!("POST {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 5\r\n\r\n{{\"pl:").as_bytes(),
+            )
+            .await
+            .unwrap(),
+        ),
+        (
+            400,
+            "bad_json",
+            post(addr, &path, Some(&yellow), &json!({ "placement": good, "expected_move_number": "two" })).await,
+        ),
+        (
+            400,
+            "bad_json",
+            post(addr, &path, Some(&yellow), &json!({ "placement": good, "expected_move_number": 2, "x": 1 })).await,
+        ),
+        (
+            413,
+            "body_too_large",
+            post(addr, &path, Some(&yellow), &json!({ "placement": "x".repeat(20_000), "expected_move_number": 2 })).await,
+        ),
+        (404, "unknown_game", get(addr, "/api/v1/games/0123456789abcdef").await),
+        (404, "not_found", get(addr, "/api/v2/games").await),
+        (400, "bad_query", get(addr, "/api/v1/games?status=everything").await),
+        (400, "not_websocket", get(addr, &format!("/api/v1/games/{id}/events")).await),
+        (400, "unknown_board", post(addr, "/api/v1/games", None, &json!({ "board": "atlantis", "players": 2 })).await),
+        (400, "bad_setup", post(addr, "/api/v1/games", None, &json!({ "board": "chullpa", "players": 5 })).await),
+        (
+            400,
+            "bad_setup",
+            post(
+                addr,
+                "/api/v1/games",
+                None,
+                &json!({ "board": "chullpa", "players": 2, "seats": [{ "kind": "ai", "level": 12 }, { "kind": "human" }] }),
+            )
+            .await,
+        ),
+        (403, "undo_not_allowed", post(addr, &format!("/api/v1/games/{id}/undo"), Some(&red), &json!({ "expected_move_number": 2 })).await),
+    ];
+    for (status, error, r) in &cases {
+        assert_eq!(r.status, *status, "{error}: {}", r.text());
+        let body = r.json();
+        assert_eq!(body["error"], *error, "{}", r.text());
+        assert!(body["reason"].as_str().is_some_and(|s| !s.is_empty()), "{}", r.text());
+    }
+    let stale = &cases[3].2.json();
+    assert_eq!(stale["move_number"], 2);
+
+    // Not a byte of HTTP: refused by the server, which keeps serving.
+    let garbage = client::raw(addr, b"\x16\x03\x01garbage\r\n\r\n").await;
+    assert!(garbage.map(|r| r.status >= 400).unwrap_or(true));
+
+    let after = state(addr, &id).await;
+    assert_eq!(before, after, "refused requests change nothing");
+    let r = play(addr, &id, Some(&yellow), &good, 2).await;
+    assert_eq!(r.status, 201, "{}", r.text());
+    server.stop().await;
+}
+
+/// Many simultaneous submissions for one turn, through two server instances on one
+/// database: exactly one is accepted each turn.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn simultaneous_submissions_exactly_one_accepted() {
+    let dir = TempDir::new("race");
+    let a = start(config(&dir.db_url())).await;
+    let b = start(config(&dir.db_url())).await;
+    let created = create(a.addr, json!({ "board": "tambo", "players": 2 })).await;
+    let id = s(&created["id"]);
+    let t = tokens(&created);
+    for round in 1..=6i64 {
+        let st = state(b.addr, &id).await;
+        assert_eq!(st["move_number"], round);
+        let seat = st["seat_to_move"].as_u64().unwrap() as usize;
+        let token = t[seat].clone().unwrap();
+        let legal: Vec<String> = st["legal_moves"].as_array().unwrap().iter().map(s).collect();
+        let mut tasks = Vec::new();
+        for i in 0..16 {
+            let addr = if i % 2 == 0 { a.addr } else { b.addr };
+            let (id, token, m) = (id.clone(), token.clone(), legal[(i * 5) % legal.len()].clone());
+            tasks.push(tokio::spawn(async move {
+                (m.clone(), play(addr, &id, Some(&token), &m, round).await)
+            }));
+        }
+        let mut accepted = Vec::new();
+        for task in tasks {
+            let (m, r) = task.await.unwrap();
+            match r.status {
+                201 => accepted.push(m),
+                409 => {
+                    let e = r.json()["error"].clone();
+                    assert!(e == "stale_move_number" || e == "not_your_turn", "{}", r.text());
+                }
+                other => panic!("unexpected {other}: {}", r.text()),
+            }
+        }
+        assert_eq!(accepted.len(), 1, "round {round}: {accepted:?}");
+        let st = state(a.addr, &id).await;
+        assert_eq!(st["moves_played"], round);
+        assert_eq!(st["moves"][(round - 1) as usize]["placement"], accepted[0].as_str());
+    }
+    a.stop().await;
+    b.stop().await;
+}
+
+/// Hot-seat: one token holds every seat and may take moves back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hot_seat_undo() {
+    let dir = TempDir::new("undo");
+    let server = start(config(&dir.db_url())).await;
+    let addr = server.addr;
+    let created = create(addr, json!({ "board": "pirka", "players": 3, "hot_seat": true })).await;
+    let id = s(&created["id"]);
+    let t = tokens(&created);
+    assert!(t.iter().all(|x| x == &t[0]), "one token for every seat");
+    let token = t[0].clone().unwrap();
+    let mut ws = subscribe(addr, &id).await;
+    next_of(&mut ws, "snapshot").await;
+    for n in 1..=3 {
+        let st = state(addr, &id).await;
+        let m = s(&st["legal_moves"][0]);
+        assert_eq!(play(addr, &id, Some(&token), &m, n).await.status, 201);
+    }
+    let before = state(addr, &id).await;
+    let undo = format!("/api/v1/games/{id}/undo");
+    let r = post(
+        addr,
+        &undo,
+        Some("ffffffffffffffffffffffffffffffff"),
+        &json!({ "expected_move_number": 4 }),
+    )
+    .await;
+    assert_eq!(r.status, 403);
+    let r = post(addr, &undo, Some(&token), &json!({ "expected_move_number": 3 })).await;
+    assert_eq!(r.status, 409);
+    assert_eq!(state(addr, &id).await, before);
+    let r = post(addr, &undo, Some(&token), &json!({ "expected_move_number": 4 })).await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert_eq!(r.json()["removed"], json!([3]));
+    let e = next_of(&mut ws, "undo").await;
+    assert_eq!(e["move_number"], 3);
+    let st = state(addr, &id).await;
+    assert_eq!(st["moves_played"], 2);
+    assert_eq!(st["moves"], json!(before["moves"].as_array().unwrap()[..2]));
+    // The move can be played again, differently.
+    let m = s(st["legal_moves"].as_array().unwrap().last().unwrap());
+    assert_eq!(play(addr, &id, Some(&token), &m, 3).await.status, 201);
+    server.stop().await;
+}
+
+/// An AI turn left pending when a server stops is played by the next server on the database.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pending_ai_turn_resumes_after_restart() {
+    let dir = TempDir::new("resume");
+    let mut c = config(&dir.db_url());
+    c.ai_workers = 0; // this server leaves AI turns pending
+    let first = start(c).await;
+    let created = create(
+        first.addr,
+        json!({ "board": "chullpa", "players": 2, "seats": [{ "kind": "human" }, { "kind": "ai", "level": 1 }] }),
+    )
+    .await;
+    let id = s(&created["id"]);
+    let token = tokens(&created)[0].clone().unwrap();
+    assert_eq!(
+        play(first.addr, &id, Some(&token), "L4@a1,a2,a3,b1", 1).await.status,
+        201
+    );
+    let st = state(first.addr, &id).await;
+    assert_eq!(st["to_move"], "Y");
+    assert_eq!(st["move_number"], 2);
+    first.stop().await;
+
+    let second = start(config(&dir.db_url())).await;
+    let mut ws = subscribe(second.addr, &id).await;
+    let snap = next_of(&mut ws, "snapshot").await;
+    if snap["state"]["moves_played"] == 1 {
+        let e = next_of(&mut ws, "move").await;
+        assert_eq!(e["number"], 2);
+        assert_eq!(e["by"], "ai");
+    }
+    let st = state(second.addr, &id).await;
+    assert_eq!(st["moves_played"], 2);
+    assert_eq!(st["to_move"], "R");
+    second.stop().await;
+}
+
+/// A client sending too fast gets 429 with a JSON error.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rate_limit_per_client() {
+    let dir = TempDir::new("rate");
+    let mut c = config(&dir.db_url());
+    c.rate_burst = 5.0;
+    c.rate_per_second = 0.0;
+    let server = start(c).await;
+    for _ in 0..5 {
+        assert_eq!(get(server.addr, "/api/v1/boards").await.status, 200);
+    }
+    let r = get(server.addr, "/api/v1/boards").await;
+    assert_eq!(r.status, 429);
+    assert_eq!(r.json()["error"], "rate_limited");
+    assert!(r.header("retry-after").is_some());
+    server.stop().await;
+}
+
+/// Ruinas from a seed and the two-player four-colour game are set up by the core.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn variants() {
+    let dir = TempDir::new("variants");
+    let server = start(config(&dir.db_url())).await;
+    let addr = server.addr;
+    let setup = json!({ "board": "tambo", "players": 2, "variant": "ruinas", "ruins_seed": 5 });
+    let a = create(addr, setup.clone()).await;
+    let b = create(addr, setup).await;
+    assert!(!a["ruins"].as_array().unwrap().is_empty());
+    assert_eq!(a["ruins"], b["ruins"]);
+    let st = state(addr, &s(&a["id"])).await;
+    assert_eq!(st["site"]["ruins"], a["ruins"]);
+    assert!(st["position"]["cube_count"].as_u64().unwrap() > 0);
+    let m = s(&st["legal_moves"][0]);
+    let token = tokens(&a)[0].clone().unwrap();
+    assert_eq!(play(addr, &s(&a["id"]), Some(&token), &m, 1).await.status, 201);
+    let rec = get(addr, &format!("/api/v1/games/{}/record", s(&a["id"]))).await.text();
+    assert!(rec.contains("[Setup \""));
+    let g = record::read_game(&rec).unwrap();
+    assert_eq!(g.moves().len(), 1);
+
+    let four = create(addr, json!({ "board": "cucho", "players": 2, "variant": "2p4c" })).await;
+    let seats = four["seats"].as_array().unwrap();
+    assert_eq!(seats.len(), 2);
+    assert_eq!(seats[0]["colours"], json!(["R", "G"]));
+    assert_eq!(seats[1]["colours"], json!(["Y", "B"]));
+    server.stop().await;
+}
