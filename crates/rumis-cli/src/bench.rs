@@ -21,10 +21,13 @@ pub struct BenchArgs {
     /// this CPU has, or RUMIS_CODE_PATH).
     #[arg(long, value_name = "PATH")]
     pub path: Option<String>,
-    /// Only run this many Chullpa 4-player playouts from seed 1 and print their mean score
-    /// (for `valgrind --tool=callgrind`, which counts instructions exactly).
+    /// Only run this many 4-player playouts from the empty board (seed 1) and print their
+    /// mean score (for `valgrind --tool=callgrind`, which counts instructions exactly).
     #[arg(long, value_name = "N")]
     pub playouts_only: Option<usize>,
+    /// The board of --playouts-only.
+    #[arg(long, value_name = "NAME", default_value = "chullpa")]
+    pub board: String,
 }
 
 /// One measured figure.
@@ -150,8 +153,8 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
             p
         }
     };
-    let chullpa = site("chullpa", 4)?;
     if let Some(n) = args.playouts_only {
+        let chullpa = site(&args.board, 4)?;
         let start = Position::new(&chullpa);
         let mut rng = Rng::new(1);
         let mut sum = 0i64;
@@ -167,12 +170,14 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
                 .sum::<i64>();
         }
         println!(
-            "{n} Chullpa 4p playouts on {best}: mean score per colour {:.3}",
+            "{n} {} 4p playouts on {best}: mean score per colour {:.3}",
+            chullpa.board.name,
             sum as f64 / (4 * n.max(1)) as f64
         );
         return Ok(());
     }
 
+    let chullpa = site("chullpa", 4)?;
     let (reps, n_playouts) = if args.quick { (3, 2_000) } else { (7, 50_000) };
     let mut figures = Vec::new();
     let progress = |what: &str| {
