@@ -1,0 +1,224 @@
+//! Crash test of `rumis serve`: the real binary is killed with SIGKILL while clients submit
+//! moves; restarted on the same SQLite file, every acknowledged move is there, and an AI
+//! turn left pending is played.
+
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use rumis_server::client;
+use serde_json::{json, Value};
+
+/// The bound on any single wait; reaching it fails the test.
+const WAIT: Duration = Duration::from_secs(60);
+
+struct Served {
+    child: Child,
+    addr: SocketAddr,
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Starts `rumis serve` on an ephemeral port and reads the address it prints.
+fn serve(db: &Path, extra: &[&str]) -> Served {
+    let url = format!("sqlite://{}", db.display());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rumis"))
+        .args([
+            "serve",
+            "--addr",
+            "127.0.0.1:0",
+            "--database-url",
+            &url,
+            "--rate",
+            "100000",
+        ])
+        .args(extra)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("rumis serve starts");
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut line = String::new();
+        let _ = BufReader::new(stdout).read_line(&mut line);
+        let _ = tx.send(line);
+    });
+    let line = rx.recv_timeout(WAIT).expect("rumis serve prints its URL");
+    let addr = line
+        .split("http://")
+        .nth(1)
+        .and_then(|rest| rest.split('/').next())
+        .and_then(|a| a.parse().ok())
+        .unwrap_or_else(|| panic!("no address in {line:?}"));
+    Served { child, addr }
+}
+
+fn temp_dir() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("rumis-serve-crash-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+async fn state(addr: SocketAddr, id: &str) -> Value {
+    let r = client::get(addr, &format!("/api/v1/games/{id}")).await.expect("state");
+    assert_eq!(r.status, 200, "{}", r.text());
+    r.json()
+}
+
+async fn create(addr: SocketAddr, body: Value) -> (String, Vec<Option<String>>) {
+    let r = client::post(addr, "/api/v1/games", None, &body).await.expect("create");
+    assert_eq!(r.status, 201, "{}", r.text());
+    let v = r.json();
+    let tokens = v["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["token"].as_str().map(String::from))
+        .collect();
+    (v["id"].as_str().unwrap().to_string(), tokens)
+}
+
+/// Plays the game's human seats until stopped or the server goes; returns the moves
+/// acknowledged with 201, as (number, placement).
+async fn player(
+    addr: SocketAddr,
+    id: String,
+    tokens: Vec<Option<String>>,
+    stop: Arc<AtomicBool>,
+) -> Vec<(i64, String)> {
+    let mut acked = Vec::new();
+    let mut k = 0usize;
+    while !stop.load(Ordering::SeqCst) {
+        let Ok(r) = client::get(addr, &format!("/api/v1/games/{id}")).await else {
+            break;
+        };
+        if r.status != 200 {
+            break;
+        }
+        let st = r.json();
+        if st["over"] == true {
+            break;
+        }
+        let seat = st["seat_to_move"].as_u64().unwrap() as usize;
+        let Some(token) = tokens[seat].clone() else { break };
+        let legal = st["legal_moves"].as_array().unwrap();
+        let m = legal[(k * 3) % legal.len()].as_str().unwrap().to_string();
+        k += 1;
+        let n = st["move_number"].as_i64().unwrap();
+        let body = json!({ "placement": m, "expected_move_number": n });
+        match client::post(addr, &format!("/api/v1/games/{id}/moves"), Some(&token), &body).await {
+            Ok(r) if r.status == 201 => acked.push((n, m)),
+            Ok(r) => panic!("a move refused before the crash: {}", r.text()),
+            Err(_) => break, // the server died under this request: not acknowledged
+        }
+    }
+    acked
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn acknowledged_moves_survive_sigkill_and_a_pending_ai_turn_is_played() {
+    let dir = temp_dir();
+    let db = dir.join("crash.db");
+
+    // First life: AI workers off, so that the AI turn stays pending.
+    let first = serve(&db, &["--ai-workers", "0"]);
+    let addr = first.addr;
+    let (ai_game, ai_tokens) = create(
+        addr,
+        json!({ "board": "chullpa", "players": 2, "seats": [{ "kind": "human" }, { "kind": "ai", "level": 1 }] }),
+    )
+    .await;
+    let r = client::post(
+        addr,
+        &format!("/api/v1/games/{ai_game}/moves"),
+        ai_tokens[0].as_deref(),
+        &json!({ "placement": "L4@a1,a2,a3,b1", "expected_move_number": 1 }),
+    )
+    .await
+    .unwrap();
+    assert_eq!(r.status, 201, "{}", r.text());
+
+    let mut games = Vec::new();
+    for board in ["pisac", "tambo", "coricancha", "cucho"] {
+        games.push(create(addr, json!({ "board": board, "players": 4 })).await);
+    }
+    let stop = Arc::new(AtomicBool::new(false));
+    let players: Vec<_> = games
+        .iter()
+        .map(|(id, tokens)| tokio::spawn(player(addr, id.clone(), tokens.clone(), stop.clone())))
+        .collect();
+    // Kill the server while the players are submitting: once some moves are in.
+    tokio::time::timeout(WAIT, async {
+        loop {
+            let r = client::get(addr, "/api/v1/games?status=open").await.unwrap();
+            let played: i64 = r.json()["games"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|g| g["moves_played"].as_i64().unwrap())
+                .sum();
+            if played >= 24 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await
+    .expect("moves are played before the deadline");
+    drop(first); // SIGKILL, then reap
+    stop.store(true, Ordering::SeqCst);
+    let mut acked = Vec::new();
+    for p in players {
+        acked.push(tokio::time::timeout(WAIT, p).await.expect("players stop").unwrap());
+    }
+    assert!(acked.iter().map(Vec::len).sum::<usize>() > 0);
+
+    // Second life on the same file.
+    let second = serve(&db, &[]);
+    let addr = second.addr;
+    let mut stored_total = 0;
+    for ((id, _), moves) in games.iter().zip(&acked) {
+        let st = state(addr, id).await;
+        let stored = st["moves"].as_array().unwrap();
+        stored_total += stored.len();
+        for (n, m) in moves {
+            let row = &stored[(*n - 1) as usize];
+            assert_eq!(row["number"], *n);
+            assert_eq!(row["placement"], m.as_str(), "game {id} move {n}");
+        }
+        // A move may have been committed without its answer reaching the client, never
+        // the other way round.
+        assert!(stored.len() >= moves.len());
+    }
+    eprintln!(
+        "acknowledged {} moves before the kill; {stored_total} stored",
+        acked.iter().map(Vec::len).sum::<usize>()
+    );
+    // The pending AI turn is played by the new server.
+    let played = tokio::time::timeout(WAIT, async {
+        loop {
+            let st = state(addr, &ai_game).await;
+            if st["moves_played"].as_i64().unwrap() >= 2 {
+                return st;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await
+    .expect("the AI plays its pending turn");
+    assert_eq!(played["moves"][1]["colour"], "Y");
+    assert_eq!(played["to_move"], "R");
+    drop(second);
+    let _ = std::fs::remove_dir_all(&dir);
+}
