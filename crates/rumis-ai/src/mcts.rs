@@ -10,7 +10,7 @@
 
 use std::time::{Duration, Instant};
 
-use rumis_core::{Colour, Game, Move, Position, Rng, Site, Variant};
+use rumis_core::{Game, Move, Position, Rng, Site};
 
 use crate::Player;
 
@@ -193,33 +193,17 @@ impl Player for Mcts {
 
 /// The reward of each colour (by colour index) at the end of a game.
 pub fn rewards(site: &Site, pos: &Position) -> [f32; 4] {
-    let scores = pos.scores(site);
-    // A side's score: its colour's, or in the two-player four-colour game its player's best.
-    let side = |c: Colour| -> i32 {
-        match site.variant {
-            Variant::TwoPlayerFourColors => {
-                let p = site.player_of(c);
-                scores
-                    .iter()
-                    .filter(|(d, _)| site.player_of(*d) == p)
-                    .map(|s| s.1)
-                    .max()
-                    .unwrap_or(0)
-            }
-            _ => scores.iter().find(|(d, _)| *d == c).map(|s| s.1).unwrap_or(0),
-        }
-    };
-    let sides: Vec<(Colour, i32)> = site.order.iter().map(|&c| (c, side(c))).collect();
-    let rivals = match site.variant {
-        Variant::TwoPlayerFourColors => 1.0,
-        _ => (sides.len() - 1) as f32,
-    };
-    let mut out = [0.0; 4];
-    for &(c, s) in &sides {
+    let outcome = pos.outcome(site);
+    // The sides are the players: one colour each, or two in the two-player four-colour
+    // game, where a player's score is its better colour's (the core's outcome says so).
+    let players = &outcome.players;
+    let rivals = (players.len().max(2) - 1) as f32;
+    let reward_of = |p: usize| -> f32 {
+        let s = players[p];
         let (mut below, mut tied) = (0.0, 0.0);
         let mut best_other = i32::MIN;
-        for &(d, t) in &sides {
-            if d == c || (site.variant == Variant::TwoPlayerFourColors && site.player_of(d) == site.player_of(c)) {
+        for (q, &t) in players.iter().enumerate() {
+            if q == p {
                 continue;
             }
             best_other = best_other.max(t);
@@ -231,7 +215,13 @@ pub fn rewards(site: &Site, pos: &Position) -> [f32; 4] {
         }
         let rank = (below + tied) / rivals;
         let margin = ((s - best_other) as f32 / 8.0).tanh();
-        out[c.index()] = 0.9 * rank + 0.05 * (margin + 1.0);
+        0.9 * rank + 0.05 * (margin + 1.0)
+    };
+    let mut out = [0.0; 4];
+    for &c in &site.order {
+        if let Some(p) = site.player_of(c) {
+            out[c.index()] = reward_of(p);
+        }
     }
     out
 }
@@ -487,5 +477,24 @@ mod tests {
             }
         }
         assert!(r.iter().all(|&x| (0.0..=1.0).contains(&x)));
+    }
+
+    #[test]
+    fn two_player_four_colour_rewards_are_the_players() {
+        for seed in 0..20 {
+            let mut g = game("pirka", 2, Variant::TwoPlayerFourColors);
+            g.play_random(&mut Rng::new(seed));
+            let r = rewards(g.site(), g.position());
+            let o = g.outcome();
+            // Partners share a reward; the winner's is higher; all within 0..1.
+            assert_eq!(r[0], r[2]);
+            assert_eq!(r[1], r[3]);
+            assert!(r.iter().all(|&x| (0.0..=1.0).contains(&x)), "{r:?}");
+            match o.players[0].cmp(&o.players[1]) {
+                std::cmp::Ordering::Greater => assert!(r[0] > r[1]),
+                std::cmp::Ordering::Less => assert!(r[0] < r[1]),
+                std::cmp::Ordering::Equal => assert_eq!(r[0], r[1]),
+            }
+        }
     }
 }
