@@ -19,7 +19,10 @@ async fn main() {
     let dir = std::env::temp_dir().join(format!("rumis-load-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let mut config = Config::new("127.0.0.1:0".parse().unwrap(), format!("sqlite://{}", dir.join("load.db").display()));
+    let mut config = Config::new(
+        "127.0.0.1:0".parse().unwrap(),
+        format!("sqlite://{}", dir.join("load.db").display()),
+    );
     config.rate_burst = 1e9;
     config.rate_per_second = 1e9;
     let server = rumis_server::start(config).await.expect("server starts");
@@ -30,9 +33,14 @@ async fn main() {
     for g in 0..games {
         let board = board.clone();
         tasks.push(tokio::spawn(async move {
-            let r = client::post(addr, "/api/v1/games", None, &json!({ "board": board, "players": players }))
-                .await
-                .expect("create");
+            let r = client::post(
+                addr,
+                "/api/v1/games",
+                None,
+                &json!({ "board": board, "players": players }),
+            )
+            .await
+            .expect("create");
             assert_eq!(r.status, 201, "{}", r.text());
             let created = r.json();
             let id = created["id"].as_str().unwrap().to_string();
@@ -46,7 +54,10 @@ async fn main() {
             let mut errors = Vec::new();
             let mut k = g;
             loop {
-                let st: Value = client::get(addr, &format!("/api/v1/games/{id}")).await.expect("state").json();
+                let st: Value = client::get(addr, &format!("/api/v1/games/{id}"))
+                    .await
+                    .expect("state")
+                    .json();
                 if st["over"] == true {
                     break;
                 }
@@ -66,8 +77,14 @@ async fn main() {
                 }
             }
             // Nothing lost: the stored game has every acknowledged move.
-            let st: Value = client::get(addr, &format!("/api/v1/games/{id}")).await.expect("state").json();
-            assert_eq!(st["moves_played"].as_u64().unwrap() as usize, latencies.len() - errors.len());
+            let st: Value = client::get(addr, &format!("/api/v1/games/{id}"))
+                .await
+                .expect("state")
+                .json();
+            assert_eq!(
+                st["moves_played"].as_u64().unwrap() as usize,
+                latencies.len() - errors.len()
+            );
             (latencies, errors)
         }));
     }
