@@ -140,7 +140,20 @@ pub(crate) struct ChunkData {
     sub: [[u8; CHUNK]; 4],
     mask: [[u8; CHUNK]; 4],
     lim: [u8; CHUNK],
+    /// Zeros: the limit row of a colour's first stone (it rests on the board).
+    zero: [u8; CHUNK],
     stone: [u8; CHUNK],
+}
+
+impl ChunkData {
+    /// The byte offset of the limit row to use.
+    fn lim_row(first: bool) -> usize {
+        if first {
+            std::mem::offset_of!(ChunkData, zero)
+        } else {
+            std::mem::offset_of!(ChunkData, lim)
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -220,6 +233,7 @@ impl GenTables {
                 sub: [[0; CHUNK]; 4],
                 mask: [[0; CHUNK]; 4],
                 lim: [0; CHUNK],
+                zero: [0; CHUNK],
                 stone: [PAD_STONE; CHUNK],
             };
             let mut m = ChunkMeta {
@@ -508,6 +522,11 @@ fn pack(input: &GenInput, n: usize, out: &mut [u8; MAX_COLUMNS]) {
     }
 }
 
+/// Kernel modes.
+const SET: u8 = 0;
+const COUNT: u8 = 1;
+const ANY: u8 = 2;
+
 /// Where a kernel writes: per chunk its word and the count before it (both empty for
 /// `ANY`).
 pub(crate) struct Out<'a> {
@@ -527,10 +546,10 @@ pub(crate) fn generate(tables: &GenTables, input: &GenInput, path: CodePath, out
     };
     match path {
         #[cfg(target_arch = "x86_64")]
-        CodePath::Avx512 => unsafe { x86::gen_avx512::<false>(tables, input, o) as usize },
+        CodePath::Avx512 => unsafe { x86::gen_avx512::<SET>(tables, input, o) as usize },
         #[cfg(target_arch = "x86_64")]
-        CodePath::Avx2 => unsafe { x86::gen_avx2::<false>(tables, input, o) as usize },
-        _ => gen_scalar::<false>(tables, input, o) as usize,
+        CodePath::Avx2 => unsafe { x86::gen_avx2::<SET>(tables, input, o) as usize },
+        _ => gen_scalar::<SET>(tables, input, o) as usize,
     }
 }
 
@@ -542,16 +561,34 @@ pub(crate) fn any(tables: &GenTables, input: &GenInput, path: CodePath) -> bool 
     };
     match path {
         #[cfg(target_arch = "x86_64")]
-        CodePath::Avx512 => unsafe { x86::gen_avx512::<true>(tables, input, o) != 0 },
+        CodePath::Avx512 => unsafe { x86::gen_avx512::<ANY>(tables, input, o) != 0 },
         #[cfg(target_arch = "x86_64")]
-        CodePath::Avx2 => unsafe { x86::gen_avx2::<true>(tables, input, o) != 0 },
-        _ => gen_scalar::<true>(tables, input, o) != 0,
+        CodePath::Avx2 => unsafe { x86::gen_avx2::<ANY>(tables, input, o) != 0 },
+        _ => gen_scalar::<ANY>(tables, input, o) != 0,
     }
 }
 
-/// The portable path. With `ANY`, returns 1 at the first legal placement and writes
-/// nothing; otherwise writes every chunk's word and returns the count.
-fn gen_scalar<const ANY: bool>(t: &GenTables, input: &GenInput, out: Out) -> u32 {
+/// The number of legal placements, without writing them.
+#[inline]
+pub(crate) fn count(tables: &GenTables, input: &GenInput, path: CodePath) -> usize {
+    let o = Out {
+        words: &mut [],
+        prefix: &mut [],
+    };
+    // SAFETY: `path` is available (callers promise it).
+    match path {
+        #[cfg(target_arch = "x86_64")]
+        CodePath::Avx512 => unsafe { x86::gen_avx512::<COUNT>(tables, input, o) as usize },
+        #[cfg(target_arch = "x86_64")]
+        CodePath::Avx2 => unsafe { x86::gen_avx2::<COUNT>(tables, input, o) as usize },
+        _ => gen_scalar::<COUNT>(tables, input, o) as usize,
+    }
+}
+
+/// The portable path. `SET`: writes every chunk's word and count before it, and returns
+/// the number of placements; `COUNT`: only returns it; `ANY`: returns 1 at the first
+/// legal placement, else 0.
+fn gen_scalar<const MODE: u8>(t: &GenTables, input: &GenInput, out: Out) -> u32 {
     let mut packed = [0u8; MAX_COLUMNS];
     pack(input, t.columns, &mut packed);
     let mut total = 0;
@@ -568,13 +605,15 @@ fn gen_scalar<const ANY: bool>(t: &GenTables, input: &GenInput, out: Out) -> u32
                 _ => chunk_scalar::<4>(cd, &packed, valid, input.first),
             }
         };
-        if ANY {
+        if MODE == ANY {
             if bits != 0 {
                 return 1;
             }
         } else {
-            out.words[j] = bits;
-            out.prefix[j] = total as u16;
+            if MODE == SET {
+                out.words[j] = bits;
+                out.prefix[j] = total as u16;
+            }
             total += bits.count_ones();
         }
     }
@@ -703,24 +742,24 @@ mod x86 {
         _mm512_loadu_si512(p.as_ptr().cast())
     }
 
-    /// The AVX-512 VBMI path (see [`super::gen_scalar`] for `ANY`).
+    /// The AVX-512 VBMI path (see [`super::gen_scalar`] for `MODE`).
     ///
     /// # Safety
     /// The CPU must have AVX-512 F, BW and VBMI. (Every memory access is to fixed-size
     /// arrays; `vpermb` and `vpshufb` read no memory, whatever the index bytes hold.)
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,popcnt")]
-    pub(super) unsafe fn gen_avx512<const ANY: bool>(t: &GenTables, input: &GenInput, out: Out) -> u32 {
+    pub(super) unsafe fn gen_avx512<const MODE: u8>(t: &GenTables, input: &GenInput, out: Out) -> u32 {
         if t.columns > 64 {
-            gen_avx512_inner::<true, ANY>(t, input, out)
+            gen_avx512_inner::<true, MODE>(t, input, out)
         } else {
-            gen_avx512_inner::<false, ANY>(t, input, out)
+            gen_avx512_inner::<false, MODE>(t, input, out)
         }
     }
 
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,popcnt")]
-    unsafe fn gen_avx512_inner<const WIDE: bool, const ANY: bool>(t: &GenTables, input: &GenInput, out: Out) -> u32 {
-        debug_assert!(ANY || (out.words.len() == t.chunks.len() && out.prefix.len() == t.chunks.len()));
+    unsafe fn gen_avx512_inner<const WIDE: bool, const MODE: u8>(t: &GenTables, input: &GenInput, out: Out) -> u32 {
+        debug_assert!(MODE != SET || (out.words.len() == t.chunks.len() && out.prefix.len() == t.chunks.len()));
         // Built in registers: a wide load of bytes just stored one by one would wait for
         // the stores.
         let halves = t.columns.div_ceil(32);
@@ -732,16 +771,16 @@ mod x86 {
                 _mm512_setzero_si512()
             },
             live: _mm512_broadcast_i32x4(live_table(input.left)),
-            first: input.first,
+            lim_row: ChunkData::lim_row(input.first),
             left: input.left,
         };
         let mut total = 0;
         let mut out = out;
         let r = &t.by_len;
-        if range512::<1, WIDE, ANY>(t, &k, r[0], r[1], &mut out, &mut total)
-            || range512::<2, WIDE, ANY>(t, &k, r[1], r[2], &mut out, &mut total)
-            || range512::<3, WIDE, ANY>(t, &k, r[2], r[3], &mut out, &mut total)
-            || range512::<4, WIDE, ANY>(t, &k, r[3], r[4], &mut out, &mut total)
+        if range512::<1, WIDE, MODE>(t, &k, r[0], r[1], &mut out, &mut total)
+            || range512::<2, WIDE, MODE>(t, &k, r[1], r[2], &mut out, &mut total)
+            || range512::<3, WIDE, MODE>(t, &k, r[2], r[3], &mut out, &mut total)
+            || range512::<4, WIDE, MODE>(t, &k, r[3], r[4], &mut out, &mut total)
         {
             return 1;
         }
@@ -752,7 +791,7 @@ mod x86 {
         lo: __m512i,
         hi: __m512i,
         live: __m512i,
-        first: bool,
+        lim_row: usize,
         left: u16,
     }
 
@@ -760,7 +799,7 @@ mod x86 {
     /// has a legal placement; otherwise writes their words and returns false.
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,popcnt")]
-    unsafe fn range512<const L: usize, const WIDE: bool, const ANY: bool>(
+    unsafe fn range512<const L: usize, const WIDE: bool, const MODE: u8>(
         t: &GenTables,
         k: &Ctx512,
         a: usize,
@@ -771,11 +810,10 @@ mod x86 {
         let f0 = _mm512_set1_epi8(0xf0u8 as i8);
         let one = _mm512_set1_epi8(1);
         let fifteen = _mm512_set1_epi8(15);
-        let zero = _mm512_setzero_si512();
         for j in a..b {
             let m = t.meta.get_unchecked(j);
             if m.stones & k.left == 0 {
-                if !ANY {
+                if MODE == SET {
                     *out.words.get_unchecked_mut(j) = 0;
                     *out.prefix.get_unchecked_mut(j) = *total as u16;
                 }
@@ -792,7 +830,8 @@ mod x86 {
             };
             let v0 = look(0);
             let z = _mm512_and_si512(v0, f0);
-            let lim = if k.first { zero } else { load512(&cd.lim) };
+            // SAFETY: lim_row is the offset of a 64-byte row of ChunkData.
+            let lim = _mm512_loadu_si512((cd as *const ChunkData).cast::<u8>().add(k.lim_row).cast());
             let mut r = _mm512_ternarylogic_epi32::<0xf8>(_mm512_subs_epu8(z, lim), v0, load512(&cd.mask[0]));
             for i in 1..L {
                 let v = look(i);
@@ -801,36 +840,38 @@ mod x86 {
             }
             let valid = _mm512_movepi8_mask(_mm512_shuffle_epi8(k.live, load512(&cd.stone)));
             let bits = _mm512_mask_cmplt_epu8_mask(valid, _mm512_sub_epi8(r, one), fifteen);
-            if ANY {
+            if MODE == ANY {
                 if bits != 0 {
                     return true;
                 }
             } else {
-                // j < chunks.len() == words.len() == prefix.len() (see `generate`).
-                *out.words.get_unchecked_mut(j) = bits;
-                *out.prefix.get_unchecked_mut(j) = *total as u16;
+                if MODE == SET {
+                    // j < chunks.len() == words.len() == prefix.len() (see `generate`).
+                    *out.words.get_unchecked_mut(j) = bits;
+                    *out.prefix.get_unchecked_mut(j) = *total as u16;
+                }
                 *total += bits.count_ones();
             }
         }
         false
     }
 
-    /// The AVX2 path (see [`super::gen_scalar`] for `ANY`).
+    /// The AVX2 path (see [`super::gen_scalar`] for `MODE`).
     ///
     /// # Safety
     /// The CPU must have AVX2. (Every memory access is to fixed-size arrays; `vpshufb`
     /// reads no memory.)
     #[target_feature(enable = "avx2,popcnt")]
-    pub(super) unsafe fn gen_avx2<const ANY: bool>(t: &GenTables, input: &GenInput, out: Out) -> u32 {
+    pub(super) unsafe fn gen_avx2<const MODE: u8>(t: &GenTables, input: &GenInput, out: Out) -> u32 {
         match t.columns.div_ceil(16) {
-            0 | 1 => gen_avx2_inner::<1, ANY>(t, input, out),
-            2 => gen_avx2_inner::<2, ANY>(t, input, out),
-            3 => gen_avx2_inner::<3, ANY>(t, input, out),
-            4 => gen_avx2_inner::<4, ANY>(t, input, out),
-            5 => gen_avx2_inner::<5, ANY>(t, input, out),
-            6 => gen_avx2_inner::<6, ANY>(t, input, out),
-            7 => gen_avx2_inner::<7, ANY>(t, input, out),
-            _ => gen_avx2_inner::<8, ANY>(t, input, out),
+            0 | 1 => gen_avx2_inner::<1, MODE>(t, input, out),
+            2 => gen_avx2_inner::<2, MODE>(t, input, out),
+            3 => gen_avx2_inner::<3, MODE>(t, input, out),
+            4 => gen_avx2_inner::<4, MODE>(t, input, out),
+            5 => gen_avx2_inner::<5, MODE>(t, input, out),
+            6 => gen_avx2_inner::<6, MODE>(t, input, out),
+            7 => gen_avx2_inner::<7, MODE>(t, input, out),
+            _ => gen_avx2_inner::<8, MODE>(t, input, out),
         }
     }
 
@@ -844,8 +885,8 @@ mod x86 {
     /// (bit 7 set), so the XOR of all lookups telescopes to the right entry.
     #[inline]
     #[target_feature(enable = "avx2,popcnt")]
-    unsafe fn gen_avx2_inner<const NT: usize, const ANY: bool>(t: &GenTables, input: &GenInput, out: Out) -> u32 {
-        debug_assert!(ANY || (out.words.len() == t.chunks.len() && out.prefix.len() == t.chunks.len()));
+    unsafe fn gen_avx2_inner<const NT: usize, const MODE: u8>(t: &GenTables, input: &GenInput, out: Out) -> u32 {
+        debug_assert!(MODE != SET || (out.words.len() == t.chunks.len() && out.prefix.len() == t.chunks.len()));
         let mut x = [_mm256_setzero_si256(); NT];
         let mut prev = _mm_setzero_si128();
         for (k, xk) in x.iter_mut().enumerate() {
@@ -856,16 +897,16 @@ mod x86 {
         let k = Ctx256 {
             x,
             live: _mm256_broadcastsi128_si256(live_table(input.left)),
-            first: input.first,
+            lim_row: ChunkData::lim_row(input.first),
             left: input.left,
         };
         let mut total = 0;
         let mut out = out;
         let r = &t.by_len;
-        if range256::<1, NT, ANY>(t, &k, r[0], r[1], &mut out, &mut total)
-            || range256::<2, NT, ANY>(t, &k, r[1], r[2], &mut out, &mut total)
-            || range256::<3, NT, ANY>(t, &k, r[2], r[3], &mut out, &mut total)
-            || range256::<4, NT, ANY>(t, &k, r[3], r[4], &mut out, &mut total)
+        if range256::<1, NT, MODE>(t, &k, r[0], r[1], &mut out, &mut total)
+            || range256::<2, NT, MODE>(t, &k, r[1], r[2], &mut out, &mut total)
+            || range256::<3, NT, MODE>(t, &k, r[2], r[3], &mut out, &mut total)
+            || range256::<4, NT, MODE>(t, &k, r[3], r[4], &mut out, &mut total)
         {
             return 1;
         }
@@ -875,14 +916,14 @@ mod x86 {
     struct Ctx256<const NT: usize> {
         x: [__m256i; NT],
         live: __m256i,
-        first: bool,
+        lim_row: usize,
         left: u16,
     }
 
     /// As [`range512`], 32 templates per instruction.
     #[inline]
     #[target_feature(enable = "avx2,popcnt")]
-    unsafe fn range256<const L: usize, const NT: usize, const ANY: bool>(
+    unsafe fn range256<const L: usize, const NT: usize, const MODE: u8>(
         t: &GenTables,
         k: &Ctx256<NT>,
         a: usize,
@@ -893,11 +934,10 @@ mod x86 {
         let f0 = _mm256_set1_epi8(0xf0u8 as i8);
         let bias = _mm256_set1_epi8(0x70);
         let sixteen = _mm256_set1_epi8(16);
-        let zero = _mm256_setzero_si256();
         for j in a..b {
             let m = t.meta.get_unchecked(j);
             if m.stones & k.left == 0 {
-                if !ANY {
+                if MODE == SET {
                     *out.words.get_unchecked_mut(j) = 0;
                     *out.prefix.get_unchecked_mut(j) = *total as u16;
                 }
@@ -919,7 +959,8 @@ mod x86 {
                 };
                 let v0 = look(0);
                 let z = _mm256_and_si256(v0, f0);
-                let lim = if k.first { zero } else { load256(&cd.lim, half) };
+                // SAFETY: lim_row is the offset of a 64-byte row of ChunkData.
+                let lim = _mm256_loadu_si256((cd as *const ChunkData).cast::<u8>().add(k.lim_row + 32 * half).cast());
                 let mut r = _mm256_or_si256(
                     _mm256_subs_epu8(z, lim),
                     _mm256_and_si256(v0, load256(&cd.mask[0], half)),
@@ -937,14 +978,16 @@ mod x86 {
             let lo = if m.half_stones[0] & k.left != 0 { half(0) } else { 0 };
             let hi = if m.half_stones[1] & k.left != 0 { half(1) } else { 0 };
             let bits = lo | hi << 32;
-            if ANY {
+            if MODE == ANY {
                 if bits != 0 {
                     return true;
                 }
             } else {
-                // j < chunks.len() == words.len() == prefix.len() (see `generate`).
-                *out.words.get_unchecked_mut(j) = bits;
-                *out.prefix.get_unchecked_mut(j) = *total as u16;
+                if MODE == SET {
+                    // j < chunks.len() == words.len() == prefix.len() (see `generate`).
+                    *out.words.get_unchecked_mut(j) = bits;
+                    *out.prefix.get_unchecked_mut(j) = *total as u16;
+                }
                 *total += bits.count_ones();
             }
         }

@@ -57,6 +57,21 @@ fn below_generic(site: &Site, pos: &Position, set: &MoveSet, n: usize, depth: u3
         return n as u64;
     }
     let tables = site.gen_tables();
+    if depth == 2 {
+        // The last ply: count each child's placements without listing them.
+        return set
+            .iter(tables)
+            .map(|m| {
+                let mut child = pos.clone();
+                let n = child.play_count(site, m, path);
+                if child.is_over() {
+                    1
+                } else {
+                    n as u64
+                }
+            })
+            .sum();
+    }
     let mut child_set = MoveSet::new();
     let mut total = 0;
     for m in set.iter(tables) {

@@ -348,8 +348,10 @@ impl Position {
 
     /// The number of legal placements for the colour to move.
     pub fn count_moves(&self, site: &Site) -> u64 {
-        let mut set = MoveSet::new();
-        self.legal_set(site, &mut set) as u64
+        match self.to_move(site) {
+            Some(colour) => movegen::count(site.gen_tables(), &self.gen_input(colour), CodePath::active()) as u64,
+            None => 0,
+        }
     }
 
     /// Whether `colour` has a legal placement now.
@@ -590,20 +592,33 @@ impl Position {
     /// [`Position::settle`], keeping the generated placements of the colour to move.
     #[inline(always)]
     fn settle_generate(&mut self, site: &Site, from: usize, path: CodePath, set: &mut MoveSet) -> usize {
+        let n = self.settle_by(site, from, |input| {
+            movegen::generate(site.gen_tables(), input, path, set)
+        });
+        if n == 0 {
+            set.clear();
+        }
+        n
+    }
+
+    /// [`Position::settle`], where `count` gives the number of placements of a colour
+    /// (and may keep them); returns the count of the colour to move, 0 when the game is over.
+    #[inline(always)]
+    fn settle_by(&mut self, site: &Site, from: usize, mut count: impl FnMut(&GenInput) -> usize) -> usize {
         let n = site.order.len();
         self.hash ^= turn_key(self.seat);
         for i in 0..n {
-            let seat = (from + i) % n;
+            let seat = if from + i >= n { from + i - n } else { from + i };
             let colour = site.order[seat];
             if self.is_out(colour) {
                 continue;
             }
             if self.left[colour.index()] != 0 {
-                let count = movegen::generate(site.gen_tables(), &self.gen_input(colour), path, set);
-                if count > 0 {
+                let found = count(&self.gen_input(colour));
+                if found > 0 {
                     self.seat = seat as u8;
                     self.hash ^= turn_key(self.seat);
-                    return count;
+                    return found;
                 }
             }
             self.out |= 1 << colour.index();
@@ -611,8 +626,17 @@ impl Position {
         }
         self.seat = 0;
         self.hash ^= turn_key(0);
-        set.clear();
         0
+    }
+
+    /// Plays a placement known to be legal for the colour to move, like
+    /// [`Position::play_unchecked`]; returns the number of legal placements of the colour
+    /// that moves next (0 when the game is over), counted on `path` (available) without
+    /// listing them: the last ply of a bulk-counting perft.
+    #[inline(always)]
+    pub(crate) fn play_count(&mut self, site: &Site, m: Move, path: CodePath) -> usize {
+        let next = self.place(site, m, path);
+        self.settle_by(site, next, |input| movegen::count(site.gen_tables(), input, path))
     }
 
     /// The Zobrist hash computed from scratch (the incremental one must always equal it).
