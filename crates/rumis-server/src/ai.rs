@@ -8,7 +8,7 @@ use rumis_ai::PlayerSpec;
 use tokio::sync::Semaphore;
 
 use crate::db::{Actor, SeatKind};
-use crate::App;
+use crate::{events, App};
 
 pub struct Runner {
     /// Games with a driver task running; `true` when asked to look again once it ends.
@@ -83,7 +83,8 @@ async fn drive(app: &Arc<App>, id: &str) {
         let Ok(_permit) = workers.acquire().await else { return };
         let number = loaded.move_number();
         let colour = loaded.game.to_move().map(|c| c.letter()).unwrap_or('?');
-        app.events.ai_thinking(id, colour, number, seat.level);
+        app.announce(vec![events::ai_thinking(id, colour, number, seat.level)])
+            .await;
         let game = loaded.game;
         let level = seat.level.clamp(1, 9);
         let s = seed(id, number);
@@ -103,7 +104,7 @@ async fn drive(app: &Arc<App>, id: &str) {
         let order = app.lock_game(id).await;
         let submitted = app.store.submit(id, &Actor::Ai(seat.seat), &text, number).await;
         if let Ok(accepted) = &submitted {
-            app.events.moved(accepted);
+            app.committed(events::for_move(accepted));
         }
         drop(order);
         match submitted {

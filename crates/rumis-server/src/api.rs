@@ -20,7 +20,7 @@ use tokio::sync::broadcast::error::RecvError;
 
 use crate::db::{self, Actor, NewSeat, SeatKind, Setup};
 use crate::error::{printable, ApiError};
-use crate::{ai, view, App};
+use crate::{ai, events, view, App};
 
 type Shared = State<Arc<App>>;
 
@@ -394,7 +394,7 @@ async fn submit_move(
             req.expected_move_number,
         )
         .await?;
-    app.events.moved(&accepted);
+    app.committed(events::for_move(&accepted));
     ai::kick(&app, &id);
     let body = json!({
         "number": accepted.number,
@@ -427,7 +427,7 @@ async fn undo(
     let token = bearer(&headers).or(req.token);
     let _order = app.lock_game(&id).await;
     let undone = app.store.undo(&id, token.as_deref(), req.expected_move_number).await?;
-    app.events.undone(&undone);
+    app.committed(events::for_undo(&undone));
     ai::kick(&app, &id);
     Ok(Json(json!({
         "removed": undone.removed,
@@ -506,6 +506,14 @@ async fn session(
                 Some(Ok(_)) => {} // Pings are answered by the library; anything else is ignored.
             },
             event = rx.recv() => match event {
+                Ok(e) if e.game == events::ALL => {
+                    // Events may have been lost (a listener reconnected): a fresh snapshot.
+                    let Ok(loaded) = app.store.load(&id).await else { return };
+                    count = loaded.game.moves().len() as i64;
+                    if !send(&mut socket, &json!({ "type": "snapshot", "state": view::state(&loaded, None) })).await {
+                        return;
+                    }
+                }
                 Ok(e) => {
                     if e.game != id || e.after_move.is_some_and(|n| n <= count) {
                         continue;

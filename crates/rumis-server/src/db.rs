@@ -19,6 +19,7 @@ use sqlx::migrate::{Migration, MigrationType, Migrator};
 use sqlx::{AnyConnection, AnyPool, Row, SqlSafeStr};
 
 use crate::error::{printable, ApiError};
+use crate::events::{self, Event};
 
 /// A game's setup, as stored.
 #[derive(Clone, Debug)]
@@ -153,6 +154,9 @@ pub struct Undone {
 
 pub struct Store {
     pool: AnyPool,
+    /// PostgreSQL: events go out with `pg_notify` (see `events`).
+    postgres: bool,
+    url: String,
 }
 
 const MIGRATIONS: [(i64, &str, &str); 1] = [(1, "games", include_str!("../migrations/0001_games.sql"))];
@@ -347,7 +351,28 @@ impl Store {
             .run(&pool)
             .await
             .map_err(|e| format!("cannot migrate the database: {e}"))?;
-        Ok(Store { pool })
+        Ok(Store {
+            pool,
+            postgres: url.starts_with("postgres:") || url.starts_with("postgresql:"),
+            url,
+        })
+    }
+
+    pub fn is_postgres(&self) -> bool {
+        self.postgres
+    }
+
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// PostgreSQL: sends events to every listening instance (at once, outside a change).
+    pub async fn notify(&self, events: &[Event]) -> Result<(), ApiError> {
+        if self.postgres {
+            let mut conn = self.pool.acquire().await?;
+            notify_in(&mut conn, events).await?;
+        }
+        Ok(())
     }
 
     /// Creates a game; returns its id and the tokens of the human seats (by seat index).
@@ -604,9 +629,8 @@ impl Store {
                 .execute(&mut *tx)
                 .await
         );
-        attempt!(tx.commit().await);
         let outcome = game.outcome();
-        Attempt::Done(Accepted {
+        let accepted = Accepted {
             game: id.to_string(),
             number,
             colour,
@@ -617,7 +641,12 @@ impl Store {
             over,
             scores: outcome.scores,
             winners: outcome.winners,
-        })
+        };
+        if self.postgres {
+            attempt!(notify_in(&mut tx, &events::for_move(&accepted)).await);
+        }
+        attempt!(tx.commit().await);
+        Attempt::Done(accepted)
     }
 
     /// Hot-seat only: takes back the last move made by a human seat, and the AI moves after it.
@@ -708,13 +737,17 @@ impl Store {
                 .execute(&mut *tx)
                 .await
         );
-        attempt!(tx.commit().await);
-        Attempt::Done(Undone {
+        let undone = Undone {
             game: id.to_string(),
             removed: (from..number).collect(),
             move_number: from,
             to_move,
-        })
+        };
+        if self.postgres {
+            attempt!(notify_in(&mut tx, &events::for_undo(&undone)).await);
+        }
+        attempt!(tx.commit().await);
+        Attempt::Done(undone)
     }
 }
 
@@ -744,7 +777,21 @@ fn authorise(loaded: &Loaded, token: Option<&str>) -> Result<Vec<usize>, ApiErro
     Ok(held)
 }
 
-fn redact(url: &str) -> String {
+/// PostgreSQL: queues events on the connection; inside a transaction they are delivered at
+/// its commit, in commit order, and dropped if it rolls back.
+async fn notify_in(conn: &mut AnyConnection, events: &[Event]) -> Result<(), sqlx::Error> {
+    for e in events {
+        sqlx::query("SELECT pg_notify($1, $2)")
+            .bind(events::CHANNEL)
+            .bind(e.to_payload())
+            .execute(&mut *conn)
+            .await?;
+    }
+    Ok(())
+}
+
+/// A database URL without its password, for messages.
+pub fn redact(url: &str) -> String {
     // postgres://user:password@host/db: hide the password.
     match (url.find("://"), url.rfind('@')) {
         (Some(s), Some(at)) if at > s => {

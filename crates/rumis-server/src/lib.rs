@@ -71,6 +71,25 @@ pub(crate) struct App {
 }
 
 impl App {
+    /// The events of a committed change. On PostgreSQL they went out with its transaction
+    /// and come back through the listener, like every other instance's.
+    pub(crate) fn committed(&self, events: Vec<events::Event>) {
+        if !self.store.is_postgres() {
+            self.events.send(events);
+        }
+    }
+
+    /// Events that change nothing stored (an AI is thinking).
+    pub(crate) async fn announce(&self, events: Vec<events::Event>) {
+        if self.store.is_postgres() {
+            if let Err(e) = self.store.notify(&events).await {
+                eprintln!("rumis server: cannot notify: {}", e.reason);
+            }
+        } else {
+            self.events.send(events);
+        }
+    }
+
     pub(crate) async fn lock_game(&self, id: &str) -> tokio::sync::OwnedMutexGuard<()> {
         let lock = {
             let mut locks = self.locks.lock().unwrap_or_else(|e| e.into_inner());
@@ -95,6 +114,7 @@ pub struct Server {
     pub addr: SocketAddr,
     shutdown: Option<tokio::sync::oneshot::Sender<()>>,
     task: tokio::task::JoinHandle<std::io::Result<()>>,
+    listener: Option<tokio::task::JoinHandle<()>>,
 }
 
 impl Server {
@@ -107,6 +127,9 @@ impl Server {
     pub async fn stop(mut self) {
         if let Some(tx) = self.shutdown.take() {
             let _ = tx.send(());
+        }
+        if let Some(l) = self.listener.take() {
+            l.abort();
         }
         let _ = tokio::time::timeout(Duration::from_secs(10), &mut self.task).await;
     }
@@ -124,10 +147,10 @@ impl Server {
 /// AI turn and starts serving. Must run inside a multi-threaded tokio runtime.
 pub async fn start(config: Config) -> Result<Server, String> {
     let store = db::Store::open(&config.database_url).await?;
-    let listener = TcpListener::bind(config.addr)
+    let tcp = TcpListener::bind(config.addr)
         .await
         .map_err(|e| format!("cannot listen on {}: {e}", config.addr))?;
-    let addr = listener.local_addr().map_err(|e| e.to_string())?;
+    let addr = tcp.local_addr().map_err(|e| e.to_string())?;
     let app = Arc::new(App {
         store,
         events: events::Hub::new(),
@@ -136,6 +159,18 @@ pub async fn start(config: Config) -> Result<Server, String> {
         config,
         locks: Default::default(),
     });
+    // PostgreSQL: listen before serving, so that no event is missed.
+    let listener = if app.store.is_postgres() {
+        let mut l = sqlx::postgres::PgListener::connect(app.store.url())
+            .await
+            .map_err(|e| format!("cannot listen for events: {e}"))?;
+        l.listen(events::CHANNEL)
+            .await
+            .map_err(|e| format!("cannot listen for events: {e}"))?;
+        Some(tokio::spawn(listen(app.clone(), l)))
+    } else {
+        None
+    };
     // A pending AI turn resumes after a restart.
     let pending = app.store.open_games().await.map_err(|e| e.reason)?;
     for id in pending {
@@ -144,7 +179,7 @@ pub async fn start(config: Config) -> Result<Server, String> {
     let router = api::router(app.clone());
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
     let task = tokio::spawn(async move {
-        axum::serve(listener, router.into_make_service_with_connect_info::<SocketAddr>())
+        axum::serve(tcp, router.into_make_service_with_connect_info::<SocketAddr>())
             .with_graceful_shutdown(async move {
                 let _ = rx.await;
             })
@@ -154,7 +189,27 @@ pub async fn start(config: Config) -> Result<Server, String> {
         addr,
         shutdown: Some(tx),
         task,
+        listener,
     })
+}
+
+/// PostgreSQL: feeds every instance's notified events to this one's subscribers.
+async fn listen(app: Arc<App>, mut listener: sqlx::postgres::PgListener) {
+    loop {
+        match listener.try_recv().await {
+            Ok(Some(n)) => {
+                if let Some(e) = events::Event::from_payload(n.payload()) {
+                    app.events.send(vec![e]);
+                }
+            }
+            // The connection was lost and made again: events may be missing.
+            Ok(None) => app.events.send(vec![events::resync()]),
+            Err(e) => {
+                eprintln!("rumis server: event listener: {e}");
+                tokio::time::sleep(Duration::from_secs(1)).await;
+            }
+        }
+    }
 }
 
 /// `rumis serve`: runs a server until interrupted, printing the URL to open.
@@ -164,7 +219,7 @@ pub fn serve_blocking(config: Config) -> Result<(), String> {
         .build()
         .map_err(|e| format!("cannot start the runtime: {e}"))?;
     runtime.block_on(async move {
-        let db = config.database_url.clone();
+        let db = db::redact(&config.database_url);
         let server = start(config).await?;
         println!(
             "rumis server on {}/ (API {}/api/v1, database {db})",

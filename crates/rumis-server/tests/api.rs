@@ -2,6 +2,18 @@
 
 mod common;
 
+// Each test runs on SQLite, and on PostgreSQL when RUMIS_TEST_POSTGRES_URL is set.
+on_both_databases!(
+    full_game_two_token_holders_and_an_ai,
+    bad_input_is_refused_and_nothing_changes,
+    simultaneous_submissions_exactly_one_accepted,
+    hot_seat_undo,
+    pending_ai_turn_resumes_after_restart,
+    rate_limit_per_client,
+    variants,
+    events_reach_subscribers_of_another_instance
+);
+
 use std::collections::HashSet;
 
 use common::*;
@@ -15,10 +27,8 @@ fn s(v: &Value) -> String {
 
 /// Two token holders and a level-2 AI play Chullpa to the end; a spectator sees every move
 /// live, in order; the final scores are the core's.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn full_game_two_token_holders_and_an_ai() {
-    let dir = TempDir::new("full");
-    let server = start(config(&dir.db_url())).await;
+async fn full_game_two_token_holders_and_an_ai(db: String) {
+    let server = start(config(&db)).await;
     let addr = server.addr;
     let created = create(
         addr,
@@ -136,10 +146,8 @@ async fn full_game_two_token_holders_and_an_ai() {
 }
 
 /// Every refusal is a 4xx JSON error with a reason, and the game does not change.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn bad_input_is_refused_and_nothing_changes() {
-    let dir = TempDir::new("refuse");
-    let server = start(config(&dir.db_url())).await;
+async fn bad_input_is_refused_and_nothing_changes(db: String) {
+    let server = start(config(&db)).await;
     let addr = server.addr;
     let created = create(addr, json!({ "board": "chullpa", "players": 2 })).await;
     let id = s(&created["id"]);
@@ -234,12 +242,11 @@ async fn bad_input_is_refused_and_nothing_changes() {
 }
 
 /// Many simultaneous submissions for one turn, through two server instances on one
-/// database: exactly one is accepted each turn.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn simultaneous_submissions_exactly_one_accepted() {
-    let dir = TempDir::new("race");
-    let a = start(config(&dir.db_url())).await;
-    let b = start(config(&dir.db_url())).await;
+/// database: exactly one is accepted each turn (the database decides, not a lock in one
+/// process).
+async fn simultaneous_submissions_exactly_one_accepted(db: String) {
+    let a = start(config(&db)).await;
+    let b = start(config(&db)).await;
     let created = create(a.addr, json!({ "board": "tambo", "players": 2 })).await;
     let id = s(&created["id"]);
     let t = tokens(&created);
@@ -279,10 +286,8 @@ async fn simultaneous_submissions_exactly_one_accepted() {
 }
 
 /// Hot-seat: one token holds every seat and may take moves back.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn hot_seat_undo() {
-    let dir = TempDir::new("undo");
-    let server = start(config(&dir.db_url())).await;
+async fn hot_seat_undo(db: String) {
+    let server = start(config(&db)).await;
     let addr = server.addr;
     let created = create(addr, json!({ "board": "pirka", "players": 3, "hot_seat": true })).await;
     let id = s(&created["id"]);
@@ -324,10 +329,8 @@ async fn hot_seat_undo() {
 }
 
 /// An AI turn left pending when a server stops is played by the next server on the database.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn pending_ai_turn_resumes_after_restart() {
-    let dir = TempDir::new("resume");
-    let mut c = config(&dir.db_url());
+async fn pending_ai_turn_resumes_after_restart(db: String) {
+    let mut c = config(&db);
     c.ai_workers = 0; // this server leaves AI turns pending
     let first = start(c).await;
     let created = create(
@@ -346,7 +349,7 @@ async fn pending_ai_turn_resumes_after_restart() {
     assert_eq!(st["move_number"], 2);
     first.stop().await;
 
-    let second = start(config(&dir.db_url())).await;
+    let second = start(config(&db)).await;
     let mut ws = subscribe(second.addr, &id).await;
     let snap = next_of(&mut ws, "snapshot").await;
     if snap["state"]["moves_played"] == 1 {
@@ -361,10 +364,8 @@ async fn pending_ai_turn_resumes_after_restart() {
 }
 
 /// A client sending too fast gets 429 with a JSON error.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn rate_limit_per_client() {
-    let dir = TempDir::new("rate");
-    let mut c = config(&dir.db_url());
+async fn rate_limit_per_client(db: String) {
+    let mut c = config(&db);
     c.rate_burst = 5.0;
     c.rate_per_second = 0.0;
     let server = start(c).await;
@@ -379,10 +380,8 @@ async fn rate_limit_per_client() {
 }
 
 /// Ruinas from a seed and the two-player four-colour game are set up by the core.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn variants() {
-    let dir = TempDir::new("variants");
-    let server = start(config(&dir.db_url())).await;
+async fn variants(db: String) {
+    let server = start(config(&db)).await;
     let addr = server.addr;
     let setup = json!({ "board": "tambo", "players": 2, "variant": "ruinas", "ruins_seed": 5 });
     let a = create(addr, setup.clone()).await;
@@ -406,4 +405,44 @@ async fn variants() {
     assert_eq!(seats[0]["colours"], json!(["R", "G"]));
     assert_eq!(seats[1]["colours"], json!(["Y", "B"]));
     server.stop().await;
+}
+
+/// Two instances on one database: on PostgreSQL a move made through one reaches a WebSocket
+/// subscriber of the other (LISTEN/NOTIFY). SQLite is for one instance: there each instance
+/// only tells its own subscribers, which this checks too.
+async fn events_reach_subscribers_of_another_instance(db: String) {
+    let postgres = db.starts_with("postgres");
+    let a = start(config(&db)).await;
+    let b = start(config(&db)).await;
+    let created = create(a.addr, json!({ "board": "chullpa", "players": 2 })).await;
+    let id = s(&created["id"]);
+    let t = tokens(&created);
+    let mut on_a = subscribe(a.addr, &id).await;
+    let mut on_b = subscribe(b.addr, &id).await;
+    next_of(&mut on_a, "snapshot").await;
+    next_of(&mut on_b, "snapshot").await;
+    assert_eq!(
+        play(a.addr, &id, t[0].as_deref(), "L4@a1,a2,a3,b1", 1).await.status,
+        201
+    );
+    let st = state(b.addr, &id).await;
+    let m = s(&st["legal_moves"][0]);
+    assert_eq!(play(b.addr, &id, t[1].as_deref(), &m, 2).await.status, 201);
+    let e = next_of(&mut on_a, "move").await;
+    assert_eq!(
+        (e["number"].clone(), e["placement"].clone()),
+        (json!(1), json!("L4@a1,a2,a3,b1"))
+    );
+    let e = next_of(&mut on_b, "move").await;
+    if postgres {
+        assert_eq!(e["number"], 1, "the move made through the other instance");
+        let e = next_of(&mut on_b, "move").await;
+        assert_eq!(e["number"], 2);
+        let e = next_of(&mut on_a, "move").await;
+        assert_eq!((e["number"].clone(), e["placement"].clone()), (json!(2), json!(m)));
+    } else {
+        assert_eq!(e["number"], 2);
+    }
+    a.stop().await;
+    b.stop().await;
 }

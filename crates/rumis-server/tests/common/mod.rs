@@ -43,6 +43,95 @@ impl Drop for TempDir {
     }
 }
 
+/// A test database: a SQLite file in a temporary directory, or a fresh PostgreSQL database
+/// made through the server given by `RUMIS_TEST_POSTGRES_URL` (a URL of a role that may
+/// create databases, e.g. `postgres://rumis:rumis@127.0.0.1/postgres`).
+pub enum Db {
+    Sqlite(TempDir),
+    Postgres { admin: String, name: String, url: String },
+}
+
+impl Db {
+    pub fn sqlite(tag: &str) -> Db {
+        Db::Sqlite(TempDir::new(tag))
+    }
+
+    /// `None` (saying so) when no PostgreSQL server is given.
+    pub async fn postgres(tag: &str) -> Option<Db> {
+        use sqlx::Connection;
+        let Ok(admin) = std::env::var("RUMIS_TEST_POSTGRES_URL") else {
+            eprintln!("skipped on PostgreSQL: RUMIS_TEST_POSTGRES_URL is not set");
+            return None;
+        };
+        static N: AtomicUsize = AtomicUsize::new(0);
+        let name = format!(
+            "rumis_test_{}_{}_{}",
+            tag.chars().take(20).collect::<String>(),
+            std::process::id(),
+            N.fetch_add(1, Ordering::SeqCst)
+        );
+        let (base, _) = admin.rsplit_once('/').expect("a PostgreSQL URL ends in /database");
+        let url = format!("{base}/{name}");
+        let mut conn = tokio::time::timeout(WAIT, sqlx::PgConnection::connect(&admin))
+            .await
+            .expect("PostgreSQL answers in time")
+            .expect("PostgreSQL at RUMIS_TEST_POSTGRES_URL");
+        sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
+            .execute(&mut conn)
+            .await
+            .expect("a test database");
+        let _ = conn.close().await;
+        Some(Db::Postgres { admin, name, url })
+    }
+
+    pub fn url(&self) -> String {
+        match self {
+            Db::Sqlite(dir) => dir.db_url(),
+            Db::Postgres { url, .. } => url.clone(),
+        }
+    }
+
+    /// Removes a PostgreSQL test database (a SQLite one goes with its directory).
+    pub async fn remove(self) {
+        use sqlx::Connection;
+        if let Db::Postgres { admin, name, .. } = &self {
+            if let Ok(mut conn) = sqlx::PgConnection::connect(admin).await {
+                let _ = sqlx::query(sqlx::AssertSqlSafe(format!(
+                    "DROP DATABASE IF EXISTS {name} WITH (FORCE)"
+                )))
+                .execute(&mut conn)
+                .await;
+                let _ = conn.close().await;
+            }
+        }
+    }
+}
+
+/// Makes each named `async fn(db_url: String)` a test module with a test on SQLite and one
+/// on PostgreSQL (skipped without `RUMIS_TEST_POSTGRES_URL`).
+#[macro_export]
+macro_rules! on_both_databases {
+    ($($name:ident),* $(,)?) => {
+        $(
+            mod $name {
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn sqlite() {
+                    let db = $crate::common::Db::sqlite(stringify!($name));
+                    super::$name(db.url()).await;
+                }
+
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn postgres() {
+                    if let Some(db) = $crate::common::Db::postgres(stringify!($name)).await {
+                        super::$name(db.url()).await;
+                        db.remove().await;
+                    }
+                }
+            }
+        )*
+    };
+}
+
 pub fn config(db_url: &str) -> Config {
     let mut c = Config::new("127.0.0.1:0".parse().unwrap(), db_url);
     c.rate_burst = 100_000.0;
