@@ -1,6 +1,7 @@
 //! `rumis bench`: the speed figures of issue 3 (move generation, perft, random playouts),
 //! medians of several runs, as a table or as JSON. See docs/performance.md.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use rumis_core::movegen::CodePath;
@@ -17,6 +18,10 @@ pub struct BenchArgs {
     /// Skip Chullpa perft(4) (about 5 s per repetition on the fast path).
     #[arg(long)]
     pub no_perft4: bool,
+    /// Time with the wall clock (default: the thread's CPU time where the system reports
+    /// it, which time given to other processes does not inflate).
+    #[arg(long)]
+    pub wall: bool,
     /// Force the code path of the main figures: avx512, avx2 or scalar (default: the widest
     /// this CPU has, or RUMIS_CODE_PATH).
     #[arg(long, value_name = "PATH")]
@@ -28,6 +33,60 @@ pub struct BenchArgs {
     /// The board of --playouts-only.
     #[arg(long, value_name = "NAME", default_value = "chullpa")]
     pub board: String,
+}
+
+/// Whether to time with the wall clock rather than the thread's CPU time.
+static WALL: AtomicBool = AtomicBool::new(false);
+
+/// The CPU time this thread has run, in seconds (`CLOCK_THREAD_CPUTIME_ID`, Linux).
+#[cfg(target_os = "linux")]
+fn thread_cpu_secs() -> Option<f64> {
+    #[repr(C)]
+    struct Timespec {
+        tv_sec: i64,
+        tv_nsec: i64,
+    }
+    extern "C" {
+        fn clock_gettime(clock: i32, tp: *mut Timespec) -> i32;
+    }
+    const CLOCK_THREAD_CPUTIME_ID: i32 = 3;
+    let mut t = Timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: clock_gettime writes one timespec (two 64-bit fields on 64-bit Linux).
+    let ok = cfg!(target_pointer_width = "64") && unsafe { clock_gettime(CLOCK_THREAD_CPUTIME_ID, &mut t) } == 0;
+    ok.then_some(t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn thread_cpu_secs() -> Option<f64> {
+    None
+}
+
+/// Whether figures are timed by the thread's CPU time.
+fn cpu_clock() -> bool {
+    !WALL.load(Ordering::Relaxed) && thread_cpu_secs().is_some()
+}
+
+/// A stopwatch on the thread's CPU time where the system gives it (so that time the
+/// scheduler gives to other processes on a shared machine does not count), else on the
+/// wall clock.
+struct Timer {
+    wall: Instant,
+    cpu: Option<f64>,
+}
+
+impl Timer {
+    fn start() -> Timer {
+        Timer {
+            wall: Instant::now(),
+            cpu: if cpu_clock() { thread_cpu_secs() } else { None },
+        }
+    }
+    fn secs(&self) -> f64 {
+        match (self.cpu, thread_cpu_secs()) {
+            (Some(a), Some(b)) => b - a,
+            _ => self.wall.elapsed().as_secs_f64(),
+        }
+    }
 }
 
 /// One measured figure.
@@ -87,11 +146,11 @@ fn playouts(site: &Site, path: CodePath, n: usize, reps: usize) -> Vec<f64> {
     }
     (0..reps)
         .map(|_| {
-            let t = Instant::now();
+            let t = Timer::start();
             for _ in 0..n {
                 run(&mut rng);
             }
-            n as f64 / t.elapsed().as_secs_f64()
+            n as f64 / t.secs()
         })
         .collect()
 }
@@ -113,7 +172,7 @@ fn generation_ns(site: &Site, path: CodePath, reps: usize) -> Vec<f64> {
     (0..reps)
         .map(|_| {
             let rounds = 20;
-            let t = Instant::now();
+            let t = Timer::start();
             let mut total = 0;
             for _ in 0..rounds {
                 for p in &positions {
@@ -121,7 +180,7 @@ fn generation_ns(site: &Site, path: CodePath, reps: usize) -> Vec<f64> {
                 }
             }
             std::hint::black_box(total);
-            t.elapsed().as_secs_f64() * 1e9 / (rounds * positions.len()) as f64
+            t.secs() * 1e9 / (rounds * positions.len()) as f64
         })
         .collect()
 }
@@ -131,9 +190,9 @@ fn perft_rate(site: &Site, depth: u32, want: u64, path: CodePath, reps: usize) -
     let start = Position::new(site);
     let mut out = Vec::new();
     for _ in 0..reps {
-        let t = Instant::now();
+        let t = Timer::start();
         let n = perft_with(site, &start, depth, path).ok_or("code path not available")?;
-        let secs = t.elapsed().as_secs_f64();
+        let secs = t.secs();
         if n != want {
             return Err(format!("perft({depth}) = {n}, expected {want}: the generator is wrong"));
         }
@@ -143,6 +202,7 @@ fn perft_rate(site: &Site, depth: u32, want: u64, path: CodePath, reps: usize) -
 }
 
 pub fn run(args: &BenchArgs) -> Result<(), String> {
+    WALL.store(args.wall, Ordering::Relaxed);
     let best = match &args.path {
         None => CodePath::active(),
         Some(name) => {
@@ -289,10 +349,15 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
         });
     }
 
+    let clock = if cpu_clock() { "thread CPU time" } else { "wall clock" };
     if args.json {
-        println!("{}", json(&figures, reps));
+        println!("{}", json(&figures, reps, clock));
     } else {
         print!("{}", table(&figures));
+        println!(
+            "medians of {reps} runs (perft(4): {}), timed by the {clock}",
+            if args.quick { 1 } else { 3 }
+        );
     }
     Ok(())
 }
@@ -370,7 +435,7 @@ fn json_str(s: &str) -> String {
     o
 }
 
-fn json(figures: &[Figure], reps: usize) -> String {
+fn json(figures: &[Figure], reps: usize, clock: &str) -> String {
     let items: Vec<String> = figures
         .iter()
         .map(|f| {
@@ -390,8 +455,9 @@ fn json(figures: &[Figure], reps: usize) -> String {
         })
         .collect();
     format!(
-        "{{\"best_path\":{},\"repetitions\":{reps},\"figures\":[\n{}\n]}}",
+        "{{\"best_path\":{},\"repetitions\":{reps},\"clock\":{},\"figures\":[\n{}\n]}}",
         json_str(CodePath::active().name()),
+        json_str(clock),
         items.join(",\n")
     )
 }
