@@ -26,6 +26,10 @@ pub struct BenchArgs {
     /// this CPU has, or RUMIS_CODE_PATH).
     #[arg(long, value_name = "PATH")]
     pub path: Option<String>,
+    /// Instead of the figures: how the cost grows with the board (columns, height cap) and
+    /// the number of colours — generation time per code path and playouts per second.
+    #[arg(long)]
+    pub scaling: bool,
     /// Only run this many 4-player playouts from the empty board (seed 1) and print their
     /// mean score (for `valgrind --tool=callgrind`, which counts instructions exactly).
     #[arg(long, value_name = "N")]
@@ -237,6 +241,9 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
         return Ok(());
     }
 
+    if args.scaling {
+        return scaling(args.quick);
+    }
     let chullpa = site("chullpa", 4)?;
     let (reps, n_playouts) = if args.quick { (3, 2_000) } else { (7, 50_000) };
     let mut figures = Vec::new();
@@ -359,6 +366,82 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
             if args.quick { 1 } else { 3 }
         );
     }
+    Ok(())
+}
+
+/// The scaling table: open boxes of growing size and height, built-in boards, 2-4 colours.
+fn scaling(quick: bool) -> Result<(), String> {
+    let reps = if quick { 1 } else { 3 };
+    let mut cases: Vec<(String, Site)> = Vec::new();
+    let boxed = |f: usize, r: usize, h: u8, players: usize| -> Result<(String, Site), String> {
+        let b = Board::open_box(f, r, h).map_err(|e| e.to_string())?;
+        let s = Site::new(b, players, Variant::Standard, None).map_err(|e| e.to_string())?;
+        Ok((format!("box {f}x{r} cap {h}, {players}p"), s))
+    };
+    for (f, r) in [(4, 4), (5, 4), (8, 4), (8, 8), (10, 8), (16, 8)] {
+        cases.push(boxed(f, r, 4, 4)?);
+    }
+    for h in [2, 8, 15] {
+        cases.push(boxed(10, 8, h, 4)?);
+    }
+    for name in ["chullpa", "coricancha"] {
+        for players in 2..=4 {
+            let board = Board::builtin(name).ok_or("no such board")?;
+            let s = Site::new(board.clone(), players, Variant::Standard, None).map_err(|e| e.to_string())?;
+            cases.push((format!("{name}, {players}p"), s));
+        }
+    }
+    let paths = CodePath::available();
+    let mut head = vec![
+        "board".to_string(),
+        "columns".into(),
+        "templates".into(),
+        "chunks".into(),
+    ];
+    for p in &paths {
+        head.push(format!("ns/gen {p}"));
+    }
+    head.push(format!("k playouts/s {}", paths[0]));
+    let mut rows = vec![head];
+    for (name, s) in &cases {
+        let mut row = vec![
+            name.clone(),
+            s.footprint().count().to_string(),
+            s.templates().len().to_string(),
+            s.gen_tables().chunk_count().to_string(),
+        ];
+        for &p in &paths {
+            let mut v = generation_ns(s, p, reps);
+            v.sort_by(f64::total_cmp);
+            row.push(fmt_num(v[v.len() / 2]));
+        }
+        let n = if quick { 500 } else { 5_000 };
+        let mut v = playouts(s, paths[0], n, reps);
+        v.sort_by(f64::total_cmp);
+        row.push(fmt_num(v[v.len() / 2] / 1e3));
+        rows.push(row);
+    }
+    let widths: Vec<usize> = (0..rows[0].len())
+        .map(|i| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0))
+        .collect();
+    for r in &rows {
+        let cells: Vec<String> = r
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                if i == 0 {
+                    format!("{c:<w$}", w = widths[i])
+                } else {
+                    format!("{c:>w$}", w = widths[i])
+                }
+            })
+            .collect();
+        println!("{}", cells.join("  "));
+    }
+    println!(
+        "timed by the {}",
+        if cpu_clock() { "thread CPU time" } else { "wall clock" }
+    );
     Ok(())
 }
 
