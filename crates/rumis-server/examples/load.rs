@@ -3,6 +3,7 @@
 //! list). Reports games, moves per second and the p50/p99 latency of a move submission.
 //!
 //! cargo run --release -p rumis-server --example load -- [GAMES] [BOARD] [PLAYERS]
+//! (RUMIS_LOAD_DATABASE_URL=postgres://… to run it on another database)
 
 use std::time::{Duration, Instant};
 
@@ -19,10 +20,10 @@ async fn main() {
     let dir = std::env::temp_dir().join(format!("rumis-load-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let mut config = Config::new(
-        "127.0.0.1:0".parse().unwrap(),
-        format!("sqlite://{}", dir.join("load.db").display()),
-    );
+    // RUMIS_LOAD_DATABASE_URL: another database (e.g. an empty PostgreSQL one).
+    let url = std::env::var("RUMIS_LOAD_DATABASE_URL")
+        .unwrap_or_else(|_| format!("sqlite://{}", dir.join("load.db").display()));
+    let mut config = Config::new("127.0.0.1:0".parse().unwrap(), url);
     config.rate_burst = 1e9;
     config.rate_per_second = 1e9;
     let server = rumis_server::start(config).await.expect("server starts");
