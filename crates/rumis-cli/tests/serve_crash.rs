@@ -110,12 +110,18 @@ async fn player(
         if st["over"] == true {
             break;
         }
-        let seat = st["seat_to_move"].as_u64().unwrap() as usize;
-        let Some(token) = tokens[seat].clone() else { break };
-        let legal = st["legal_moves"].as_array().unwrap();
+        let (Some(seat), Some(legal), Some(n)) = (
+            st["seat_to_move"].as_u64(),
+            st["legal_moves"].as_array(),
+            st["move_number"].as_i64(),
+        ) else {
+            break;
+        };
+        let Some(token) = tokens[seat as usize].clone() else {
+            break;
+        };
         let m = legal[(k * 3) % legal.len()].as_str().unwrap().to_string();
         k += 1;
-        let n = st["move_number"].as_i64().unwrap();
         let body = json!({ "placement": m, "expected_move_number": n });
         match client::post(addr, &format!("/api/v1/games/{id}/moves"), Some(&token), &body).await {
             Ok(r) if r.status == 201 => acked.push((n, m)),

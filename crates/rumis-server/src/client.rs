@@ -107,6 +107,16 @@ fn parse(buf: &[u8]) -> std::io::Result<Response> {
         .any(|(k, v)| k.eq_ignore_ascii_case("transfer-encoding") && v.eq_ignore_ascii_case("chunked"));
     if chunked {
         body = dechunk(&body)?;
+    } else if let Some(len) = headers
+        .iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case("content-length"))
+        .and_then(|(_, v)| v.parse::<usize>().ok())
+    {
+        // A connection closed early (say, a server killed) leaves a short body.
+        if body.len() < len {
+            return Err(std::io::Error::new(std::io::ErrorKind::UnexpectedEof, "truncated body"));
+        }
+        body.truncate(len);
     }
     Ok(Response { status, headers, body })
 }

@@ -446,3 +446,31 @@ async fn events_reach_subscribers_of_another_instance(db: String) {
     a.stop().await;
     b.stop().await;
 }
+
+/// Tokens are stored only as their SHA-256: not a byte of one is in the database files.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tokens_are_stored_only_hashed() {
+    let dir = TempDir::new("hashed");
+    let server = start(config(&dir.db_url())).await;
+    let created = create(server.addr, json!({ "board": "chullpa", "players": 3 })).await;
+    let tokens: Vec<String> = tokens(&created).into_iter().map(Option::unwrap).collect();
+    server.stop().await;
+    let mut bytes = Vec::new();
+    for entry in std::fs::read_dir(&dir.0).unwrap() {
+        bytes.extend(std::fs::read(entry.unwrap().path()).unwrap());
+    }
+    let text = String::from_utf8_lossy(&bytes);
+    for t in &tokens {
+        assert!(!text.contains(t.as_str()), "a token in plain text");
+        let hash: String = sha2_hex(t);
+        assert!(text.contains(&hash), "the token's hash is stored");
+    }
+}
+
+fn sha2_hex(s: &str) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(s.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
