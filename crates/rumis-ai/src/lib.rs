@@ -122,8 +122,8 @@ pub enum PlayerSpec {
     Mcts {
         simulations: u64,
     },
-    /// The same search without RAVE (plain UCT), to measure what RAVE brings.
-    Uct {
+    /// The same search with RAVE (all-moves-as-first), to measure what it brings.
+    Rave {
         simulations: u64,
     },
 }
@@ -147,9 +147,9 @@ impl PlayerSpec {
                 Ok(n) if n > 0 => Ok(PlayerSpec::Mcts { simulations: n }),
                 _ => Err(format!("'{s}': mcts:SIMS needs a positive number of simulations")),
             },
-            _ if t.starts_with("uct:") => match t[4..].parse::<u64>() {
-                Ok(n) if n > 0 => Ok(PlayerSpec::Uct { simulations: n }),
-                _ => Err(format!("'{s}': uct:SIMS needs a positive number of simulations")),
+            _ if t.starts_with("rave:") => match t[5..].parse::<u64>() {
+                Ok(n) if n > 0 => Ok(PlayerSpec::Rave { simulations: n }),
+                _ => Err(format!("'{s}': rave:SIMS needs a positive number of simulations")),
             },
             _ if t.chars().all(|c| c.is_ascii_digit()) && !t.is_empty() => level(&t),
             _ => Err(format!(
@@ -169,12 +169,12 @@ impl PlayerSpec {
                 seed,
                 ..MctsConfig::default()
             })),
-            PlayerSpec::Uct { simulations } => Box::new(Mcts::new(MctsConfig {
+            PlayerSpec::Rave { simulations } => Box::new(Mcts::new(MctsConfig {
                 simulations: Some(simulations),
                 threads,
                 seed,
-                rave: 0.0,
-                label: format!("uct:{simulations}"),
+                rave: 300.0,
+                label: format!("rave:{simulations}"),
                 ..MctsConfig::default()
             })),
             PlayerSpec::Level(l) => level(l, seed, threads),
@@ -189,7 +189,7 @@ impl fmt::Display for PlayerSpec {
             PlayerSpec::Greedy => write!(f, "greedy"),
             PlayerSpec::Level(l) => write!(f, "level:{l}"),
             PlayerSpec::Mcts { simulations } => write!(f, "mcts:{simulations}"),
-            PlayerSpec::Uct { simulations } => write!(f, "uct:{simulations}"),
+            PlayerSpec::Rave { simulations } => write!(f, "rave:{simulations}"),
         }
     }
 }
@@ -262,7 +262,7 @@ mod player_tests {
     /// and plays until the game is over.
     #[test]
     fn players_only_play_legal_moves() {
-        let specs = ["random", "greedy", "level:1", "level:2", "mcts:60"];
+        let specs = ["random", "greedy", "level:1", "level:2", "mcts:60", "rave:60"];
         let setups = [
             ("chullpa", 2, Variant::Standard),
             ("pisac", 3, Variant::Standard),

@@ -4,7 +4,7 @@
 //! node maximises the reward of the colour to move there (max^n-style UCT). Rewards rank
 //! the colours at the end of a playout (ties shared) with a small bonus for the score
 //! margin; in the two-player four-colour game a colour is rewarded with its player's.
-//! Playouts prefer bigger stones. Several threads search separate trees from different
+//! RAVE is available (`rave`) but off by default. Playouts prefer bigger stones. Several threads search separate trees from different
 //! seeds and their root statistics are added (root parallelism); with one thread a seed
 //! gives the same search every time.
 
@@ -27,7 +27,9 @@ pub struct MctsConfig {
     /// A node's children are created once it has been visited this often.
     pub expand_after: u32,
     /// RAVE equivalence constant: how many visits the all-moves-as-first statistics are
-    /// worth (0: no RAVE).
+    /// worth (0: no RAVE, the default: measured on Chullpa 2 players it gained nothing —
+    /// rave:3000 vs mcts:3000 scored 0.505 over 100 games — and 30 000 simulations with it
+    /// no longer beat 10 000).
     pub rave: f32,
     /// Solve the rest of the game exactly when at most this many stones are left to the
     /// colours still in play (0: never)...
@@ -46,7 +48,7 @@ impl Default for MctsConfig {
             seed: 1,
             exploration: 0.6,
             expand_after: 2,
-            rave: 300.0,
+            rave: 0.0,
             endgame_stones: 6,
             endgame_nodes: 200_000,
             label: "mcts".into(),
@@ -339,30 +341,33 @@ fn run_tree(
             }
             let n = nodes[node];
             let ln = ((n.visits.max(1)) as f32).ln();
-            let beta = if cfg.rave > 0.0 {
-                (cfg.rave / (3.0 * n.visits as f32 + cfg.rave)).sqrt()
-            } else {
-                0.0
-            };
             let mut best = n.first_child;
             let mut best_value = f32::MIN;
             for i in n.first_child..n.first_child + n.children {
                 let c = &nodes[i as usize];
-                let v = if c.visits == 0 {
-                    if cfg.rave <= 0.0 || c.amaf_visits == 0 {
+                let v = if cfg.rave <= 0.0 {
+                    if c.visits == 0 {
                         // Try every move once (in prior order) before any twice.
                         best = i;
                         break;
                     }
-                    c.amaf_reward / c.amaf_visits as f32 + cfg.exploration * ln.sqrt()
-                } else {
-                    let q = c.reward / c.visits as f32;
-                    let q = if c.amaf_visits > 0 {
-                        (1.0 - beta) * q + beta * c.amaf_reward / c.amaf_visits as f32
+                    c.reward / c.visits as f32 + cfg.exploration * (ln / c.visits as f32).sqrt()
+                } else if c.amaf_visits == 0 {
+                    // Nothing known yet: an optimistic first-play value, so that moves with
+                    // good all-moves-as-first statistics can go first.
+                    if c.visits == 0 {
+                        1.0
                     } else {
-                        q
-                    };
-                    q + cfg.exploration * (ln / c.visits as f32).sqrt()
+                        c.reward / c.visits as f32 + cfg.exploration * (ln / c.visits as f32).sqrt()
+                    }
+                } else {
+                    // Gelly and Silver's blend: the all-moves-as-first mean counts for
+                    // less as the move's own visits grow.
+                    let n = c.visits as f32;
+                    let beta = (cfg.rave / (3.0 * n + cfg.rave)).sqrt();
+                    let amaf = c.amaf_reward / c.amaf_visits as f32;
+                    let q = if c.visits > 0 { c.reward / n } else { amaf };
+                    (1.0 - beta) * q + beta * amaf + cfg.exploration * (ln / (n + 1.0)).sqrt()
                 };
                 if v > best_value {
                     best_value = v;
