@@ -1,10 +1,11 @@
 //! Crash test of `rumis serve`: the real binary is killed with SIGKILL while clients submit
-//! moves; restarted on the same SQLite file, every acknowledged move is there, and an AI
-//! turn left pending is played.
+//! moves; restarted on the same database, every acknowledged move is there, and an AI turn
+//! left pending is played. On a SQLite file, and on a fresh PostgreSQL database when
+//! `RUMIS_TEST_POSTGRES_URL` names a role that may create one.
 
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -29,15 +30,14 @@ impl Drop for Served {
 }
 
 /// Starts `rumis serve` on an ephemeral port and reads the address it prints.
-fn serve(db: &Path, extra: &[&str]) -> Served {
-    let url = format!("sqlite://{}", db.display());
+fn serve(url: &str, extra: &[&str]) -> Served {
     let mut child = Command::new(env!("CARGO_BIN_EXE_rumis"))
         .args([
             "serve",
             "--addr",
             "127.0.0.1:0",
             "--database-url",
-            &url,
+            url,
             "--rate",
             "100000",
         ])
@@ -63,8 +63,8 @@ fn serve(db: &Path, extra: &[&str]) -> Served {
     Served { child, addr }
 }
 
-fn temp_dir() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("rumis-serve-crash-{}", std::process::id()));
+fn temp_dir(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("rumis-serve-crash-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
@@ -133,12 +133,30 @@ async fn player(
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn acknowledged_moves_survive_sigkill_and_a_pending_ai_turn_is_played() {
-    let dir = temp_dir();
-    let db = dir.join("crash.db");
+async fn acknowledged_moves_survive_sigkill_on_sqlite() {
+    let dir = temp_dir("sqlite");
+    crash_and_restart(&format!("sqlite://{}", dir.join("crash.db").display())).await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn acknowledged_moves_survive_sigkill_on_postgres() {
+    let Ok(admin) = std::env::var("RUMIS_TEST_POSTGRES_URL") else {
+        eprintln!("skipped on PostgreSQL: RUMIS_TEST_POSTGRES_URL is not set");
+        return;
+    };
+    let (base, _) = admin.rsplit_once('/').expect("a PostgreSQL URL ends in /database");
+    // The server creates the database.
+    let url = format!("{base}/rumis_test_crash_{}", std::process::id());
+    crash_and_restart(&url).await;
+    rumis_server::drop_database(&url)
+        .await
+        .expect("the test database is dropped");
+}
+
+async fn crash_and_restart(db: &str) {
     // First life: AI workers off, so that the AI turn stays pending.
-    let first = serve(&db, &["--ai-workers", "0"]);
+    let first = serve(db, &["--ai-workers", "0"]);
     let addr = first.addr;
     let (ai_game, ai_tokens) = create(
         addr,
@@ -191,7 +209,7 @@ async fn acknowledged_moves_survive_sigkill_and_a_pending_ai_turn_is_played() {
     assert!(acked.iter().map(Vec::len).sum::<usize>() > 0);
 
     // Second life on the same file.
-    let second = serve(&db, &[]);
+    let second = serve(db, &[]);
     let addr = second.addr;
     let mut stored_total = 0;
     for ((id, _), moves) in games.iter().zip(&acked) {
@@ -226,5 +244,4 @@ async fn acknowledged_moves_survive_sigkill_and_a_pending_ai_turn_is_played() {
     assert_eq!(played["moves"][1]["colour"], "Y");
     assert_eq!(played["to_move"], "R");
     drop(second);
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -15,7 +15,7 @@ use rumis_core::{Board, Colour, Game, MoveError, Site, Variant};
 use serde_json::json;
 use sha2::{Digest, Sha256};
 use sqlx::any::{AnyPoolOptions, AnyRow};
-use sqlx::migrate::{Migration, MigrationType, Migrator};
+use sqlx::migrate::{MigrateDatabase, Migration, MigrationType, Migrator};
 use sqlx::{AnyConnection, AnyPool, Row, SqlSafeStr};
 
 use crate::error::{printable, ApiError};
@@ -317,6 +317,15 @@ impl Store {
         } else {
             url.to_string()
         };
+        if url.starts_with("postgres") {
+            // Create the database if it is missing (and we may); if we cannot tell, connecting
+            // will say what is wrong.
+            if let Ok(false) = sqlx::Any::database_exists(&url).await {
+                sqlx::Any::create_database(&url)
+                    .await
+                    .map_err(|e| format!("cannot create the database {}: {e}", redact(&url)))?;
+            }
+        }
         let pool = AnyPoolOptions::new()
             .max_connections(if sqlite { 8 } else { 16 })
             .acquire_timeout(Duration::from_secs(30))
@@ -775,6 +784,15 @@ fn authorise(loaded: &Loaded, token: Option<&str>) -> Result<Vec<usize>, ApiErro
         ));
     }
     Ok(held)
+}
+
+/// Drops a database (a PostgreSQL database, or a SQLite file), closing its connections:
+/// for tests and tools.
+pub async fn drop_database(url: &str) -> Result<(), String> {
+    sqlx::any::install_default_drivers();
+    sqlx::Any::force_drop_database(url)
+        .await
+        .map_err(|e| format!("cannot drop the database {}: {e}", redact(url)))
 }
 
 /// PostgreSQL: queues events on the connection; inside a transaction they are delivered at

@@ -24,6 +24,7 @@ use std::time::Duration;
 
 use tokio::net::TcpListener;
 
+pub use db::drop_database;
 pub use error::ApiError;
 
 /// How a server runs.
