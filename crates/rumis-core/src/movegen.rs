@@ -413,6 +413,12 @@ impl MoveSet {
         if self.n == 0 || i >= self.prefix[self.n - 1] as usize + self.words[self.n - 1].count_ones() as usize {
             return None;
         }
+        Some(self.nth_in(tables, i, path))
+    }
+
+    /// [`MoveSet::nth_on`] for `i < len()`.
+    #[inline(always)]
+    fn nth_in(&self, tables: &GenTables, i: usize, path: CodePath) -> Move {
         // The last word whose prefix is <= i holds the placement (an empty word has the
         // same prefix as the next one, so it is never chosen; prefix[0] is 0). A binary
         // search without branches on the data, with scalar loads (the generator has just
@@ -433,7 +439,7 @@ impl MoveSet {
             CodePath::Avx512 => unsafe { x86::select_pdep(w, k) },
             _ => select(w, k),
         };
-        Some(Move(tables.slot_to_id[j * CHUNK + bit as usize]))
+        Move(tables.slot_to_id[j * CHUNK + bit as usize])
     }
 
     /// A uniformly random placement, given the set's size.
@@ -448,27 +454,46 @@ impl MoveSet {
         if len == 0 {
             return None;
         }
-        self.nth_on(tables, rng.below(len), path)
+        Some(self.nth_in(tables, rng.below(len), path))
     }
 }
 
 /// The position of the `i`-th set bit of `w` (`i < popcount(w)`).
 #[inline(always)]
 fn select(w: u64, i: u32) -> u32 {
-    // Halve the window six times, without branches: keep the low part when the bit is in
-    // it, else drop it and count its bits off.
+    // Halve the window three times, without branches (keep the low part when the bit is
+    // in it, else drop it and count its bits off), then look the byte up.
     let mut w = w;
     let mut i = i;
     let mut base = 0;
-    for half in [32u32, 16, 8, 4, 2, 1] {
+    for half in [32u32, 16, 8] {
         let low = (w & ((1u64 << half) - 1)).count_ones();
         let up = 0u32.wrapping_sub((i >= low) as u32);
         i -= low & up;
         w >>= half & up;
         base += half & up;
     }
-    base
+    base + SELECT_IN_BYTE[(w & 0xff) as usize][(i & 7) as usize] as u32
 }
+
+/// `SELECT_IN_BYTE[b][i]`: the position of the `i`-th set bit of `b` (0 past the last).
+static SELECT_IN_BYTE: [[u8; 8]; 256] = {
+    let mut t = [[0u8; 8]; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut i = 0;
+        let mut bit = 0;
+        while bit < 8 {
+            if b >> bit & 1 == 1 {
+                t[b][i] = bit as u8;
+                i += 1;
+            }
+            bit += 1;
+        }
+        b += 1;
+    }
+    t
+};
 
 /// What the generator needs from a position for one colour.
 #[derive(Clone, Copy)]

@@ -10,7 +10,7 @@ use std::fmt;
 use crate::board::MAX_COLUMNS;
 use crate::movegen::{self, CodePath, GenInput, MoveSet, Touch};
 use crate::site::{Move, Site, Template, Variant};
-use crate::stone::{Colour, Stone, ALL_STONES};
+use crate::stone::{Colour, Stone, ALL_STONES, STONE_COUNT};
 
 /// What a cube of the structure is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -127,7 +127,7 @@ pub struct Position {
     hash: u64,
 }
 
-fn mix(mut z: u64) -> u64 {
+const fn mix(mut z: u64) -> u64 {
     z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
@@ -139,14 +139,47 @@ pub(crate) fn cube_key(kind: usize, column: usize, z: u8) -> u64 {
     mix(0x1000_0000 | (kind as u64) << 16 | (column as u64) << 4 | z as u64)
 }
 fn stone_key(kind: usize, stone: Stone) -> u64 {
-    mix(0x2000_0000 | (kind as u64) << 8 | stone.index() as u64)
+    STONE_KEYS[kind % 5][stone.index()]
 }
 fn turn_key(seat: u8) -> u64 {
-    mix(0x3000_0000 | seat as u64)
+    TURN_KEYS[seat as usize & 3]
 }
 fn out_key(colour: usize) -> u64 {
-    mix(0x4000_0000 | colour as u64)
+    OUT_KEYS[colour & 3]
 }
+
+/// The keys above, computed at compile time (seats and colours are 0-3, kinds 0-4).
+const TURN_KEYS: [u64; 4] = {
+    let mut k = [0; 4];
+    let mut i = 0;
+    while i < 4 {
+        k[i] = mix(0x3000_0000 | i as u64);
+        i += 1;
+    }
+    k
+};
+const OUT_KEYS: [u64; 4] = {
+    let mut k = [0; 4];
+    let mut i = 0;
+    while i < 4 {
+        k[i] = mix(0x4000_0000 | i as u64);
+        i += 1;
+    }
+    k
+};
+const STONE_KEYS: [[u64; STONE_COUNT]; 5] = {
+    let mut k = [[0; STONE_COUNT]; 5];
+    let mut kind = 0;
+    while kind < 5 {
+        let mut s = 0;
+        while s < STONE_COUNT {
+            k[kind][s] = mix(0x2000_0000 | (kind as u64) << 8 | s as u64);
+            s += 1;
+        }
+        kind += 1;
+    }
+    k
+};
 
 /// The colours that do not play in this game, as out bits.
 fn absent_colours(site: &Site) -> u8 {
