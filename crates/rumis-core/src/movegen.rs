@@ -133,6 +133,7 @@ impl fmt::Display for CodePath {
 /// keeps only the contact bits); `zmax << 4`; and the stone's index (15 in padding slots).
 #[repr(C, align(64))]
 #[derive(Clone)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) struct ChunkData {
     col: [[u8; CHUNK]; 4],
     /// `col - 16` (wrapping): the AVX2 path's index into its second sub-table.
@@ -145,6 +146,7 @@ pub(crate) struct ChunkData {
     stone: [u8; CHUNK],
 }
 
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 impl ChunkData {
     /// The byte offset of the limit row to use.
     fn lim_row(first: bool) -> usize {
@@ -157,6 +159,7 @@ impl ChunkData {
 }
 
 #[derive(Clone, Copy, Debug)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) struct ChunkMeta {
     /// Number of entries to look up (1-4).
     len: u8,

@@ -330,6 +330,7 @@ impl Site {
 
     /// The buildable neighbours of a column as a bit mask (bit n of word n / 64).
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(crate) fn neighbour_mask(&self, c: usize) -> [u64; 2] {
         self.neighbour_masks[c & (MAX_COLUMNS - 1)]
     }
