@@ -122,6 +122,10 @@ pub enum PlayerSpec {
     Mcts {
         simulations: u64,
     },
+    /// The same search with uniformly random playouts, to measure the playout policy.
+    Uniform {
+        simulations: u64,
+    },
     /// The same search with RAVE (all-moves-as-first), to measure what it brings.
     Rave {
         simulations: u64,
@@ -147,6 +151,10 @@ impl PlayerSpec {
                 Ok(n) if n > 0 => Ok(PlayerSpec::Mcts { simulations: n }),
                 _ => Err(format!("'{s}': mcts:SIMS needs a positive number of simulations")),
             },
+            _ if t.starts_with("uniform:") => match t[8..].parse::<u64>() {
+                Ok(n) if n > 0 => Ok(PlayerSpec::Uniform { simulations: n }),
+                _ => Err(format!("'{s}': uniform:SIMS needs a positive number of simulations")),
+            },
             _ if t.starts_with("rave:") => match t[5..].parse::<u64>() {
                 Ok(n) if n > 0 => Ok(PlayerSpec::Rave { simulations: n }),
                 _ => Err(format!("'{s}': rave:SIMS needs a positive number of simulations")),
@@ -169,6 +177,14 @@ impl PlayerSpec {
                 seed,
                 ..MctsConfig::default()
             })),
+            PlayerSpec::Uniform { simulations } => Box::new(Mcts::new(MctsConfig {
+                simulations: Some(simulations),
+                threads,
+                seed,
+                big_stones_first: false,
+                label: format!("uniform:{simulations}"),
+                ..MctsConfig::default()
+            })),
             PlayerSpec::Rave { simulations } => Box::new(Mcts::new(MctsConfig {
                 simulations: Some(simulations),
                 threads,
@@ -189,6 +205,7 @@ impl fmt::Display for PlayerSpec {
             PlayerSpec::Greedy => write!(f, "greedy"),
             PlayerSpec::Level(l) => write!(f, "level:{l}"),
             PlayerSpec::Mcts { simulations } => write!(f, "mcts:{simulations}"),
+            PlayerSpec::Uniform { simulations } => write!(f, "uniform:{simulations}"),
             PlayerSpec::Rave { simulations } => write!(f, "rave:{simulations}"),
         }
     }
@@ -262,7 +279,15 @@ mod player_tests {
     /// and plays until the game is over.
     #[test]
     fn players_only_play_legal_moves() {
-        let specs = ["random", "greedy", "level:1", "level:2", "mcts:60", "rave:60"];
+        let specs = [
+            "random",
+            "greedy",
+            "level:1",
+            "level:2",
+            "mcts:60",
+            "rave:60",
+            "uniform:60",
+        ];
         let setups = [
             ("chullpa", 2, Variant::Standard),
             ("pisac", 3, Variant::Standard),
