@@ -232,32 +232,69 @@ pub fn rewards(site: &Site, pos: &Position) -> [f32; 4] {
     out
 }
 
-fn pick_playout_move(site: &Site, moves: &[Move], rng: &mut Rng) -> Move {
-    // Bigger stones first, most of the time: small stones are easier to place later.
-    let best_size = moves.iter().map(|&m| site.template(m).stone.size()).max().unwrap_or(0);
-    if rng.below(4) != 0 {
-        let n = moves
-            .iter()
-            .filter(|&&m| site.template(m).stone.size() == best_size)
-            .count();
-        let mut k = rng.below(n);
-        for &m in moves {
-            if site.template(m).stone.size() == best_size {
-                if k == 0 {
-                    return m;
-                }
-                k -= 1;
-            }
-        }
-    }
-    moves[rng.below(moves.len())]
+/// Per generator chunk, the slots of stones of 2, 3 and 4 cubes: the playout policy's
+/// "bigger stones first" works on the core's move bitset without listing the moves.
+struct SizeMasks {
+    masks: [Vec<u64>; 3],
 }
 
-/// Plays one random game to the end from `pos`.
-pub fn playout(site: &Site, pos: &mut Position, rng: &mut Rng, buf: &mut Vec<Move>) {
-    while !pos.is_over() {
-        pos.legal_moves(site, buf);
-        let m = pick_playout_move(site, buf, rng);
+impl SizeMasks {
+    fn new(site: &Site) -> SizeMasks {
+        let tables = site.gen_tables();
+        let chunks = tables.chunk_count();
+        let mut masks = [vec![0u64; chunks], vec![0u64; chunks], vec![0u64; chunks]];
+        for slot in 0..chunks * 64 {
+            if let Some(m) = tables.slot_template(slot) {
+                let size = site.template(m).stone.size();
+                masks[size - 2][slot / 64] |= 1 << (slot % 64);
+            }
+        }
+        SizeMasks { masks }
+    }
+
+    /// Three times in four a uniformly random placement of the biggest stones that have
+    /// one, else a uniformly random placement (`n` > 0 placements in `set`).
+    fn pick(&self, site: &Site, set: &rumis_core::MoveSet, n: usize, big_first: bool, rng: &mut Rng) -> Move {
+        let tables = site.gen_tables();
+        if big_first && rng.below(4) != 0 {
+            for mask in self.masks.iter().rev() {
+                let count: usize = set
+                    .words()
+                    .iter()
+                    .zip(mask)
+                    .map(|(w, m)| (w & m).count_ones() as usize)
+                    .sum();
+                if count == 0 {
+                    continue;
+                }
+                let mut k = rng.below(count);
+                for (j, (w, m)) in set.words().iter().zip(mask).enumerate() {
+                    let mut bits = w & m;
+                    let c = bits.count_ones() as usize;
+                    if k >= c {
+                        k -= c;
+                        continue;
+                    }
+                    for _ in 0..k {
+                        bits &= bits - 1;
+                    }
+                    let slot = j * 64 + bits.trailing_zeros() as usize;
+                    return tables.slot_template(slot).expect("a slot in the set holds a template");
+                }
+            }
+        }
+        set.pick(tables, n, rng).expect("the colour to move has a placement")
+    }
+}
+
+/// Plays one game to the end from `pos` with the search's playout policy (bigger stones
+/// first, three times in four).
+pub fn playout(site: &Site, pos: &mut Position, rng: &mut Rng) {
+    let sizes = SizeMasks::new(site);
+    let mut set = rumis_core::MoveSet::new();
+    while pos.to_move(site).is_some() {
+        let n = pos.legal_set(site, &mut set);
+        let m = sizes.pick(site, &set, n, true, rng);
         pos.play_unchecked(site, m);
     }
 }
@@ -289,6 +326,7 @@ fn run_tree(
     let mut seen = vec![vec![0u64; words]; 4];
     let code_path = rumis_core::movegen::CodePath::active();
     let mut set = rumis_core::MoveSet::new();
+    let sizes = SizeMasks::new(site);
     let mut buf = Vec::new();
     let mut path: Vec<u32> = Vec::new();
     let mut sims = 0u64;
@@ -394,8 +432,8 @@ fn run_tree(
             rumis_core::playout::random_playout_in_place(site, &mut pos, &mut rng, code_path, &mut set);
         }
         while let Some(colour) = pos.to_move(site) {
-            pos.legal_moves(site, &mut buf);
-            let m = pick_playout_move(site, &buf, &mut rng);
+            let n = pos.legal_set(site, &mut set);
+            let m = sizes.pick(site, &set, n, cfg.big_stones_first, &mut rng);
             played.push((colour.index() as u8, m));
             pos.play_unchecked(site, m);
         }
