@@ -128,6 +128,32 @@ impl Figure {
     }
 }
 
+/// Simulations per second of the top level's search (its configuration, a fixed number of
+/// simulations) from the empty board; with one thread timed by the usual clock, with more
+/// by the wall clock.
+fn search_rate(site: &Site, threads: usize, sims: u64, reps: usize) -> Vec<f64> {
+    let game = rumis_core::Game::new(std::sync::Arc::new(site.clone()));
+    (0..reps)
+        .map(|i| {
+            let mut search = rumis_ai::Mcts::new(rumis_ai::MctsConfig {
+                simulations: Some(sims),
+                time: None,
+                threads,
+                seed: i as u64 + 1,
+                ..rumis_ai::MctsConfig::default()
+            });
+            let (timer, wall) = (Timer::start(), Instant::now());
+            let r = search.search(&game).expect("the game has moves");
+            let secs = if threads == 1 {
+                timer.secs()
+            } else {
+                wall.elapsed().as_secs_f64()
+            };
+            r.simulations as f64 / secs
+        })
+        .collect()
+}
+
 fn site(name: &str, players: usize) -> Result<Site, String> {
     let board = Board::builtin(name).ok_or_else(|| format!("no built-in board {name}"))?;
     Site::new(board.clone(), players, Variant::Standard, None).map_err(|e| e.to_string())
@@ -351,6 +377,35 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
                 .map(|r| r / 1e3)
                 .collect(),
             unit: "k playouts/s",
+            path: best,
+            target: None,
+        });
+    }
+
+    // The search of the top level (issue 4): simulations per second from the first move of
+    // Chullpa 4 players, one thread (timed like the rest) and every thread (wall clock).
+    let sims = if args.quick { 5_000 } else { 100_000 };
+    progress("the tree search, one thread");
+    figures.push(Figure {
+        name: "level 9 search, chullpa 4p first move, 1 thread".into(),
+        samples: search_rate(&chullpa, 1, sims, reps)
+            .into_iter()
+            .map(|r| r / 1e3)
+            .collect(),
+        unit: "k simulations/s",
+        path: best,
+        target: Some(100.0),
+    });
+    let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+    if threads > 1 {
+        progress("the tree search, every thread");
+        figures.push(Figure {
+            name: format!("level 9 search, chullpa 4p first move, {threads} threads (wall clock)"),
+            samples: search_rate(&chullpa, threads, sims * threads as u64, reps)
+                .into_iter()
+                .map(|r| r / 1e3)
+                .collect(),
+            unit: "k simulations/s",
             path: best,
             target: None,
         });
