@@ -95,6 +95,23 @@ struct Node {
     children: u32,
 }
 
+impl Node {
+    /// A node not yet visited for `mv`, made by the colour of index `mover`.
+    fn new(mv: Move, mover: u8) -> Node {
+        Node {
+            mv,
+            mover,
+            expanded: false,
+            visits: 0,
+            reward: 0.0,
+            amaf_visits: 0,
+            amaf_reward: 0.0,
+            first_child: 0,
+            children: 0,
+        }
+    }
+}
+
 pub struct Mcts {
     pub config: MctsConfig,
     games_seen: u64,
@@ -309,17 +326,7 @@ fn run_tree(
     deadline: Option<Instant>,
 ) -> TreeStats {
     let mut rng = Rng::new(seed);
-    let mut nodes: Vec<Node> = vec![Node {
-        mv: Move(0),
-        mover: 0,
-        expanded: false,
-        visits: 0,
-        reward: 0.0,
-        amaf_visits: 0,
-        amaf_reward: 0.0,
-        first_child: 0,
-        children: 0,
-    }];
+    let mut nodes: Vec<Node> = vec![Node::new(Move(0), 0)];
     // Moves of the simulation in order, and per colour the moves played from some ply on.
     let mut played: Vec<(u8, Move)> = Vec::new();
     let words = site.templates().len().div_ceil(64);
@@ -366,17 +373,7 @@ fn run_tree(
                 priors.sort_by_key(|p| p.0);
                 let first = nodes.len() as u32;
                 for &(_, m) in priors.iter() {
-                    nodes.push(Node {
-                        mv: m,
-                        mover: mover.index() as u8,
-                        expanded: false,
-                        visits: 0,
-                        reward: 0.0,
-                        amaf_visits: 0,
-                        amaf_reward: 0.0,
-                        first_child: 0,
-                        children: 0,
-                    });
+                    nodes.push(Node::new(m, mover.index() as u8));
                 }
                 let n = &mut nodes[node];
                 n.expanded = true;

@@ -142,11 +142,7 @@ impl Engine {
     }
 
     fn check_colour(&self, c: &str) -> Result<(), String> {
-        let mut chars = c.chars();
-        let colour = match (chars.next().and_then(Colour::from_letter), chars.next()) {
-            (Some(k), None) => k,
-            _ => return Err(format!("'{c}' is not a colour (R, Y, G, B)")),
-        };
+        let colour = Colour::from_word(c).ok_or_else(|| format!("'{c}' is not a colour (R, Y, G, B)"))?;
         match self.game.to_move() {
             Some(k) if k == colour => Ok(()),
             Some(k) => Err(format!("it is {}'s turn, not {}'s", k.name(), colour.name())),
@@ -173,8 +169,7 @@ fn new_game(args: &[&str]) -> Result<Game, String> {
         if let Some(v) = Variant::from_name(a) {
             variant = v;
         } else if let Some(c) = a.strip_prefix("colors=") {
-            let cs: Option<Vec<Colour>> = c.chars().map(Colour::from_letter).collect();
-            colours = Some(cs.ok_or_else(|| format!("'{c}' is not a list of colours like RYGB"))?);
+            colours = Some(Colour::parse_list(c)?);
         } else if let Some(s) = a.strip_prefix("ruins_seed=") {
             ruins_seed = s.parse().map_err(|_| format!("'{s}' is not a seed"))?;
         } else {

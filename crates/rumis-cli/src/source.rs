@@ -109,18 +109,7 @@ impl Source {
         };
         let colours = match &self.colors {
             None => None,
-            Some(text) => Some(
-                text.split(|c: char| c.is_whitespace() || c == ',')
-                    .filter(|w| !w.is_empty())
-                    .map(|w| {
-                        let mut ch = w.chars();
-                        match (ch.next().and_then(Colour::from_letter), ch.next()) {
-                            (Some(c), None) => Ok(c),
-                            _ => Err(format!("'{w}' is not a colour; use R, Y, G or B")),
-                        }
-                    })
-                    .collect::<Result<Vec<_>, _>>()?,
-            ),
+            Some(text) => Some(Colour::parse_list(text)?),
         };
         let site = Arc::new(Site::new(board, players, variant, colours).map_err(|e| e.to_string())?);
         if variant != Variant::Ruinas && (self.ruins.is_some() || self.ruins_seed.is_some()) {

@@ -176,20 +176,7 @@ impl Record {
         };
         let colours = match self.tag("Colors") {
             None => None,
-            Some(text) => Some(
-                text.split_whitespace()
-                    .map(|w| {
-                        let mut ch = w.chars();
-                        match (ch.next().and_then(Colour::from_letter), ch.next()) {
-                            (Some(c), None) => Ok(c),
-                            _ => Err(error(
-                                self.tag_line("Colors"),
-                                format!("'{w}' is not a colour (R, Y, G, B)"),
-                            )),
-                        }
-                    })
-                    .collect::<Result<Vec<_>, _>>()?,
-            ),
+            Some(text) => Some(Colour::parse_list(text).map_err(|e| error(self.tag_line("Colors"), e))?),
         };
         let site = Site::new(board, players, variant, colours).map_err(|e| error(self.tag_line("Players"), e.0))?;
         let site = Arc::new(site);

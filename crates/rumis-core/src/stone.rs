@@ -39,6 +39,34 @@ impl Colour {
     pub fn name(self) -> &'static str {
         ["red", "yellow", "green", "blue"][self.index()]
     }
+
+    /// Reads a word that is one colour letter ("R", "y").
+    pub fn from_word(w: &str) -> Option<Colour> {
+        let mut ch = w.chars();
+        match (ch.next().and_then(Colour::from_letter), ch.next()) {
+            (Some(c), None) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// Reads an order of play: letters separated by spaces or commas ("R Y G", "B,R") or
+    /// run together ("RYGB").
+    pub fn parse_list(text: &str) -> Result<Vec<Colour>, String> {
+        let words: Vec<&str> = text
+            .split(|c: char| c.is_whitespace() || c == ',')
+            .filter(|w| !w.is_empty())
+            .collect();
+        let words: Vec<String> = match words.as_slice() {
+            [one] if one.chars().count() > 1 && one.chars().all(|c| Colour::from_letter(c).is_some()) => {
+                one.chars().map(String::from).collect()
+            }
+            _ => words.iter().map(|w| w.to_string()).collect(),
+        };
+        words
+            .iter()
+            .map(|w| Colour::from_word(w).ok_or_else(|| format!("'{w}' is not a colour (R, Y, G, B)")))
+            .collect()
+    }
 }
 
 impl fmt::Display for Colour {
@@ -224,6 +252,17 @@ mod tests {
     #[test]
     fn forty_cubes_per_colour() {
         assert_eq!(Stone::ALL.iter().map(|s| s.size()).sum::<usize>(), 40);
+    }
+
+    #[test]
+    fn colour_lists() {
+        use Colour::*;
+        assert_eq!(Colour::parse_list("R Y G"), Ok(vec![Red, Yellow, Green]));
+        assert_eq!(Colour::parse_list("b,r"), Ok(vec![Blue, Red]));
+        assert_eq!(Colour::parse_list("RYGB"), Ok(vec![Red, Yellow, Green, Blue]));
+        assert!(Colour::parse_list("R X").unwrap_err().contains("'X'"));
+        assert!(Colour::parse_list("Red").is_err());
+        assert_eq!(Colour::parse_list(""), Ok(vec![]));
     }
 
     #[test]

@@ -215,14 +215,9 @@ async fn create_game(
         Some(list) => Some(
             list.iter()
                 .map(|w| {
-                    let mut ch = w.chars();
-                    match (ch.next().and_then(Colour::from_letter), ch.next()) {
-                        (Some(c), None) => Ok(c),
-                        _ => Err(ApiError::bad_request(
-                            "bad_setup",
-                            format!("'{}' is not a colour (R, Y, G, B)", printable(w)),
-                        )),
-                    }
+                    Colour::from_word(w).ok_or_else(|| {
+                        ApiError::bad_request("bad_setup", format!("'{}' is not a colour (R, Y, G, B)", printable(w)))
+                    })
                 })
                 .collect::<Result<Vec<_>, _>>()?,
         ),
