@@ -375,6 +375,16 @@ impl Board {
             .count()
     }
 
+    /// The buildable cells for `players` (frames applied), rank by rank from a1, each as
+    /// (x, y, printed height or `None`, height limit).
+    pub fn layout(&self, players: usize) -> Vec<(usize, usize, Option<u8>, u8)> {
+        (0..self.ranks)
+            .flat_map(|y| (0..self.files).map(move |x| (x, y)))
+            .filter(|&(x, y)| self.buildable(x, y, players))
+            .map(|(x, y)| (x, y, self.cell(x, y).filter(|&p| p > 0), self.limit(x, y, players)))
+            .collect()
+    }
+
     /// The cubes the board can hold for `players`.
     pub fn volume(&self, players: usize) -> usize {
         (0..self.ranks)
@@ -449,6 +459,23 @@ mod tests {
     }
 
     const GOOD: &str = "name = \"T\"\nprovenance = \"reconstruction\"\nhmax = { 2 = 2, 3 = 3, 4 = 4 }\ngrid = \"\"\"\n##\n#3\n\"\"\"\n";
+
+    #[test]
+    fn layouts_apply_frames_and_printed_heights() {
+        let b = Board::from_toml("t.toml", GOOD).unwrap();
+        assert_eq!(
+            b.layout(2),
+            vec![(0, 0, None, 2), (1, 0, Some(3), 2), (0, 1, None, 2), (1, 1, None, 2)]
+        );
+        assert_eq!(b.layout(4)[1], (1, 0, Some(3), 3));
+        let pisac = Board::builtin("pisac").unwrap();
+        for players in 2..=4 {
+            let l = pisac.layout(players);
+            assert_eq!(l.len(), pisac.column_count(players));
+            assert_eq!(l.iter().map(|c| c.3 as usize).sum::<usize>(), pisac.volume(players));
+        }
+        assert!(pisac.layout(2).iter().all(|c| c.0 < 4), "the 2-player frame");
+    }
 
     #[test]
     fn reads_a_good_file() {

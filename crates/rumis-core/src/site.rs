@@ -54,7 +54,10 @@ impl fmt::Display for Variant {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Template {
     pub stone: Stone,
-    /// Index into `stone.orientations()`.
+    /// Index into `stone.orientations()`. An orientation's cell (x, y, z) is at file
+    /// `x + dx`, rank `y + dy` and `z` levels above the stone's lowest level (see
+    /// `enumerate_templates`): x is the file, y the rank, z the level, the axes of
+    /// [`Stone::turn`].
     pub orientation: u8,
     /// Number of covered columns (1-4).
     pub len: u8,
@@ -378,6 +381,27 @@ impl Site {
         s
     }
 
+    /// The cubes a placement would occupy on a position, as (file, rank, level), 0-based
+    /// (level 0 rests on the board), sorted. The stone's lowest level is the highest of
+    /// `height - base` over its columns (for a legal placement every column gives the
+    /// same). The cubes less their least x, y and z are the cells of
+    /// `stone.orientations()[orientation]`.
+    pub fn cubes(&self, pos: &crate::position::Position, m: Move) -> Vec<(u8, u8, u8)> {
+        let t = self.template(m);
+        let z0 = t
+            .entries()
+            .map(|(c, b, _)| pos.height(c).saturating_sub(b))
+            .max()
+            .unwrap_or(0);
+        let files = self.board.files;
+        let mut out: Vec<(u8, u8, u8)> = t
+            .entries()
+            .flat_map(|(c, b, k)| (0..k).map(move |j| ((c % files) as u8, (c / files) as u8, z0 + b + j)))
+            .collect();
+        out.sort_unstable();
+        out
+    }
+
     /// Templates of `stone` covering exactly these (column, cube count) pairs, sorted.
     pub(crate) fn templates_covering(&self, stone: Stone, cover: &[(u8, u8)]) -> &[u16] {
         self.by_shape
@@ -423,6 +447,50 @@ mod tests {
             assert_eq!(t.base[t.anchor as usize], 0);
             let cubes: u8 = t.count[..t.len as usize].iter().sum();
             assert_eq!(cubes as usize, t.stone.size());
+        }
+    }
+
+    #[test]
+    fn cubes_of_a_placement() {
+        use crate::game::Game;
+        use std::sync::Arc;
+        let mut g = Game::new(Arc::new(site("chullpa", 2)));
+        let m = g.play_text("L4@a1,a2,a3,b1").unwrap();
+        assert_eq!(
+            g.site().cubes(g.start(), m),
+            vec![(0, 0, 0), (0, 1, 0), (0, 2, 0), (1, 0, 0)]
+        );
+        // Yellow stands an I3 up on c1, beside red; then red lays a domino on top of a1
+        // and b1, one level up.
+        let y = g.play_text("I3@c1x3").unwrap();
+        assert_eq!(
+            g.site().cubes(&g.positions()[1], y),
+            vec![(2, 0, 0), (2, 0, 1), (2, 0, 2)]
+        );
+        let before = g.position().clone();
+        let r = g.play_text("D2@a1,b1").unwrap();
+        assert_eq!(g.site().cubes(&before, r), vec![(0, 0, 1), (1, 0, 1)]);
+        // Every legal placement's cubes, less their least corner, are its orientation's
+        // cells.
+        for pos in g.positions() {
+            let mut moves = Vec::new();
+            pos.legal_moves(g.site(), &mut moves);
+            for m in moves {
+                let t = g.site().template(m);
+                let cubes = g.site().cubes(pos, m);
+                let min = |f: fn(&(u8, u8, u8)) -> u8| cubes.iter().map(f).min().unwrap();
+                let (mx, my, mz) = (min(|c| c.0), min(|c| c.1), min(|c| c.2));
+                let mut cells: Vec<(i8, i8, i8)> = cubes
+                    .iter()
+                    .map(|c| ((c.0 - mx) as i8, (c.1 - my) as i8, (c.2 - mz) as i8))
+                    .collect();
+                cells.sort_unstable();
+                assert_eq!(cells, t.stone.orientations()[t.orientation as usize]);
+                let files = g.site().board.files;
+                assert!(cubes
+                    .iter()
+                    .all(|&(x, y, z)| z < g.site().limit[x as usize + y as usize * files]));
+            }
         }
     }
 

@@ -166,6 +166,33 @@ impl Stone {
         }
         seen
     }
+
+    /// The index (into [`Stone::orientations`]) of the orientation that orientation
+    /// `orientation` becomes after a quarter turn (90°, right-handed, the positive
+    /// direction) about axis `axis`: 0 = x (file), 1 = y (rank), 2 = z (level, up),
+    /// normalised as `orientations()` normalises. The axes are the ones the templates use:
+    /// `Site` puts an orientation's cell (x, y, z) at file `x + dx`, rank `y + dy`, and
+    /// `z` levels above the stone's lowest level. Out-of-range arguments give back
+    /// `orientation` unchanged.
+    pub fn turn(self, orientation: usize, axis: usize) -> usize {
+        let all = self.orientations();
+        let Some(cells) = all.get(orientation) else {
+            return orientation;
+        };
+        let quarter = |(x, y, z): (i8, i8, i8)| match axis {
+            0 => (x, -z, y),
+            1 => (z, y, -x),
+            _ => (-y, x, z),
+        };
+        if axis > 2 {
+            return orientation;
+        }
+        let mut turned: Vec<(i8, i8, i8)> = cells.iter().map(|&c| quarter(c)).collect();
+        normalise(&mut turned);
+        all.iter()
+            .position(|o| *o == turned)
+            .expect("a proper rotation of an orientation is an orientation")
+    }
 }
 
 impl fmt::Display for Stone {
@@ -247,6 +274,61 @@ mod tests {
         let mut m: Vec<_> = Stone::A4.cells().iter().map(|&(x, y, z)| (-x, y, z)).collect();
         normalise(&mut m);
         assert!(b.contains(&m));
+    }
+
+    #[test]
+    fn four_quarter_turns_give_the_orientation_back() {
+        for s in Stone::ALL {
+            for o in 0..s.orientations().len() {
+                for axis in 0..3 {
+                    let t = (0..4).fold(o, |t, _| s.turn(t, axis));
+                    assert_eq!(t, o, "{s} orientation {o} axis {axis}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn turns_reach_every_orientation() {
+        for s in Stone::ALL {
+            let n = s.orientations().len();
+            let mut seen = vec![false; n];
+            let mut stack = vec![0];
+            seen[0] = true;
+            while let Some(o) = stack.pop() {
+                for axis in 0..3 {
+                    let t = s.turn(o, axis);
+                    assert!(t < n);
+                    if !seen[t] {
+                        seen[t] = true;
+                        stack.push(t);
+                    }
+                }
+            }
+            assert!(seen.iter().all(|&v| v), "{s}: every orientation reachable by turns");
+        }
+    }
+
+    #[test]
+    fn turns_by_hand() {
+        let d = Stone::D2.orientations();
+        let along = |cells: &[(i8, i8, i8)]| d.iter().position(|o| o == cells).unwrap();
+        let x = along(&[(0, 0, 0), (1, 0, 0)]);
+        let y = along(&[(0, 0, 0), (0, 1, 0)]);
+        let z = along(&[(0, 0, 0), (0, 0, 1)]);
+        assert_eq!(Stone::D2.turn(x, 2), y, "lying along x, turned about z: along y");
+        assert_eq!(Stone::D2.turn(x, 1), z, "lying along x, turned about y: standing");
+        assert_eq!(Stone::D2.turn(x, 0), x, "turning about its own axis changes nothing");
+        assert_eq!(Stone::D2.turn(y, 0), z);
+        // V3 flat (0,0,0),(1,0,0),(0,1,0) (cells are listed sorted): a quarter turn about z (x -> y, y -> -x) gives
+        // (0,0,0),(0,1,0),(-1,0,0), normalised (0,0,0),(1,0,0),(1,1,0).
+        let v = Stone::V3.orientations();
+        let flat = v.iter().position(|o| o == &[(0, 0, 0), (0, 1, 0), (1, 0, 0)]).unwrap();
+        let turned = v.iter().position(|o| o == &[(0, 0, 0), (1, 0, 0), (1, 1, 0)]).unwrap();
+        assert_eq!(Stone::V3.turn(flat, 2), turned);
+        // Out of range: unchanged, no panic.
+        assert_eq!(Stone::V3.turn(99, 0), 99);
+        assert_eq!(Stone::V3.turn(flat, 3), flat);
     }
 
     #[test]
