@@ -12,7 +12,7 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use rumis_core::{record, Board, Colour, Game, Variant};
+use rumis_core::{record, Board, Colour, Game, Stone, Variant};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -30,10 +30,12 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/", get(root))
         .route("/api/v1", get(index))
         .route("/api/v1/boards", get(boards))
+        .route("/api/v1/stones", get(stones))
         .route("/api/v1/games", post(create_game).get(list_games))
         .route("/api/v1/games/{id}", get(get_game))
         .route("/api/v1/games/{id}/moves", post(submit_move))
         .route("/api/v1/games/{id}/undo", post(undo))
+        .route("/api/v1/games/{id}/placements", get(get_placements))
         .route("/api/v1/games/{id}/record", get(get_record))
         .route("/api/v1/games/{id}/events", get(events))
         .fallback(not_found)
@@ -79,11 +81,13 @@ async fn index() -> Json<Value> {
         "api": 1,
         "endpoints": [
             "GET /api/v1/boards",
+            "GET /api/v1/stones",
             "POST /api/v1/games",
             "GET /api/v1/games?status=open|finished&limit=N",
             "GET /api/v1/games/{id}?at=N",
             "POST /api/v1/games/{id}/moves",
             "POST /api/v1/games/{id}/undo",
+            "GET /api/v1/games/{id}/placements?at=N",
             "GET /api/v1/games/{id}/record",
             "GET /api/v1/games/{id}/events (WebSocket)",
         ],
@@ -117,6 +121,29 @@ async fn boards() -> Json<Value> {
         })
         .collect();
     Json(json!({ "boards": list }))
+}
+
+/// The eleven stones in the core's order: each orientation's cells and where a quarter
+/// turn about x, y or z takes it.
+async fn stones() -> Json<Value> {
+    let list: Vec<Value> = Stone::ALL
+        .iter()
+        .map(|&s| {
+            let orientations = s.orientations();
+            json!({
+                "code": s.code(),
+                "size": s.size(),
+                "orientations": orientations
+                    .iter()
+                    .map(|cells| cells.iter().map(|&(x, y, z)| [x, y, z]).collect::<Vec<_>>())
+                    .collect::<Vec<_>>(),
+                "turns": (0..orientations.len())
+                    .map(|o| [s.turn(o, 0), s.turn(o, 1), s.turn(o, 2)])
+                    .collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    Json(json!({ "stones": list }))
 }
 
 /// A JSON body: 413 when too large, 400 when not the expected JSON.
@@ -353,6 +380,20 @@ async fn get_game(
         .await
         .map_err(|e| ApiError::internal(e.to_string()))?;
     Ok(Json(state))
+}
+
+async fn get_placements(
+    State(app): Shared,
+    Path(id): Path<String>,
+    params: Result<Query<StateParams>, axum::extract::rejection::QueryRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let Query(params) = params.map_err(|e| ApiError::bad_request("bad_query", e.body_text()))?;
+    check_id(&id)?;
+    let loaded = app.store.load(&id).await?;
+    let list = tokio::task::spawn_blocking(move || view::placements(&loaded, params.at))
+        .await
+        .map_err(|e| ApiError::internal(e.to_string()))?;
+    Ok(Json(list))
 }
 
 #[derive(Deserialize)]

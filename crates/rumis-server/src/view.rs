@@ -1,18 +1,73 @@
 //! The JSON view of a game, computed by the core from the stored moves.
 
-use rumis_core::{Cube, Game, Outcome};
+use rumis_core::{Cube, Game, Move, Outcome};
 use serde_json::{json, Value};
 
 use crate::db::{Loaded, Summary};
 
-/// A game's state after its first `at` moves (all of them when `None`).
-pub fn state(l: &Loaded, at: Option<usize>) -> Value {
+/// The game after its first `at` moves (all of them when `None`, or when `at` is more).
+pub fn game_at(l: &Loaded, at: Option<usize>) -> Game {
     let played = l.game.moves().len();
     let shown = at.unwrap_or(played).min(played);
     let mut game: Game = l.game.clone();
     while game.moves().len() > shown {
         game.undo();
     }
+    game
+}
+
+/// Cubes as `[[x, y, z], ...]`.
+fn cubes_json(cubes: &[(u8, u8, u8)]) -> Value {
+    json!(cubes.iter().map(|&(x, y, z)| [x, y, z]).collect::<Vec<_>>())
+}
+
+/// A placement for the colour to move, with the cubes it would occupy (computed by the
+/// core).
+pub fn placement(game: &Game, m: Move) -> Value {
+    let t = game.site().template(m);
+    json!({
+        "placement": game.notation(m),
+        "stone": t.stone.code(),
+        "orientation": t.orientation,
+        "cubes": cubes_json(&game.site().cubes(game.position(), m)),
+    })
+}
+
+/// Every legal placement of the colour to move after the first `at` moves, sorted by text.
+pub fn placements(l: &Loaded, at: Option<usize>) -> Value {
+    let game = game_at(l, at);
+    let mut list: Vec<(String, Move)> = game.legal_moves().into_iter().map(|m| (game.notation(m), m)).collect();
+    list.sort();
+    json!({
+        "move_number": game.moves().len() + 1,
+        "colour": game.to_move().map(|c| c.to_string()),
+        "placements": list.iter().map(|&(_, m)| placement(&game, m)).collect::<Vec<_>>(),
+    })
+}
+
+/// The last move played in `game`, with the cubes it took (on the position before it).
+fn last_move(game: &Game) -> Value {
+    let n = game.moves().len();
+    let (Some(&m), Some(before), Some(colour)) = (
+        game.moves().last(),
+        n.checked_sub(1).and_then(|i| game.positions().get(i)),
+        n.checked_sub(1).and_then(|i| game.mover(i)),
+    ) else {
+        return Value::Null;
+    };
+    json!({
+        "number": n,
+        "colour": colour.to_string(),
+        "placement": game.notation(m),
+        "cubes": cubes_json(&game.site().cubes(before, m)),
+    })
+}
+
+/// A game's state after its first `at` moves (all of them when `None`).
+pub fn state(l: &Loaded, at: Option<usize>) -> Value {
+    let played = l.game.moves().len();
+    let game = game_at(l, at);
+    let shown = game.moves().len();
     let site = game.site();
     let pos = game.position();
     let board = &site.board;
@@ -99,6 +154,7 @@ pub fn state(l: &Loaded, at: Option<usize>) -> Value {
         "players": players,
         "winners": if over { json!(winners) } else { Value::Null },
         "moves": moves,
+        "last_move": last_move(&game),
         "legal_moves": game.legal_notations(),
         "position": { "cube_count": pos.cube_count(), "columns": columns },
     })

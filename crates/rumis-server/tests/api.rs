@@ -11,7 +11,8 @@ on_both_databases!(
     pending_ai_turn_resumes_after_restart,
     rate_limit_per_client,
     variants,
-    events_reach_subscribers_of_another_instance
+    events_reach_subscribers_of_another_instance,
+    stones_placements_and_last_move
 );
 
 use std::collections::HashSet;
@@ -473,4 +474,175 @@ fn sha2_hex(s: &str) -> String {
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect()
+}
+
+/// `(x, y, z)` triples of a JSON array of `[x, y, z]`.
+fn triples(v: &Value) -> Vec<(i64, i64, i64)> {
+    v.as_array()
+        .unwrap_or_else(|| panic!("not an array: {v}"))
+        .iter()
+        .map(|c| (c[0].as_i64().unwrap(), c[1].as_i64().unwrap(), c[2].as_i64().unwrap()))
+        .collect()
+}
+
+/// Cubes less their least x, y and z, sorted.
+fn normalised(cubes: &[(i64, i64, i64)]) -> Vec<(i64, i64, i64)> {
+    let mx = cubes.iter().map(|c| c.0).min().unwrap();
+    let my = cubes.iter().map(|c| c.1).min().unwrap();
+    let mz = cubes.iter().map(|c| c.2).min().unwrap();
+    let mut v: Vec<_> = cubes.iter().map(|c| (c.0 - mx, c.1 - my, c.2 - mz)).collect();
+    v.sort();
+    v
+}
+
+/// The stones and their turns are the core's; every legal placement comes with its
+/// orientation (an index into the stones' orientations) and the cubes it would take; the
+/// state's last move shows the cubes the move took.
+async fn stones_placements_and_last_move(db: String) {
+    let server = start(config(&db)).await;
+    let addr = server.addr;
+    let r = get(addr, "/api/v1/stones").await;
+    assert_eq!(r.status, 200);
+    let stones = r.json()["stones"].as_array().unwrap().clone();
+    let codes: Vec<String> = stones.iter().map(|st| s(&st["code"])).collect();
+    let core: Vec<String> = rumis_core::Stone::ALL.iter().map(|st| st.code().to_string()).collect();
+    assert_eq!(codes, core);
+    let mut orientations = std::collections::HashMap::new();
+    for (st, json) in rumis_core::Stone::ALL.iter().zip(&stones) {
+        assert_eq!(json["size"], st.size());
+        let os: Vec<Vec<(i64, i64, i64)>> = json["orientations"].as_array().unwrap().iter().map(triples).collect();
+        let expected: Vec<Vec<(i64, i64, i64)>> = st
+            .orientations()
+            .iter()
+            .map(|o| o.iter().map(|&(x, y, z)| (x as i64, y as i64, z as i64)).collect())
+            .collect();
+        assert_eq!(os, expected);
+        let turns = json["turns"].as_array().unwrap();
+        assert_eq!(turns.len(), os.len());
+        for (o, t) in turns.iter().enumerate() {
+            let t: Vec<usize> = t
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_u64().unwrap() as usize)
+                .collect();
+            assert_eq!(t, vec![st.turn(o, 0), st.turn(o, 1), st.turn(o, 2)]);
+        }
+        orientations.insert(st.code().to_string(), os);
+    }
+    let total: usize = orientations.values().map(Vec::len).sum();
+    assert_eq!(total, 104);
+
+    let created = create(addr, json!({ "board": "chullpa", "players": 2, "hot_seat": true })).await;
+    let id = s(&created["id"]);
+    let token = tokens(&created)[0].clone().unwrap();
+    let st = state(addr, &id).await;
+    assert_eq!(st["last_move"], Value::Null);
+    let (files, ranks) = (
+        st["site"]["files"].as_i64().unwrap(),
+        st["site"]["ranks"].as_i64().unwrap(),
+    );
+    let hmax = st["site"]["hmax"].as_i64().unwrap();
+
+    // Play the game to the end, checking every position's placements.
+    let mut n = 0usize;
+    let mut previous: Option<Value> = None;
+    loop {
+        let st = state(addr, &id).await;
+        let r = get(addr, &format!("/api/v1/games/{id}/placements")).await;
+        assert_eq!(r.status, 200, "{}", r.text());
+        let p = r.json();
+        assert_eq!(p["move_number"], st["move_number"]);
+        assert_eq!(p["colour"], st["to_move"]);
+        let list = p["placements"].as_array().unwrap();
+        let texts: Vec<Value> = list.iter().map(|x| x["placement"].clone()).collect();
+        assert_eq!(
+            json!(texts),
+            st["legal_moves"],
+            "the same placements, in the same order"
+        );
+        for x in list {
+            let stone = s(&x["stone"]);
+            assert!(s(&x["placement"]).starts_with(&format!("{stone}@")));
+            let o = x["orientation"].as_u64().unwrap() as usize;
+            let cubes = triples(&x["cubes"]);
+            assert_eq!(normalised(&cubes), orientations[&stone][o], "{x}");
+            assert!(cubes
+                .iter()
+                .all(|&(cx, cy, cz)| (0..files).contains(&cx) && (0..ranks).contains(&cy) && (0..hmax).contains(&cz)));
+        }
+        // The last move's cubes are the ones the placements offered before it.
+        if let Some(prev) = previous.take() {
+            let last = &st["last_move"];
+            assert_eq!(last["number"], n);
+            assert_eq!(last["placement"], prev["placement"]);
+            assert_eq!(last["cubes"], prev["cubes"]);
+            assert_eq!(last["colour"], st["moves"][n - 1]["colour"]);
+        }
+        if st["over"] == true {
+            assert!(list.is_empty());
+            assert_eq!(p["colour"], Value::Null);
+            break;
+        }
+        // Prefer a placement that stands on other cubes, to check the levels.
+        let chosen = list
+            .iter()
+            .max_by_key(|x| {
+                (
+                    triples(&x["cubes"]).iter().map(|c| c.2).min().unwrap(),
+                    s(&x["placement"]),
+                )
+            })
+            .unwrap()
+            .clone();
+        let r = play(addr, &id, Some(&token), &s(&chosen["placement"]), n as i64 + 1).await;
+        assert_eq!(r.status, 201, "{}", r.text());
+        n += 1;
+        previous = Some(chosen);
+    }
+    assert!(n > 4);
+
+    // Earlier positions: the placements there, and the last move before them.
+    let at1 = get(addr, &format!("/api/v1/games/{id}/placements?at=1")).await.json();
+    let st1 = get(addr, &format!("/api/v1/games/{id}?at=1")).await.json();
+    assert_eq!(at1["move_number"], 2);
+    assert_eq!(at1["colour"], st1["to_move"]);
+    let texts: Vec<Value> = at1["placements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x["placement"].clone())
+        .collect();
+    assert_eq!(json!(texts), st1["legal_moves"]);
+    assert_eq!(st1["last_move"]["number"], 1);
+    let at0 = get(addr, &format!("/api/v1/games/{id}/placements?at=0")).await.json();
+    let first = at0["placements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| x["placement"] == st1["last_move"]["placement"])
+        .expect("the first move was a placement of the start")
+        .clone();
+    assert_eq!(st1["last_move"]["cubes"], first["cubes"]);
+    assert_eq!(
+        triples(&first["cubes"]).iter().map(|c| c.2).min(),
+        Some(0),
+        "the first stone rests on the board"
+    );
+
+    for (path, status, error) in [
+        (format!("/api/v1/games/{id}/placements?at=x"), 400, "bad_query"),
+        (format!("/api/v1/games/{id}/placements?at=-1"), 400, "bad_query"),
+        (format!("/api/v1/games/{id}/placements?colour=R"), 400, "bad_query"),
+        (
+            "/api/v1/games/0123456789abcdef/placements".to_string(),
+            404,
+            "unknown_game",
+        ),
+    ] {
+        let r = get(addr, &path).await;
+        assert_eq!(r.status, status, "{path}: {}", r.text());
+        assert_eq!(r.json()["error"], error);
+    }
+    server.stop().await;
 }
