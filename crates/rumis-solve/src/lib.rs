@@ -8,6 +8,7 @@
 //! adds, for every rotation of the box that maps it onto itself, one to that rotation's
 //! fixed count; the number of orbits is the average of the fixed counts.
 
+pub mod puzzle;
 pub mod tower;
 
 use std::collections::BTreeMap;
@@ -66,7 +67,7 @@ impl BoxSize {
         inside.then(|| x as usize + self.x * (y as usize + self.y * z as usize))
     }
 
-    fn coords(self, c: usize) -> (i32, i32, i32) {
+    pub fn coords(self, c: usize) -> (i32, i32, i32) {
         (
             (c % self.x) as i32,
             (c / self.x % self.y) as i32,
