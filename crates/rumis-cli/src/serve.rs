@@ -1,6 +1,7 @@
 //! `rumis serve`: the game server (crates/rumis-server, docs/server-api.md).
 
 use std::net::SocketAddr;
+use std::path::PathBuf;
 
 #[derive(clap::Args)]
 pub struct ServeArgs {
@@ -16,6 +17,24 @@ pub struct ServeArgs {
     /// Requests per second allowed per client address (with a burst of three seconds' worth).
     #[arg(long, value_name = "N", default_value_t = 40.0)]
     rate: f64,
+    /// The built web app to serve at / (default: $RUMIS_WEB_DIR, else web/dist if it exists).
+    #[arg(long, value_name = "DIR")]
+    web_dir: Option<PathBuf>,
+}
+
+/// The web app's directory: `--web-dir`, else `RUMIS_WEB_DIR`, else `web/dist` if it is
+/// there. One given that is not a directory is an error.
+fn web_dir(given: Option<PathBuf>) -> Result<Option<PathBuf>, String> {
+    let given = given.or_else(|| {
+        std::env::var_os("RUMIS_WEB_DIR")
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    });
+    match given {
+        Some(dir) if dir.is_dir() => Ok(Some(dir)),
+        Some(dir) => Err(format!("the web app directory {} is not a directory", dir.display())),
+        None => Ok(Some(PathBuf::from("web/dist")).filter(|d| d.is_dir())),
+    }
 }
 
 pub fn run(args: &ServeArgs) -> Result<(), String> {
@@ -28,5 +47,23 @@ pub fn run(args: &ServeArgs) -> Result<(), String> {
     }
     config.rate_per_second = args.rate;
     config.rate_burst = (args.rate * 3.0).max(1.0);
+    config.web_dir = web_dir(args.web_dir.clone())?;
     rumis_server::serve_blocking(config)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_given_web_dir_must_be_a_directory() {
+        let dir = std::env::temp_dir();
+        assert_eq!(web_dir(Some(dir.clone())), Ok(Some(dir.clone())));
+        let missing = dir.join("rumis-no-such-web-dir");
+        let e = web_dir(Some(missing)).unwrap_err();
+        assert!(
+            e.contains("rumis-no-such-web-dir") && e.contains("not a directory"),
+            "{e}"
+        );
+    }
 }

@@ -27,7 +27,6 @@ type Shared = State<Arc<App>>;
 pub fn router(app: Arc<App>) -> Router {
     let limit = app.config.body_limit;
     Router::new()
-        .route("/", get(root))
         .route("/api/v1", get(index))
         .route("/api/v1/boards", get(boards))
         .route("/api/v1/stones", get(stones))
@@ -38,7 +37,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/v1/games/{id}/placements", get(get_placements))
         .route("/api/v1/games/{id}/record", get(get_record))
         .route("/api/v1/games/{id}/events", get(events))
-        .fallback(not_found)
+        .fallback(web)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(limit))
         .layer(middleware::from_fn_with_state(app.clone(), rate_limit))
@@ -68,11 +67,51 @@ async fn rate_limit(
     }
 }
 
-async fn root() -> impl IntoResponse {
-    (
-        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
-        "rumis game server\nAPI: /api/v1 (docs/server-api.md)\n",
-    )
+/// What `/` says when there is no built web app.
+const NOT_BUILT: &str = "<!doctype html>
+<html lang=\"en\"><head><meta charset=\"utf-8\"><title>rumis</title></head>
+<body>
+<h1>rumis game server</h1>
+<p>The web app is not built. From the repository, run</p>
+<pre>npm --prefix web ci &amp;&amp; npm --prefix web run build</pre>
+<p>and start <code>rumis serve</code> again (or give <code>--web-dir DIR</code>).
+The API is at <a href=\"/api/v1\">/api/v1</a> (docs/server-api.md).</p>
+</body></html>
+";
+
+/// Everything that is not an API route: the web app's files (GET and HEAD), with its
+/// `index.html` for any other path (the app routes itself); under `/api/` and for other
+/// methods, the JSON 404.
+async fn web(State(app): Shared, req: Request) -> Response {
+    let path = req.uri().path();
+    let api = path == "/api" || path.starts_with("/api/");
+    let read = req.method() == axum::http::Method::GET || req.method() == axum::http::Method::HEAD;
+    if api || !read {
+        return not_found().await.into_response();
+    }
+    match &app.config.web_dir {
+        Some(dir) if dir.join("index.html").is_file() => {
+            let index = tower_http::services::ServeFile::new(dir.join("index.html"));
+            // ServeDir refuses `..` and other non-normal components after decoding, so a
+            // path never leaves the directory.
+            match tower_http::services::ServeDir::new(dir)
+                .fallback(index)
+                .try_call(req)
+                .await
+            {
+                Ok(r) => r.map(axum::body::Body::new),
+                Err(e) => ApiError::internal(format!("cannot read the web app: {e}")).into_response(),
+            }
+        }
+        _ => (
+            [
+                (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+                (header::CACHE_CONTROL, "no-store"),
+            ],
+            NOT_BUILT,
+        )
+            .into_response(),
+    }
 }
 
 async fn index() -> Json<Value> {

@@ -43,6 +43,9 @@ pub struct Config {
     pub ai_workers: usize,
     /// Largest number of games listed by `GET /api/v1/games`.
     pub list_limit: i64,
+    /// The built web app (`web/dist`), served at `/`; without one (or without its
+    /// `index.html`) `/` says how to build it.
+    pub web_dir: Option<std::path::PathBuf>,
 }
 
 impl Config {
@@ -55,6 +58,7 @@ impl Config {
             rate_per_second: 40.0,
             ai_workers: std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
             list_limit: 50,
+            web_dir: None,
         }
     }
 }
@@ -221,9 +225,13 @@ pub fn serve_blocking(config: Config) -> Result<(), String> {
         .map_err(|e| format!("cannot start the runtime: {e}"))?;
     runtime.block_on(async move {
         let db = db::redact(&config.database_url);
+        let web = match &config.web_dir {
+            Some(dir) => format!("web app {}", dir.display()),
+            None => "web app not built".to_string(),
+        };
         let server = start(config).await?;
         println!(
-            "rumis server on {}/ (API {}/api/v1, database {db})",
+            "rumis server on {}/ (API {}/api/v1, database {db}, {web})",
             server.url(),
             server.url()
         );

@@ -646,3 +646,93 @@ async fn stones_placements_and_last_move(db: String) {
     }
     server.stop().await;
 }
+
+/// The web app's files at `/` with their content types, `index.html` for any other path
+/// outside `/api/`, the JSON 404 inside it; no path leaves the directory.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn web_app_is_served_and_stays_in_its_directory() {
+    let dir = TempDir::new("web");
+    let web = dir.0.join("dist");
+    std::fs::create_dir_all(web.join("assets")).unwrap();
+    std::fs::write(web.join("index.html"), "<!doctype html><title>rumis app</title>").unwrap();
+    std::fs::write(web.join("assets/app.js"), "console.log('rumis');").unwrap();
+    std::fs::write(web.join("assets/app.css"), "body { margin: 0 }").unwrap();
+    std::fs::write(dir.0.join("secret.txt"), "SECRET-OUTSIDE").unwrap();
+    let mut c = config(&dir.db_url());
+    c.web_dir = Some(web.clone());
+    let server = start(c).await;
+    let addr = server.addr;
+
+    let index = get(addr, "/").await;
+    assert_eq!(index.status, 200);
+    assert!(index.text().contains("rumis app"));
+    assert!(index.header("content-type").unwrap().starts_with("text/html"));
+    let js = get(addr, "/assets/app.js").await;
+    assert_eq!((js.status, js.text().as_str()), (200, "console.log('rumis');"));
+    assert!(
+        js.header("content-type").unwrap().contains("javascript"),
+        "{:?}",
+        js.headers
+    );
+    let css = get(addr, "/assets/app.css").await;
+    assert!(css.header("content-type").unwrap().starts_with("text/css"));
+    // The app routes itself: any other path gets index.html.
+    for path in ["/games/0123456789abcdef", "/index.html", "/new?board=chullpa"] {
+        let r = get(addr, path).await;
+        assert_eq!(r.status, 200, "{path}");
+        assert!(r.text().contains("rumis app"), "{path}: {}", r.text());
+    }
+    // The API keeps its JSON.
+    let r = get(addr, "/api/v1/nothing").await;
+    assert_eq!((r.status, r.json()["error"].clone()), (404, json!("not_found")));
+    let r = get(addr, "/api/v1").await;
+    assert_eq!(r.json()["name"], "rumis");
+    let r = post(addr, "/somewhere", None, &json!({})).await;
+    assert_eq!((r.status, r.json()["error"].clone()), (404, json!("not_found")));
+
+    // Nothing outside the directory, however the path is written.
+    for path in [
+        "/../secret.txt",
+        "/%2e%2e/secret.txt",
+        "/..%2fsecret.txt",
+        "/%2e%2e%2fsecret.txt",
+        "/assets/../../secret.txt",
+        "/assets/%2e%2e/%2e%2e/secret.txt",
+        "/assets/..%5c..%5csecret.txt",
+        "/%2fetc%2fpasswd",
+        "//etc/passwd",
+        "/../Cargo.toml",
+        "/%2e%2e/%2e%2e/%2e%2e/%2e%2e/%2e%2e/%2e%2e/etc/passwd",
+    ] {
+        let r = client::raw(
+            addr,
+            format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").as_bytes(),
+        )
+        .await
+        .unwrap();
+        let text = r.text();
+        assert!(
+            !text.contains("SECRET-OUTSIDE") && !text.contains("root:") && !text.contains("[package]"),
+            "{path} escaped: {text}"
+        );
+        assert!(
+            r.status == 200 && text.contains("rumis app") || r.status >= 400,
+            "{path}: {} {text}",
+            r.status
+        );
+    }
+    server.stop().await;
+
+    // Without a built app, / says how to build it; the API is unchanged.
+    let mut c = config(&dir.db_url());
+    c.web_dir = None;
+    let server = start(c).await;
+    let r = get(server.addr, "/").await;
+    assert_eq!(r.status, 200);
+    assert!(r.header("content-type").unwrap().starts_with("text/html"));
+    assert!(r
+        .text()
+        .contains("npm --prefix web ci &amp;&amp; npm --prefix web run build"));
+    assert_eq!(get(server.addr, "/api/v1/boards").await.status, 200);
+    server.stop().await;
+}
