@@ -2,6 +2,7 @@
 //! the levels 1-9 built from them. Every player asks the core for legal moves; none knows a
 //! rule of its own.
 
+pub mod analysis;
 pub mod arena;
 pub mod endgame;
 pub mod eval;

@@ -7,7 +7,6 @@ use std::time::Duration;
 use clap::Args;
 use rumis_ai::arena::{play_match, MatchConfig};
 use rumis_ai::{level_budget, Mcts, MctsConfig, PlayerSpec};
-use rumis_core::{Game, Variant};
 
 use crate::source::Source;
 
@@ -88,56 +87,34 @@ fn pct(v: f32) -> String {
 
 pub fn analyze(src: &Source, args: &SearchArgs) -> Result<String, String> {
     let game = src.game()?;
-    let site = game.site_arc().clone();
     let mut mcts = args.search()?;
-    // Replay from the start, searching every position.
-    let mut replay = if site.variant == Variant::Ruinas {
-        Game::with_ruins(site.clone(), game.ruins()).map_err(|e| e.1.to_string())?
-    } else {
-        Game::new(site.clone())
-    };
-    let mut estimates = Vec::new();
-    for i in 0..=game.moves().len() {
-        let est = match mcts.search(&replay) {
-            Some(r) => r.estimates,
-            None => rumis_ai::mcts::rewards(&site, replay.position()),
-        };
-        estimates.push(est);
-        if let Some(&m) = game.moves().get(i) {
-            replay.play(m).map_err(|e| e.to_string())?;
-        }
-    }
-    let colours = &site.order;
+    let analysis = rumis_ai::analysis::analyse(&game, &mut mcts)?;
+    let colours = &game.site().order;
     let mut out = String::from("move  colour  placement            ");
     for c in colours {
         out.push_str(&format!(" {c:>4}"));
     }
     out.push('\n');
-    let mut losses = Vec::new();
-    for (i, &m) in game.moves().iter().enumerate() {
-        let mover = game.mover(i).expect("a move has a mover");
-        let loss = estimates[i][mover.index()] - estimates[i + 1][mover.index()];
-        losses.push((loss, i, mover, m));
+    for l in &analysis.losses {
         out.push_str(&format!(
             "{:>4}  {:<6}  {:<20}",
-            i + 1,
-            mover.letter(),
-            game.notation(m)
+            l.index + 1,
+            l.colour.letter(),
+            game.notation(l.mv)
         ));
         for c in colours {
-            out.push_str(&format!(" {:>4}", pct(estimates[i + 1][c.index()])));
+            out.push_str(&format!(" {:>4}", pct(analysis.estimates[l.index + 1][c.index()])));
         }
         out.push('\n');
     }
-    losses.sort_by(|a, b| b.0.total_cmp(&a.0));
     out.push_str("\nmoves that lost the most:\n");
-    for (loss, i, mover, m) in losses.iter().take(5).filter(|l| l.0 > 0.0) {
+    for l in analysis.worst(5) {
         out.push_str(&format!(
             "  {}. {} {} lost {} of win estimate\n",
-            i + 1,
-            mover.letter(),
-            game.notation(*m),
-            pct(*loss)
+            l.index + 1,
+            l.colour.letter(),
+            game.notation(l.mv),
+            pct(l.loss)
         ));
     }
     out.pop();

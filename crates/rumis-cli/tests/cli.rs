@@ -383,3 +383,46 @@ fn hint_match_and_player_selfplay() {
     ]));
     assert!(e.contains("unknown player 'wizard'"), "{e}");
 }
+
+#[test]
+fn analyze_prints_every_move_and_the_worst() {
+    let dir = std::env::temp_dir().join(format!("rumis-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let rec = dir.join("analyze.txt");
+    let rec = rec.to_str().unwrap();
+    ok(&[
+        "selfplay",
+        "--board",
+        "chullpa",
+        "--players",
+        "3",
+        "--seed",
+        "3",
+        "--out",
+        rec,
+    ]);
+    let moves = rumis_core::record::read_game(&std::fs::read_to_string(rec).unwrap())
+        .unwrap()
+        .moves()
+        .len();
+    let out = ok(&["analyze", "--record", rec, "--simulations", "100"]);
+    let lines: Vec<&str> = out.lines().collect();
+    // (Colour's Display ignores the width, so the letters are not aligned over the columns.)
+    assert_eq!(lines[0], "move  colour  placement             R Y G");
+    // One line per move, numbered, with a percentage per colour.
+    for (i, line) in lines[1..=moves].iter().enumerate() {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(words[0], (i + 1).to_string(), "{line}");
+        assert_eq!(words.len(), 6, "{line}");
+        assert!(words[3..].iter().all(|w| w.ends_with('%')), "{line}");
+    }
+    assert_eq!(lines[moves + 1], "");
+    assert_eq!(lines[moves + 2], "moves that lost the most:");
+    let worst = &lines[moves + 3..];
+    assert!(!worst.is_empty() && worst.len() <= 5);
+    assert!(worst
+        .iter()
+        .all(|l| l.contains(" lost ") && l.ends_with(" of win estimate")));
+    // The same seed: the same analysis.
+    assert_eq!(ok(&["analyze", "--record", rec, "--simulations", "100"]), out);
+}
