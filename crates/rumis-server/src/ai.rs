@@ -58,7 +58,7 @@ pub fn kick(app: &Arc<App>, game: &str) {
 }
 
 /// A seed for an AI move: the same game and move number give the same choice.
-fn seed(game: &str, number: i64) -> u64 {
+pub(crate) fn seed(game: &str, number: i64) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for b in game.bytes().chain(number.to_le_bytes()) {
         h = (h ^ b as u64).wrapping_mul(0x100_0000_01b3);

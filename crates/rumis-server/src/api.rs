@@ -20,7 +20,7 @@ use tokio::sync::broadcast::error::RecvError;
 
 use crate::db::{self, Actor, NewSeat, SeatKind, Setup};
 use crate::error::{printable, ApiError};
-use crate::{ai, events, view, App};
+use crate::{ai, events, search, view, App};
 
 type Shared = State<Arc<App>>;
 
@@ -35,6 +35,8 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/v1/games/{id}/moves", post(submit_move))
         .route("/api/v1/games/{id}/undo", post(undo))
         .route("/api/v1/games/{id}/placements", get(get_placements))
+        .route("/api/v1/games/{id}/hint", post(hint))
+        .route("/api/v1/games/{id}/analysis", get(analysis))
         .route("/api/v1/games/{id}/record", get(get_record))
         .route("/api/v1/games/{id}/events", get(events))
         .fallback(web)
@@ -127,6 +129,8 @@ async fn index() -> Json<Value> {
             "POST /api/v1/games/{id}/moves",
             "POST /api/v1/games/{id}/undo",
             "GET /api/v1/games/{id}/placements?at=N",
+            "POST /api/v1/games/{id}/hint",
+            "GET /api/v1/games/{id}/analysis",
             "GET /api/v1/games/{id}/record",
             "GET /api/v1/games/{id}/events (WebSocket)",
         ],
@@ -433,6 +437,40 @@ async fn get_placements(
         .await
         .map_err(|e| ApiError::internal(e.to_string()))?;
     Ok(Json(list))
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct HintRequest {
+    #[serde(default)]
+    level: Option<i64>,
+}
+
+/// A hint for the colour to move: anyone who may read the game may ask.
+async fn hint(
+    State(app): Shared,
+    Path(id): Path<String>,
+    body: Result<Bytes, axum::extract::rejection::BytesRejection>,
+) -> Result<Json<Value>, ApiError> {
+    check_id(&id)?;
+    let empty = body.as_ref().is_ok_and(|b| b.iter().all(u8::is_ascii_whitespace));
+    let req: HintRequest = if empty {
+        HintRequest::default()
+    } else {
+        parse_body(body)?
+    };
+    let level = search::hint_level(req.level)?;
+    let loaded = app.store.load(&id).await?;
+    let seed = ai::seed(&id, loaded.move_number());
+    Ok(Json(search::hint(&app.searches, loaded.game, level, seed).await?))
+}
+
+/// Every colour's win estimate at every position of the game, and the moves that lost most.
+async fn analysis(State(app): Shared, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+    check_id(&id)?;
+    let loaded = app.store.load(&id).await?;
+    let answer = search::analysis(&app.searches, &id, loaded.game).await?;
+    Ok(Json((*answer).clone()))
 }
 
 #[derive(Deserialize)]

@@ -15,6 +15,7 @@ mod db;
 mod error;
 mod events;
 mod ratelimit;
+mod search;
 mod view;
 
 use std::collections::HashMap;
@@ -69,6 +70,8 @@ pub(crate) struct App {
     pub events: events::Hub,
     pub ai: ai::Runner,
     pub limiter: ratelimit::Limiter,
+    /// Hints and analyses.
+    pub searches: search::Searches,
     pub config: Config,
     /// One lock per game being written in this process, held from the transaction to the
     /// publication of its events, so that subscribers get a game's events in order.
@@ -161,6 +164,7 @@ pub async fn start(config: Config) -> Result<Server, String> {
         events: events::Hub::new(),
         ai: ai::Runner::new(config.ai_workers),
         limiter: ratelimit::Limiter::new(config.rate_burst, config.rate_per_second),
+        searches: search::Searches::new(),
         config,
         locks: Default::default(),
     });

@@ -12,7 +12,8 @@ on_both_databases!(
     rate_limit_per_client,
     variants,
     events_reach_subscribers_of_another_instance,
-    stones_placements_and_last_move
+    stones_placements_and_last_move,
+    hints_and_analysis
 );
 
 use std::collections::HashSet;
@@ -734,5 +735,158 @@ async fn web_app_is_served_and_stays_in_its_directory() {
         .text()
         .contains("npm --prefix web ci &amp;&amp; npm --prefix web run build"));
     assert_eq!(get(server.addr, "/api/v1/boards").await.status, 200);
+    server.stop().await;
+}
+
+/// A hint is a legal placement with its cubes; bad levels are refused; an analysis has an
+/// estimate per colour for every position and follows the game's moves (an undo too).
+async fn hints_and_analysis(db: String) {
+    let server = start(config(&db)).await;
+    let addr = server.addr;
+    let created = create(addr, json!({ "board": "chullpa", "players": 2, "hot_seat": true })).await;
+    let id = s(&created["id"]);
+    let token = tokens(&created)[0].clone().unwrap();
+    let hint_path = format!("/api/v1/games/{id}/hint");
+
+    let placements = get(addr, &format!("/api/v1/games/{id}/placements")).await.json();
+    let r = post(addr, &hint_path, None, &json!({})).await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    let h = r.json();
+    assert_eq!((h["colour"].clone(), h["level"].clone()), (json!("R"), json!(5)));
+    let offered = placements["placements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["placement"] == h["placement"])
+        .unwrap_or_else(|| panic!("the hint {} is a legal placement", h["placement"]));
+    for field in ["stone", "orientation", "cubes"] {
+        assert_eq!(h[field], offered[field], "{field}");
+    }
+    assert!(h["simulations"].as_u64().unwrap() > 0);
+    assert!((0.0..=1.0).contains(&h["estimate"].as_f64().unwrap()));
+    // The same position gives the same hint; an empty body is level 5 too.
+    let again = client::request(addr, "POST", &hint_path, None, None).await.unwrap();
+    assert_eq!(again.status, 200, "{}", again.text());
+    assert_eq!(again.json(), h);
+
+    // Several at once: each waits for a free search and gets its answer.
+    let many = futures_util::future::join_all(
+        (0..4).map(|_| async { post(addr, &hint_path, None, &json!({ "level": 4 })).await }),
+    )
+    .await;
+    for r in &many {
+        assert_eq!(r.status, 200, "{}", r.text());
+        assert_eq!(r.json()["level"], 4);
+    }
+
+    let before = state(addr, &id).await;
+    for (body, status, error) in [
+        (json!({ "level": 3 }), 400, "bad_level"),
+        (json!({ "level": 10 }), 400, "bad_level"),
+        (json!({ "level": -1 }), 400, "bad_level"),
+        (json!({ "level": 1000 }), 400, "bad_level"),
+        (json!({ "level": "5" }), 400, "bad_json"),
+        (json!({ "level": 5, "colour": "R" }), 400, "bad_json"),
+    ] {
+        let r = post(addr, &hint_path, None, &body).await;
+        assert_eq!(r.status, status, "{body}: {}", r.text());
+        assert_eq!(r.json()["error"], error, "{body}");
+        assert!(r.json()["reason"].as_str().is_some_and(|t| !t.is_empty()));
+    }
+    let r = post(addr, "/api/v1/games/0123456789abcdef/hint", None, &json!({})).await;
+    assert_eq!((r.status, r.json()["error"].clone()), (404, json!("unknown_game")));
+    let r = get(addr, "/api/v1/games/0123456789abcdef/analysis").await;
+    assert_eq!((r.status, r.json()["error"].clone()), (404, json!("unknown_game")));
+    let r = get(addr, &hint_path).await;
+    assert_eq!(r.status, 405);
+    assert_eq!(state(addr, &id).await, before, "hints change nothing");
+
+    // Three moves, an analysis; take the third back and play another: a new analysis.
+    for n in 1..=3 {
+        let st = state(addr, &id).await;
+        let m = s(&st["legal_moves"][0]);
+        assert_eq!(play(addr, &id, Some(&token), &m, n).await.status, 201);
+    }
+    let analysis_path = format!("/api/v1/games/{id}/analysis");
+    let a3 = get(addr, &analysis_path).await.json();
+    assert_eq!(a3["estimates"].as_array().unwrap().len(), 4);
+    let undo = post(
+        addr,
+        &format!("/api/v1/games/{id}/undo"),
+        Some(&token),
+        &json!({ "expected_move_number": 4 }),
+    )
+    .await;
+    assert_eq!(undo.status, 200, "{}", undo.text());
+    let st = state(addr, &id).await;
+    let other = s(st["legal_moves"].as_array().unwrap().last().unwrap());
+    assert_ne!(json!(other), a3["moves"][2]["placement"]);
+    assert_eq!(play(addr, &id, Some(&token), &other, 3).await.status, 201);
+    let b3 = get(addr, &analysis_path).await.json();
+    assert_eq!(
+        b3["moves"][2]["placement"],
+        json!(other),
+        "not the analysis before the undo"
+    );
+
+    // To the end: no hint then; the analysis covers every position.
+    loop {
+        let st = state(addr, &id).await;
+        if st["over"] == true {
+            break;
+        }
+        let m = s(&st["legal_moves"][0]);
+        let n = st["move_number"].as_i64().unwrap();
+        assert_eq!(play(addr, &id, Some(&token), &m, n).await.status, 201);
+    }
+    let r = post(addr, &hint_path, None, &json!({})).await;
+    assert_eq!((r.status, r.json()["error"].clone()), (409, json!("game_over")));
+    let st = state(addr, &id).await;
+    let moves = st["moves"].as_array().unwrap();
+    let r = get(addr, &analysis_path).await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    let a = r.json();
+    assert_eq!(a["colours"], json!(["R", "Y"]));
+    assert_eq!(a["simulations"], 200);
+    let estimates = a["estimates"].as_array().unwrap();
+    assert_eq!(estimates.len(), moves.len() + 1);
+    for e in estimates {
+        let e = e.as_object().unwrap();
+        assert_eq!(e.keys().collect::<Vec<_>>(), vec!["R", "Y"]);
+        assert!(e.values().all(|v| (0.0..=1.0).contains(&v.as_f64().unwrap())), "{e:?}");
+    }
+    let analysed = a["moves"].as_array().unwrap();
+    assert_eq!(analysed.len(), moves.len());
+    for (i, (m, played)) in analysed.iter().zip(moves).enumerate() {
+        assert_eq!(m["number"], i + 1);
+        assert_eq!(
+            (m["colour"].clone(), m["placement"].clone()),
+            (played["colour"].clone(), played["placement"].clone())
+        );
+        let c = s(&m["colour"]);
+        let loss = estimates[i][&c].as_f64().unwrap() - estimates[i + 1][&c].as_f64().unwrap();
+        assert!((m["loss"].as_f64().unwrap() - loss).abs() < 1e-3, "{m} vs {loss}");
+    }
+    let worst: Vec<usize> = a["worst"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_u64().unwrap() as usize)
+        .collect();
+    assert!(worst.len() <= 5);
+    let loss_of = |n: usize| analysed[n - 1]["loss"].as_f64().unwrap();
+    assert!(worst.iter().all(|&n| loss_of(n) > 0.0));
+    assert!(worst.windows(2).all(|w| loss_of(w[0]) >= loss_of(w[1])));
+    let most = (1..=analysed.len()).map(loss_of).fold(f64::MIN, f64::max);
+    if most > 0.0 {
+        assert_eq!(loss_of(worst[0]), most);
+    }
+    // The winner's estimate at the end is the higher.
+    let winner = st["winners"][0].as_u64().unwrap() as usize;
+    let last = estimates.last().unwrap();
+    let (w, l) = (["R", "Y"][winner], ["R", "Y"][1 - winner]);
+    assert!(last[w].as_f64().unwrap() >= last[l].as_f64().unwrap());
+    // Asked again: the same (kept) answer.
+    assert_eq!(get(addr, &analysis_path).await.json(), a);
     server.stop().await;
 }

@@ -1,0 +1,180 @@
+//! Searches a client asks for: a hint for the colour to move, and the analysis of a game.
+//! Both run `rumis_ai` on blocking threads, at most [`SEARCHES`] at once in this process,
+//! so that requests cannot pile up CPU work; analyses are kept in memory.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::http::StatusCode;
+use rumis_ai::{level_budget, Mcts, MctsConfig};
+use rumis_core::Game;
+use serde_json::{json, Map, Value};
+use tokio::sync::Semaphore;
+
+use crate::error::ApiError;
+use crate::view;
+
+/// Hint and analysis searches computed at once.
+pub const SEARCHES: usize = 2;
+/// How long a request waits for a free search before `503 busy`.
+const WAIT: Duration = Duration::from_secs(30);
+/// Simulations per position of an analysis.
+pub const ANALYSIS_SIMULATIONS: u64 = 200;
+/// Analyses kept in memory (all are dropped when there would be more).
+const CACHED: usize = 256;
+
+/// An analysis kept: the moves analysed (an undo followed by another move has the same
+/// count) and the answer.
+type Kept = (Vec<String>, Arc<Value>);
+
+pub struct Searches {
+    permits: Arc<Semaphore>,
+    /// By (game id, moves played).
+    analyses: Mutex<HashMap<(String, usize), Kept>>,
+}
+
+impl Searches {
+    pub fn new() -> Searches {
+        Searches {
+            permits: Arc::new(Semaphore::new(SEARCHES)),
+            analyses: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Runs `work` on a blocking thread once a search is free.
+    async fn run<T: Send + 'static>(&self, work: impl FnOnce() -> T + Send + 'static) -> Result<T, ApiError> {
+        let permit = tokio::time::timeout(WAIT, self.permits.clone().acquire_owned())
+            .await
+            .map_err(|_| {
+                ApiError::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "busy",
+                    "the server is busy with other searches; try again later",
+                )
+            })?
+            .map_err(|e| ApiError::internal(e.to_string()))?;
+        tokio::task::spawn_blocking(move || {
+            let out = work();
+            drop(permit);
+            out
+        })
+        .await
+        .map_err(|e| ApiError::internal(format!("the search failed: {e}")))
+    }
+}
+
+/// Four decimals are plenty for a win estimate.
+fn round(v: f32) -> f64 {
+    (v as f64 * 10_000.0).round() / 10_000.0
+}
+
+/// The level a hint asks for: 4 to 9 (the tree-search levels of `rumis_ai`), 5 if none.
+pub fn hint_level(asked: Option<i64>) -> Result<u8, ApiError> {
+    let level = asked.unwrap_or(5);
+    u8::try_from(level)
+        .ok()
+        .filter(|l| (4..=9).contains(l))
+        .ok_or_else(|| ApiError::bad_request("bad_level", format!("a hint searches at level 4 to 9, not {level}")))
+}
+
+/// The best placement for the colour to move, found by a fresh search at `level`'s budget
+/// (see [`hint_level`]) on one thread, from `seed`.
+pub async fn hint(searches: &Searches, game: Game, level: u8, seed: u64) -> Result<Value, ApiError> {
+    let Some(colour) = game.to_move() else {
+        return Err(ApiError::conflict(
+            "game_over",
+            "the game is over: there is nothing to hint",
+        ));
+    };
+    searches
+        .run(move || {
+            let (simulations, time) = level_budget(level);
+            let mut mcts = Mcts::new(MctsConfig {
+                simulations,
+                time,
+                threads: 1,
+                seed,
+                label: format!("hint:{level}"),
+                ..MctsConfig::default()
+            });
+            let r = mcts
+                .search(&game)
+                .ok_or_else(|| ApiError::conflict("game_over", "the game is over: there is nothing to hint"))?;
+            let mut body = view::placement(&game, r.best);
+            if let Value::Object(map) = &mut body {
+                map.insert("colour".into(), json!(colour.to_string()));
+                map.insert("estimate".into(), json!(round(r.value)));
+                map.insert("simulations".into(), json!(r.simulations));
+                map.insert("level".into(), json!(level));
+            }
+            Ok(body)
+        })
+        .await?
+}
+
+/// The analysis of a game's moves (cached by game and moves).
+pub async fn analysis(searches: &Searches, id: &str, game: Game) -> Result<Arc<Value>, ApiError> {
+    let moves: Vec<String> = game.moves().iter().map(|&m| game.notation(m)).collect();
+    let key = (id.to_string(), moves.len());
+    {
+        let cache = searches.analyses.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((analysed, answer)) = cache.get(&key) {
+            if *analysed == moves {
+                return Ok(answer.clone());
+            }
+        }
+    }
+    let answer = searches
+        .run(move || {
+            let mut mcts = Mcts::new(MctsConfig {
+                simulations: Some(ANALYSIS_SIMULATIONS),
+                time: None,
+                threads: 1,
+                seed: 1,
+                label: "analysis".into(),
+                ..MctsConfig::default()
+            });
+            let a = rumis_ai::analysis::analyse(&game, &mut mcts).map_err(ApiError::internal)?;
+            let order = &game.site().order;
+            let estimates: Vec<Value> = a
+                .estimates
+                .iter()
+                .map(|e| {
+                    let per: Map<String, Value> = order
+                        .iter()
+                        .map(|c| (c.to_string(), json!(round(e[c.index()]))))
+                        .collect();
+                    Value::Object(per)
+                })
+                .collect();
+            let moves: Vec<Value> = a
+                .losses
+                .iter()
+                .map(|l| {
+                    json!({
+                        "number": l.index + 1,
+                        "colour": l.colour.to_string(),
+                        "placement": game.notation(l.mv),
+                        "loss": round(l.loss),
+                    })
+                })
+                .collect();
+            Ok::<Value, ApiError>(json!({
+                "colours": order.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
+                "moves_played": game.moves().len(),
+                "simulations": ANALYSIS_SIMULATIONS,
+                "estimates": estimates,
+                "moves": moves,
+                "worst": a.worst(5).iter().map(|l| l.index + 1).collect::<Vec<_>>(),
+            }))
+        })
+        .await??;
+    let answer = Arc::new(answer);
+    let mut cache = searches.analyses.lock().unwrap_or_else(|e| e.into_inner());
+    if cache.len() >= CACHED {
+        cache.clear();
+    }
+    cache.insert(key, (moves, answer.clone()));
+    Ok(answer)
+}
