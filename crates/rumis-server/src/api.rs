@@ -149,6 +149,18 @@ async fn method_not_allowed() -> ApiError {
     )
 }
 
+/// A board's buildable cells for a player count (frames applied), from the core.
+fn layout(b: &Board, players: usize) -> Value {
+    let cells: Vec<Value> = b
+        .layout(players)
+        .into_iter()
+        .map(|(x, y, printed, limit)| {
+            json!({ "cell": rumis_core::board::cell_name(x, y), "x": x, "y": y, "printed": printed, "limit": limit })
+        })
+        .collect();
+    json!({ "hmax": b.hmax(players), "cells": cells })
+}
+
 async fn boards() -> Json<Value> {
     let list: Vec<Value> = Board::builtins()
         .iter()
@@ -160,6 +172,9 @@ async fn boards() -> Json<Value> {
                 "ranks": b.ranks,
                 "hmax": { "2": b.hmax(2), "3": b.hmax(3), "4": b.hmax(4) },
                 "columns": { "2": b.column_count(2), "3": b.column_count(3), "4": b.column_count(4) },
+                "provenance": b.provenance.as_str(),
+                "source": b.source,
+                "layouts": { "2": layout(b, 2), "3": layout(b, 3), "4": layout(b, 4) },
             })
         })
         .collect();

@@ -890,3 +890,55 @@ async fn hints_and_analysis(db: String) {
     assert_eq!(get(addr, &analysis_path).await.json(), a);
     server.stop().await;
 }
+
+/// Every board with its provenance and, per player count, the buildable cells with their
+/// printed heights and limits: the ones the core's sites use.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn boards_carry_provenance_and_layouts() {
+    let dir = TempDir::new("boards");
+    let server = start(config(&dir.db_url())).await;
+    let r = get(server.addr, "/api/v1/boards").await;
+    assert_eq!(r.status, 200);
+    let boards = r.json()["boards"].as_array().unwrap().clone();
+    assert_eq!(boards.len(), rumis_core::Board::builtins().len());
+    for (b, json) in rumis_core::Board::builtins().iter().zip(&boards) {
+        assert_eq!(json["name"], b.name.as_str());
+        assert_eq!(json["provenance"], b.provenance.as_str());
+        assert!(json["source"].as_str().is_some_and(|t| !t.is_empty()), "{}", b.name);
+        for players in 2..=4usize {
+            let key = players.to_string();
+            let layout = &json["layouts"][&key];
+            assert_eq!(layout["hmax"], json["hmax"][&key]);
+            let site = rumis_core::Site::new(b.clone(), players, rumis_core::Variant::Standard, None).unwrap();
+            let expected: Vec<Value> = site
+                .footprint()
+                .map(|c| {
+                    let (x, y) = (c % b.files, c / b.files);
+                    json!({
+                        "cell": site.column_name(c),
+                        "x": x,
+                        "y": y,
+                        "printed": b.cell(x, y).filter(|&p| p > 0),
+                        "limit": site.limit[c],
+                    })
+                })
+                .collect();
+            assert_eq!(layout["cells"], json!(expected), "{} {players}", b.name);
+            assert_eq!(json["columns"][&key], expected.len());
+        }
+    }
+    // Pisac: printed heights per row, and a frame for two players.
+    let pisac = boards.iter().find(|b| b["name"] == "Pisac").unwrap();
+    let two = pisac["layouts"]["2"]["cells"].as_array().unwrap();
+    let four = pisac["layouts"]["4"]["cells"].as_array().unwrap();
+    assert!(two.len() < four.len());
+    assert!(four.iter().all(|c| c["printed"].as_u64().is_some()));
+    let a1 = &four[0];
+    assert_eq!(
+        (a1["cell"].clone(), a1["printed"].clone(), a1["limit"].clone()),
+        (json!("a1"), json!(8), json!(8))
+    );
+    let a1 = &two[0];
+    assert_eq!((a1["printed"].clone(), a1["limit"].clone()), (json!(8), json!(4)));
+    server.stop().await;
+}
