@@ -37,6 +37,8 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/v1/games/{id}/placements", get(get_placements))
         .route("/api/v1/games/{id}/hint", post(hint))
         .route("/api/v1/games/{id}/analysis", get(analysis))
+        .route("/api/v1/puzzles/cube", post(puzzle_cube))
+        .route("/api/v1/puzzles/{name}", get(puzzle_solution))
         .route("/api/v1/games/{id}/record", get(get_record))
         .route("/api/v1/games/{id}/events", get(events))
         .fallback(web)
@@ -131,6 +133,8 @@ async fn index() -> Json<Value> {
             "GET /api/v1/games/{id}/placements?at=N",
             "POST /api/v1/games/{id}/hint",
             "GET /api/v1/games/{id}/analysis",
+            "POST /api/v1/puzzles/cube",
+            "GET /api/v1/puzzles/{name}",
             "GET /api/v1/games/{id}/record",
             "GET /api/v1/games/{id}/events (WebSocket)",
         ],
@@ -668,4 +672,29 @@ async fn session(
             },
         }
     }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CubeRequest {
+    size: String,
+    #[serde(default)]
+    moves: Vec<String>,
+}
+
+/// The cube solitaire: the box after the client's stones, each checked by the core.
+async fn puzzle_cube(body: Result<Bytes, axum::extract::rejection::BytesRejection>) -> Result<Json<Value>, ApiError> {
+    let req: CubeRequest = parse_body(body)?;
+    let answer = tokio::task::spawn_blocking(move || crate::puzzle::cube(&req.size, &req.moves))
+        .await
+        .map_err(|e| ApiError::internal(e.to_string()))??;
+    Ok(Json(answer))
+}
+
+/// A solution to watch, stone by stone: `cube3` or `tower5`.
+async fn puzzle_solution(Path(name): Path<String>) -> Result<Json<Value>, ApiError> {
+    let answer = tokio::task::spawn_blocking(move || crate::puzzle::solution(&name))
+        .await
+        .map_err(|e| ApiError::internal(e.to_string()))??;
+    Ok(Json(answer))
 }

@@ -14,6 +14,7 @@ pub mod client;
 mod db;
 mod error;
 mod events;
+mod puzzle;
 mod ratelimit;
 mod search;
 mod view;

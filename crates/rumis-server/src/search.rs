@@ -104,7 +104,9 @@ pub async fn hint(searches: &Searches, game: Game, level: u8, seed: u64) -> Resu
             let mut body = view::placement(&game, r.best);
             if let Value::Object(map) = &mut body {
                 map.insert("colour".into(), json!(colour.to_string()));
-                map.insert("estimate".into(), json!(round(r.value)));
+                // The mover's mean reward over the whole search: steadier than the best
+                // move's own mean, which rests on few visits at low levels.
+                map.insert("estimate".into(), json!(round(r.estimates[colour.index()])));
                 map.insert("simulations".into(), json!(r.simulations));
                 map.insert("level".into(), json!(level));
             }

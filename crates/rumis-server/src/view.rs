@@ -1,6 +1,6 @@
 //! The JSON view of a game, computed by the core from the stored moves.
 
-use rumis_core::{Cube, Game, Move, Outcome};
+use rumis_core::{Cube, Game, Move, Outcome, Position, Site};
 use serde_json::{json, Value};
 
 use crate::db::{Loaded, Summary};
@@ -17,19 +17,24 @@ pub fn game_at(l: &Loaded, at: Option<usize>) -> Game {
 }
 
 /// Cubes as `[[x, y, z], ...]`.
-fn cubes_json(cubes: &[(u8, u8, u8)]) -> Value {
+pub fn cubes_json(cubes: &[(u8, u8, u8)]) -> Value {
     json!(cubes.iter().map(|&(x, y, z)| [x, y, z]).collect::<Vec<_>>())
 }
 
 /// A placement for the colour to move, with the cubes it would occupy (computed by the
 /// core).
 pub fn placement(game: &Game, m: Move) -> Value {
-    let t = game.site().template(m);
+    placement_on(game.site(), game.position(), m)
+}
+
+/// A placement on a position, with its stone, orientation and the cubes it would occupy.
+pub fn placement_on(site: &Site, pos: &Position, m: Move) -> Value {
+    let t = site.template(m);
     json!({
-        "placement": game.notation(m),
+        "placement": site.notation(m),
         "stone": t.stone.code(),
         "orientation": t.orientation,
-        "cubes": cubes_json(&game.site().cubes(game.position(), m)),
+        "cubes": cubes_json(&site.cubes(pos, m)),
     })
 }
 

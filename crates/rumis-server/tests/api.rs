@@ -942,3 +942,109 @@ async fn boards_carry_provenance_and_layouts() {
     assert_eq!((a1["printed"].clone(), a1["limit"].clone()), (json!(8), json!(4)));
     server.stop().await;
 }
+
+/// The cube solitaire: every stone checked by the core, the state after each, a refused
+/// stone named by its number; the solutions to watch fill their boxes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn puzzles() {
+    let dir = TempDir::new("puzzles");
+    let server = start(config(&dir.db_url())).await;
+    let a = server.addr;
+
+    let empty = post(a, "/api/v1/puzzles/cube", None, &json!({ "size": "3x3x3" })).await;
+    assert_eq!(empty.status, 200, "{}", empty.text());
+    let e = empty.json();
+    assert_eq!(
+        (e["volume"].clone(), e["filled"].clone(), e["solved"].clone()),
+        (json!(27), json!(0), json!(false))
+    );
+    assert_eq!(e["stones_left"].as_array().unwrap().len(), 11);
+    let offered: Vec<String> = e["placements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| s(&p["placement"]))
+        .collect();
+    assert!(offered.contains(&"L4@a1,a2,a3,b1".to_string()));
+    assert!(offered.windows(2).all(|w| w[0] < w[1]), "sorted, no repeats");
+
+    // A watched solution, replayed stone by stone through the puzzle endpoint, solves it.
+    let sol = get(a, "/api/v1/puzzles/cube3").await.json();
+    let steps: Vec<String> = sol["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|st| s(&st["placement"]))
+        .collect();
+    let mut filled = 0;
+    for i in 0..steps.len() {
+        let r = post(
+            a,
+            "/api/v1/puzzles/cube",
+            None,
+            &json!({ "size": "3x3x3", "moves": &steps[..=i] }),
+        )
+        .await;
+        assert_eq!(r.status, 200, "{}", r.text());
+        let st = r.json();
+        // What was offered before includes the stone placed next.
+        let cubes = sol["steps"][i]["cubes"].as_array().unwrap().len();
+        filled += cubes;
+        assert_eq!(st["filled"], json!(filled));
+        assert_eq!(st["placed"][i]["cubes"], sol["steps"][i]["cubes"]);
+    }
+    assert_eq!(filled, 27);
+    let done = post(
+        a,
+        "/api/v1/puzzles/cube",
+        None,
+        &json!({ "size": "3x3x3", "moves": steps }),
+    )
+    .await
+    .json();
+    assert_eq!(
+        (done["solved"].clone(), done["stuck"].clone()),
+        (json!(true), json!(false))
+    );
+    assert_eq!(done["placements"], json!([]));
+
+    // Refused: a stone used twice, a hole underneath, outside the box, garbage, bad sizes.
+    for (moves, code, needle) in [
+        (json!(["L4@a1,a2,a3,b1", "L4@c1,c2,c3,b3"]), 422, "stone 2"),
+        (json!(["L4@a1,a2,a3,b1", "I3@b1,b2,b3"]), 422, "stone 2"),
+        (json!(["I4@a1,b1,c1,d1"]), 422, "stone 1"),
+        (json!(["hello"]), 422, "stone 1"),
+    ] {
+        let r = post(
+            a,
+            "/api/v1/puzzles/cube",
+            None,
+            &json!({ "size": "3x3x3", "moves": moves }),
+        )
+        .await;
+        assert_eq!(r.status, code, "{}", r.text());
+        assert_eq!(r.json()["error"], "illegal_move");
+        assert!(s(&r.json()["reason"]).contains(needle), "{}", r.text());
+    }
+    for body in [
+        json!({ "size": "3x3" }),
+        json!({ "size": "9x9x9" }),
+        json!({ "size": "0x3x3" }),
+        json!({ "size": 3 }),
+        json!({ "size": "3x3x3", "extra": 1 }),
+    ] {
+        let r = post(a, "/api/v1/puzzles/cube", None, &body).await;
+        assert_eq!(r.status, 400, "{body}: {}", r.text());
+    }
+
+    // The 5 x 5 x 5 in turn: 125 cubes by the four colours in turn, with its record.
+    let tower = get(a, "/api/v1/puzzles/tower5").await.json();
+    let steps = tower["steps"].as_array().unwrap();
+    let cubes: usize = steps.iter().map(|st| st["cubes"].as_array().unwrap().len()).sum();
+    assert_eq!(cubes, 125);
+    assert_eq!(steps.len(), 33);
+    assert_eq!(s(&steps[0]["colour"]), "R");
+    assert!(s(&tower["record"]).contains("[Board \"Tower5\"]"));
+    assert_eq!(get(a, "/api/v1/puzzles/nonesuch").await.status, 404);
+    server.stop().await;
+}
