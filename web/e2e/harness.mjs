@@ -1,0 +1,89 @@
+// The end-to-end harness: a `rumis serve` on a free port with a fresh database and the built
+// web app, and Debian's Chromium driven by playwright-core.
+import { spawn } from "node:child_process";
+import { mkdtempSync, mkdirSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const webDir = resolve(here, "..");
+const repo = resolve(webDir, "..");
+export const outDir = join(here, "out");
+mkdirSync(outDir, { recursive: true });
+
+function binary() {
+  if (process.env.RUMIS_BIN) return process.env.RUMIS_BIN;
+  const target = process.env.CARGO_TARGET_DIR ?? join(repo, "target");
+  for (const p of [join(target, "debug", "rumis"), join(target, "release", "rumis")]) if (existsSync(p)) return p;
+  throw new Error("no rumis binary: run `cargo build` first, or set RUMIS_BIN");
+}
+
+/** Start a server; resolves to { url, stop }. */
+export async function startServer() {
+  const dir = mkdtempSync(join(tmpdir(), "rumis-e2e-"));
+  const child = spawn(
+    binary(),
+    ["serve", "--addr", "127.0.0.1:0", "--database-url", `sqlite://${join(dir, "e2e.db")}`, "--rate", "2000", "--web-dir", join(webDir, "dist")],
+    { stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let log = "";
+  const url = await new Promise((ok, fail) => {
+    const timer = setTimeout(() => fail(new Error(`the server did not start:\n${log}`)), 30000);
+    const look = (chunk) => {
+      log += chunk;
+      const m = log.match(/http:\/\/127\.0\.0\.1:\d+/);
+      if (m) {
+        clearTimeout(timer);
+        ok(m[0]);
+      }
+    };
+    child.stdout.on("data", look);
+    child.stderr.on("data", look);
+    child.on("exit", (code) => fail(new Error(`the server exited (${code}):\n${log}`)));
+  });
+  return {
+    url,
+    log: () => log,
+    stop: () => new Promise((ok) => (child.exitCode !== null ? ok() : (child.on("exit", ok), child.kill("SIGTERM")))),
+  };
+}
+
+export async function launch() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+      "--disable-quic",
+      "--use-gl=swiftshader",
+      "--enable-unsafe-swiftshader",
+      "--ignore-gpu-blocklist",
+    ],
+  });
+}
+
+export async function api(url, path, init) {
+  const res = await fetch(`${url}/api/v1${path}`, init);
+  const body = await res.json();
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(body)}`);
+  return body;
+}
+
+/** Wait until the page's move number is past `n`; returns the new one. */
+export async function waitMovePast(page, n, timeout = 60000) {
+  await page.waitForFunction((n) => Number(document.body.dataset.moveNumber) > n, n, { timeout });
+  return Number(await page.evaluate(() => document.body.dataset.moveNumber));
+}
+
+export async function moveNumber(page) {
+  return Number(await page.evaluate(() => document.body.dataset.moveNumber));
+}
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));

@@ -1,0 +1,291 @@
+// The server's API (docs/server-api.md). The browser only asks; every rule lives in the core.
+
+export type Letter = "R" | "Y" | "G" | "B" | "X";
+export type Xyz = [number, number, number];
+
+export interface LayoutCell {
+  cell: string;
+  x: number;
+  y: number;
+  printed: number | null;
+  limit: number;
+}
+
+export interface BoardInfo {
+  name: string;
+  aliases: string[];
+  files: number;
+  ranks: number;
+  hmax: Record<string, number>;
+  provenance?: string;
+  source?: string;
+  layouts?: Record<string, { hmax: number; cells: LayoutCell[] }>;
+}
+
+export interface StoneInfo {
+  code: string;
+  size: number;
+  orientations: Xyz[][];
+  turns: [number, number, number][];
+}
+
+export interface Placement {
+  placement: string;
+  stone: string;
+  orientation: number;
+  cubes: Xyz[];
+}
+
+export interface Column {
+  cell: string;
+  x: number;
+  y: number;
+  limit: number;
+  height: number;
+  top: Letter | null;
+  cubes: Letter[];
+}
+
+export interface ColourState {
+  colour: Letter;
+  name: string;
+  seat: number | null;
+  out: boolean;
+  score: number | null;
+  stones_left: string[];
+}
+
+export interface Seat {
+  seat: number;
+  colours: Letter[];
+  kind: "human" | "ai";
+  level: number | null;
+}
+
+export interface MoveInfo {
+  number: number;
+  colour: Letter;
+  placement: string;
+  created?: number;
+}
+
+export interface GameState {
+  id: string;
+  status: "open" | "finished";
+  hot_seat: boolean;
+  site: {
+    board: string;
+    files: number;
+    ranks: number;
+    players: number;
+    variant: string;
+    colours: Letter[];
+    ruin_colour: Letter | null;
+    ruins: string[];
+    hmax: number;
+  };
+  seats: Seat[];
+  moves_played: number;
+  at: number;
+  move_number: number;
+  to_move: Letter | null;
+  seat_to_move: number | null;
+  over: boolean;
+  colours: ColourState[];
+  players: number[];
+  winners: number[] | null;
+  moves: MoveInfo[];
+  legal_moves: string[];
+  last_move?: (MoveInfo & { cubes: Xyz[] }) | null;
+  position: { cube_count: number; columns: Column[] };
+}
+
+export interface PlacementsAnswer {
+  move_number: number;
+  colour: Letter | null;
+  placements: Placement[];
+}
+
+export interface CreatedSeat {
+  seat: number;
+  colours: Letter[];
+  kind: "human" | "ai";
+  level: number | null;
+  token: string | null;
+}
+
+export interface Created {
+  id: string;
+  hot_seat: boolean;
+  seats: CreatedSeat[];
+}
+
+export interface Hint extends Placement {
+  colour: Letter;
+  estimate: number;
+  simulations: number;
+  level: number;
+}
+
+export interface Analysis {
+  colours: Letter[];
+  simulations: number;
+  estimates: Record<string, number>[];
+  moves: { number: number; colour: Letter; placement: string; loss: number }[];
+  worst: number[];
+}
+
+export interface PuzzleState {
+  size: [number, number, number];
+  volume: number;
+  filled: number;
+  solved: boolean;
+  stuck: boolean;
+  stones_left: string[];
+  placed: { placement: string; stone: string; cubes: Xyz[] }[];
+  placements: Placement[];
+}
+
+export interface PuzzleSolution {
+  name: string;
+  size: [number, number, number];
+  record: string | null;
+  steps: { colour: Letter; placement: string; cubes: Xyz[] }[];
+}
+
+export interface GameSummary {
+  id: string;
+  board: string;
+  players: number;
+  variant: string;
+  status: string;
+  to_move: Letter | null;
+  moves_played: number;
+  updated: number;
+}
+
+/** An error answer of the API, with its stable code and its sentence for people. */
+export class ApiError extends Error {
+  constructor(
+    public status: number,
+    public code: string,
+    reason: string,
+  ) {
+    super(reason);
+  }
+}
+
+async function call<T>(method: string, path: string, body?: unknown, token?: string): Promise<T> {
+  const headers: Record<string, string> = {};
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers["Authorization"] = `Bearer ${token}`;
+  let res: Response;
+  try {
+    res = await fetch(`/api/v1${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new ApiError(0, "network", "the server cannot be reached");
+  }
+  const text = await res.text();
+  let data: unknown = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = null;
+  }
+  if (!res.ok) {
+    const e = (data ?? {}) as { error?: string; reason?: string };
+    throw new ApiError(res.status, e.error ?? "http", e.reason ?? `${res.status} ${res.statusText}`);
+  }
+  return data as T;
+}
+
+export const api = {
+  boards: () => call<{ boards: BoardInfo[] }>("GET", "/boards").then((r) => r.boards),
+  stones: () => call<{ stones: StoneInfo[] }>("GET", "/stones").then((r) => r.stones),
+  games: (status: "open" | "finished", limit = 12) =>
+    call<{ games: GameSummary[] }>("GET", `/games?status=${status}&limit=${limit}`).then((r) => r.games),
+  create: (body: unknown) => call<Created>("POST", "/games", body),
+  state: (id: string, at?: number) =>
+    call<GameState>("GET", `/games/${encodeURIComponent(id)}${at === undefined ? "" : `?at=${at}`}`),
+  placements: (id: string) => call<PlacementsAnswer>("GET", `/games/${encodeURIComponent(id)}/placements`),
+  move: (id: string, token: string, placement: string, expected: number) =>
+    call<{ number: number; move_number: number }>(
+      "POST",
+      `/games/${encodeURIComponent(id)}/moves`,
+      { placement, expected_move_number: expected },
+      token,
+    ),
+  undo: (id: string, token: string, expected: number) =>
+    call<{ removed: number[] }>("POST", `/games/${encodeURIComponent(id)}/undo`, { expected_move_number: expected }, token),
+  hint: (id: string, level: number) => call<Hint>("POST", `/games/${encodeURIComponent(id)}/hint`, { level }),
+  analysis: (id: string) => call<Analysis>("GET", `/games/${encodeURIComponent(id)}/analysis`),
+  puzzle: (size: string, moves: string[]) => call<PuzzleState>("POST", "/puzzles/cube", { size, moves }),
+  puzzleSolution: (name: string) => call<PuzzleSolution>("GET", `/puzzles/${encodeURIComponent(name)}`),
+  recordUrl: (id: string) => `/api/v1/games/${encodeURIComponent(id)}/record`,
+};
+
+/**
+ * The game's live events. Any event (or a reconnection) means "fetch the state again";
+ * the socket reconnects by itself with a growing delay after a drop.
+ */
+export class Events {
+  private ws: WebSocket | null = null;
+  private closed = false;
+  private delay = 500;
+
+  constructor(
+    private id: string,
+    private onEvent: (e: { type: string; [k: string]: unknown }) => void,
+    private onStatus: (connected: boolean) => void,
+  ) {
+    this.open();
+  }
+
+  private open() {
+    const proto = location.protocol === "https:" ? "wss" : "ws";
+    const ws = new WebSocket(`${proto}://${location.host}/api/v1/games/${encodeURIComponent(this.id)}/events`);
+    this.ws = ws;
+    ws.onopen = () => {
+      this.delay = 500;
+      this.onStatus(true);
+    };
+    ws.onmessage = (m) => {
+      try {
+        this.onEvent(JSON.parse(String(m.data)));
+      } catch {
+        // Not an event of ours: ignore it.
+      }
+    };
+    ws.onclose = () => {
+      this.onStatus(false);
+      if (this.closed) return;
+      setTimeout(() => this.open(), this.delay);
+      this.delay = Math.min(this.delay * 2, 8000);
+    };
+  }
+
+  close() {
+    this.closed = true;
+    this.ws?.close();
+  }
+}
+
+/** Seat tokens this browser holds, per game, kept across reloads. */
+export const tokens = {
+  get(id: string): Record<string, string> {
+    try {
+      return JSON.parse(localStorage.getItem(`rumis.tokens.${id}`) ?? "{}");
+    } catch {
+      return {};
+    }
+  },
+  add(id: string, seat: number, token: string) {
+    const t = tokens.get(id);
+    t[String(seat)] = token;
+    localStorage.setItem(`rumis.tokens.${id}`, JSON.stringify(t));
+  },
+};

@@ -1,0 +1,334 @@
+// Choosing, turning and placing a stone among the legal placements the server gave: the
+// tray, the turn buttons, the ghost that snaps, and the keys. Used by the game and the
+// puzzle pages. It only ever offers placements from the list it was given.
+import type { Letter, Placement, StoneInfo, Xyz } from "./api";
+import type { Structure3D } from "./view3d";
+import { h, stoneIcon } from "./ui";
+
+/** Where the pointer sits on a stone orientation: its first cube on the lowest level. */
+function anchorOf(cells: Xyz[]): [number, number] {
+  const c = cells.find((c) => c[2] === 0) ?? cells[0];
+  return [c[0], c[1]];
+}
+
+function shiftOf(p: Placement): [number, number] {
+  return [Math.min(...p.cubes.map((c) => c[0])), Math.min(...p.cubes.map((c) => c[1]))];
+}
+
+export interface PlacerHooks {
+  /** Play this placement. */
+  place(p: Placement): void;
+  /** Redraw: the ghost (or null), the columns to mark, the keyboard cursor. */
+  draw(ghost: Placement | null, cells: [number, number][], cursor: [number, number] | null): void;
+}
+
+export class Placer {
+  placements: Placement[] = [];
+  private index = new Map<string, Placement>();
+  selected: { stone: string; orientation: number } | null = null;
+  cursor: [number, number] | null = null;
+  current: Placement | null = null;
+  private enabled = false;
+  private letter: Letter = "X";
+  private trayEl: HTMLElement | null = null;
+  private turnsEl: HTMLElement | null = null;
+  private stonesLeft: string[] = [];
+  private trayLabel = "";
+
+  constructor(
+    private view: Structure3D,
+    private stones: Map<string, StoneInfo>,
+    private hooks: PlacerHooks,
+  ) {
+    const canvas = view.canvas;
+    canvas.addEventListener("pointermove", (e) => this.pointer(e.clientX, e.clientY));
+    let down: [number, number] | null = null;
+    canvas.addEventListener("pointerdown", (e) => (down = [e.clientX, e.clientY]));
+    canvas.addEventListener("pointerup", (e) => {
+      // A click, not the end of a drag that turned the structure.
+      if (down && Math.hypot(e.clientX - down[0], e.clientY - down[1]) < 6) this.click(e.clientX, e.clientY);
+      down = null;
+    });
+  }
+
+  /** New legal placements (after every change of the position). */
+  set(placements: Placement[], letter: Letter, enabled: boolean, stonesLeft: string[]) {
+    this.placements = placements;
+    this.letter = letter;
+    this.enabled = enabled;
+    this.stonesLeft = stonesLeft;
+    this.index.clear();
+    for (const p of placements) {
+      const [sx, sy] = shiftOf(p);
+      this.index.set(`${p.stone}|${p.orientation}|${sx},${sy}`, p);
+    }
+    if (!enabled || (this.selected && !stonesLeft.includes(this.selected.stone))) this.selected = null;
+  }
+
+  /** Where the tray and the turn buttons go. */
+  attach(tray: HTMLElement, turns: HTMLElement, label: string) {
+    this.trayEl = tray;
+    this.turnsEl = turns;
+    this.trayLabel = label;
+  }
+
+  renderTray() {
+    const tray = this.trayEl;
+    if (!tray) return;
+    tray.replaceChildren();
+    this.turnsEl?.replaceChildren();
+    if (!this.stonesLeft.length) return;
+    tray.append(h("div", { class: "label" }, this.trayLabel));
+    const grid = h("div", { class: "stones" });
+    for (const code of this.stonesLeft) {
+      const info = this.stones.get(code);
+      if (!info) continue;
+      const n = this.placements.filter((p) => p.stone === code).length;
+      const sel = this.selected?.stone === code;
+      grid.append(
+        h(
+          "button",
+          {
+            class: `stone ${sel ? "selected" : ""} ${n === 0 ? "blocked" : ""}`,
+            "data-stone": code,
+            disabled: !this.enabled || n === 0,
+            title: n === 0 ? `${code}: no place for it now` : `${code}: ${n} places`,
+            onclick: () => this.select(code),
+          },
+          stoneIcon(info, sel ? this.selected!.orientation : 0, this.letter),
+          h("span", {}, code),
+        ),
+      );
+    }
+    tray.append(grid);
+    if (this.enabled && this.selected && this.turnsEl) {
+      const n = this.orientationPlacements().length;
+      this.turnsEl.append(
+        h("span", { class: "label" }, `Turn ${this.selected.stone}:`),
+        h("button", { id: "turn-z", title: "Turn about the vertical axis (R)", onclick: () => this.turn(2) }, "↻ turn"),
+        h("button", { id: "turn-x", title: "Tip forward, about the x axis (T)", onclick: () => this.turn(0) }, "↷ tip"),
+        h("button", { id: "turn-y", title: "Roll sideways, about the y axis (Y)", onclick: () => this.turn(1) }, "⤾ roll"),
+        h("span", { class: "small", id: "orientation-count" }, n ? `${n} places this way up` : "no place this way up — turn it"),
+      );
+    }
+  }
+
+  private orientationPlacements(): Placement[] {
+    const sel = this.selected;
+    if (!sel) return [];
+    return this.placements.filter((p) => p.stone === sel.stone && p.orientation === sel.orientation);
+  }
+
+  select(code: string) {
+    if (!this.enabled) return;
+    const counts = new Map<number, number>();
+    for (const p of this.placements) if (p.stone === code) counts.set(p.orientation, (counts.get(p.orientation) ?? 0) + 1);
+    if (counts.size === 0) return;
+    // Keep the orientation when the stone is chosen again; else the one with the most places.
+    const orientation =
+      this.selected?.stone === code
+        ? this.selected.orientation
+        : [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0][0];
+    this.selected = { stone: code, orientation };
+    if (!this.cursor) {
+      const first = this.orientationPlacements()[0];
+      if (first) this.cursor = this.anchorColumn(first);
+    }
+    this.renderTray();
+    this.update();
+  }
+
+  drop() {
+    this.selected = null;
+    this.renderTray();
+    this.update();
+  }
+
+  turn(axis: number) {
+    const sel = this.selected;
+    if (!sel) return;
+    sel.orientation = this.stones.get(sel.stone)!.turns[sel.orientation][axis];
+    this.renderTray();
+    this.update();
+  }
+
+  anchorColumn(p: Placement): [number, number] {
+    const [ax, ay] = anchorOf(this.stones.get(p.stone)!.orientations[p.orientation]);
+    const [sx, sy] = shiftOf(p);
+    return [sx + ax, sy + ay];
+  }
+
+  /** The chosen stone's placement for a column: exact, or the nearest within reach. */
+  private placementAt(cursor: [number, number], reach: number): Placement | null {
+    const sel = this.selected;
+    if (!sel) return null;
+    const [ax, ay] = anchorOf(this.stones.get(sel.stone)!.orientations[sel.orientation]);
+    const exact = this.index.get(`${sel.stone}|${sel.orientation}|${cursor[0] - ax},${cursor[1] - ay}`);
+    if (exact) return exact;
+    let best: Placement | null = null;
+    let bestD = reach + 1e-9;
+    for (const p of this.orientationPlacements()) {
+      const [x, y] = this.anchorColumn(p);
+      const d = Math.hypot(x - cursor[0], y - cursor[1]);
+      if (d <= bestD) {
+        bestD = d;
+        best = p;
+      }
+    }
+    return best;
+  }
+
+  update() {
+    const on = this.enabled && this.selected !== null;
+    this.current = on && this.cursor ? this.placementAt(this.cursor, 1.5) : null;
+    const cells = on ? this.orientationPlacements().map((p) => this.anchorColumn(p)) : [];
+    this.hooks.draw(this.current, cells, on ? this.cursor : null);
+    document.body.dataset.ghost = this.current ? this.current.placement : "";
+  }
+
+  private pointer(x: number, y: number) {
+    if (!this.enabled || !this.selected) return;
+    this.cursor = this.view.pick(x, y);
+    this.update();
+  }
+
+  private click(x: number, y: number) {
+    if (!this.enabled || !this.selected) return;
+    const col = this.view.pick(x, y);
+    if (!col) return;
+    this.cursor = col;
+    this.update();
+    if (this.current) this.hooks.place(this.current);
+  }
+
+  /** The next (or previous) place for the chosen stone, in any orientation. */
+  cycle(dir: number) {
+    if (!this.enabled) return;
+    if (!this.selected) {
+      const first = this.placements[0];
+      if (!first) return;
+      this.select(first.stone);
+    }
+    const sel = this.selected!;
+    const list = this.placements.filter((p) => p.stone === sel.stone);
+    if (!list.length) return;
+    const i = this.current ? list.findIndex((p) => p.placement === this.current!.placement) : -1;
+    const next = list[(i + dir + list.length) % list.length];
+    sel.orientation = next.orientation;
+    this.cursor = this.anchorColumn(next);
+    this.renderTray();
+    this.update();
+  }
+
+  stepStone(dir: number) {
+    if (!this.enabled) return;
+    const left = this.stonesLeft.filter((code) => this.placements.some((p) => p.stone === code));
+    if (!left.length) return;
+    const i = this.selected ? left.indexOf(this.selected.stone) : -1;
+    this.select(left[(i + dir + left.length) % left.length]);
+  }
+
+  moveCursor(dx: number, dy: number, files: number, ranks: number) {
+    if (!this.selected) return;
+    const [x, y] = this.cursor ?? [0, 0];
+    this.cursor = [Math.min(Math.max(x + dx, 0), files - 1), Math.min(Math.max(y + dy, 0), ranks - 1)];
+    this.update();
+  }
+
+  /** The placing keys; true when the key was one of them. */
+  key(k: string, files: number, ranks: number): boolean {
+    switch (k) {
+      case "[":
+        this.stepStone(-1);
+        return true;
+      case "]":
+        this.stepStone(1);
+        return true;
+      case "r":
+      case "R":
+        this.turn(2);
+        return true;
+      case "t":
+      case "T":
+        this.turn(0);
+        return true;
+      case "y":
+      case "Y":
+        this.turn(1);
+        return true;
+      case "n":
+      case "N":
+        this.cycle(1);
+        return true;
+      case "p":
+      case "P":
+        this.cycle(-1);
+        return true;
+      case "ArrowLeft":
+        this.moveCursor(-1, 0, files, ranks);
+        return true;
+      case "ArrowRight":
+        this.moveCursor(1, 0, files, ranks);
+        return true;
+      case "ArrowUp":
+        this.moveCursor(0, 1, files, ranks);
+        return true;
+      case "ArrowDown":
+        this.moveCursor(0, -1, files, ranks);
+        return true;
+      case "Escape":
+        this.drop();
+        return true;
+    }
+    return false;
+  }
+}
+
+/** The view keys shared by every page with a structure: turn, zoom, top view, reset. */
+export function viewKey(view: Structure3D, k: string, toggleTop: () => void): boolean {
+  switch (k) {
+    case "q":
+    case "Q":
+      view.rotateBy(-Math.PI / 8);
+      return true;
+    case "e":
+    case "E":
+      view.rotateBy(Math.PI / 8);
+      return true;
+    case "+":
+    case "=":
+      view.zoom(0.85);
+      return true;
+    case "-":
+      view.zoom(1.18);
+      return true;
+    case "v":
+    case "V":
+      toggleTop();
+      return true;
+    case "0":
+      view.resetView();
+      return true;
+  }
+  return false;
+}
+
+/** The buttons over the structure: turntable, zoom, top view, reset. */
+export function viewTools(view: Structure3D, toggleTop: () => void): HTMLElement {
+  return h(
+    "div",
+    { class: "view-tools" },
+    h("button", { title: "Turn left (Q)", "aria-label": "turn left", onclick: () => view.rotateBy(-Math.PI / 8) }, "⟲"),
+    h("button", { title: "Turn right (E)", "aria-label": "turn right", onclick: () => view.rotateBy(Math.PI / 8) }, "⟳"),
+    h("button", { title: "Zoom in (+)", "aria-label": "zoom in", onclick: () => view.zoom(0.85) }, "+"),
+    h("button", { title: "Zoom out (−)", "aria-label": "zoom out", onclick: () => view.zoom(1.18) }, "−"),
+    h("button", { id: "top-view", title: "Top view: how it will be scored (V)", onclick: toggleTop }, "Top"),
+    h("button", { title: "Reset the view (0)", onclick: () => view.resetView() }, "⌂"),
+  );
+}
+
+/** Keystrokes meant for a text field are not moves. */
+export function typing(e: KeyboardEvent): boolean {
+  const t = e.target as HTMLElement | null;
+  return !!t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA") || e.ctrlKey || e.metaKey || e.altKey;
+}

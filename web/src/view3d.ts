@@ -1,0 +1,429 @@
+// The structure in 3D: board, cubes, ghost stone, highlights. It draws what it is told; it
+// knows no rule. Game coordinates: x = file (0 = a), y = rank (0 = rank 1), z = level.
+import * as THREE from "three";
+import { OrbitControls } from "three/examples/jsm/controls/OrbitControls.js";
+import type { Letter, Xyz } from "./api";
+
+export const COLOURS: Record<Letter, number> = {
+  R: 0xd83a34,
+  Y: 0xf2c230,
+  G: 0x2e9e57,
+  B: 0x2f6fd6,
+  X: 0x8c8478,
+};
+
+export interface BoardCell {
+  x: number;
+  y: number;
+  limit: number;
+  printed?: number | null;
+}
+
+export interface ColumnCubes {
+  x: number;
+  y: number;
+  cubes: Letter[];
+}
+
+const cubeGeometry = new THREE.BoxGeometry(0.96, 0.96, 0.96);
+const edgeGeometry = new THREE.EdgesGeometry(cubeGeometry);
+const outlineGeometry = new THREE.EdgesGeometry(new THREE.BoxGeometry(1.04, 1.04, 1.04));
+
+/** A canvas texture with the colour's letter and a pattern, for telling colours apart without hue. */
+function labelTexture(letter: Letter): THREE.Texture {
+  const c = document.createElement("canvas");
+  c.width = c.height = 64;
+  const g = c.getContext("2d")!;
+  g.fillStyle = "#ffffff";
+  g.fillRect(0, 0, 64, 64);
+  g.strokeStyle = "rgba(0,0,0,0.35)";
+  g.lineWidth = 4;
+  g.beginPath();
+  if (letter === "R") for (let i = -64; i < 128; i += 16) (g.moveTo(i, 64), g.lineTo(i + 64, 0));
+  if (letter === "G") for (let i = 8; i < 64; i += 16) (g.moveTo(0, i), g.lineTo(64, i));
+  if (letter === "B") for (let i = 8; i < 64; i += 16) (g.moveTo(i, 0), g.lineTo(i, 64));
+  g.stroke();
+  if (letter === "Y") {
+    g.fillStyle = "rgba(0,0,0,0.35)";
+    for (let i = 8; i < 64; i += 16) for (let j = 8; j < 64; j += 16) g.fillRect(i - 3, j - 3, 6, 6);
+  }
+  g.fillStyle = "rgba(0,0,0,0.85)";
+  g.font = "bold 40px sans-serif";
+  g.textAlign = "center";
+  g.textBaseline = "middle";
+  g.fillText(letter, 32, 34);
+  const t = new THREE.CanvasTexture(c);
+  t.colorSpace = THREE.SRGBColorSpace;
+  return t;
+}
+
+function numberTexture(text: string): THREE.Texture {
+  const c = document.createElement("canvas");
+  c.width = c.height = 64;
+  const g = c.getContext("2d")!;
+  g.fillStyle = "#e9e1cf";
+  g.fillRect(0, 0, 64, 64);
+  g.strokeStyle = "#b9ad93";
+  g.lineWidth = 3;
+  g.strokeRect(1.5, 1.5, 61, 61);
+  if (text) {
+    g.fillStyle = "#6f6452";
+    g.font = "bold 30px sans-serif";
+    g.textAlign = "center";
+    g.textBaseline = "middle";
+    g.fillText(text, 32, 34);
+  }
+  const t = new THREE.CanvasTexture(c);
+  t.colorSpace = THREE.SRGBColorSpace;
+  return t;
+}
+
+const numberTextures = new Map<string, THREE.Texture>();
+function tileTexture(text: string) {
+  let t = numberTextures.get(text);
+  if (!t) numberTextures.set(text, (t = numberTexture(text)));
+  return t;
+}
+
+export class Structure3D {
+  readonly renderer: THREE.WebGLRenderer;
+  readonly scene = new THREE.Scene();
+  readonly camera: THREE.PerspectiveCamera;
+  readonly topCamera: THREE.OrthographicCamera;
+  readonly controls: OrbitControls;
+  private board = new THREE.Group();
+  private cubes = new THREE.Group();
+  private ghost = new THREE.Group();
+  private marks = new THREE.Group();
+  private pickables: THREE.Object3D[] = [];
+  private files = 1;
+  private ranks = 1;
+  private hmax = 4;
+  private heights = new Map<string, number>();
+  private buildable = new Set<string>();
+  private labels = false;
+  private materials = new Map<string, THREE.Material>();
+  private dirty = true;
+  private top = false;
+  private spin = 0;
+  private raycaster = new THREE.Raycaster();
+
+  constructor(private container: HTMLElement) {
+    this.renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
+    this.renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2));
+    this.renderer.setClearColor(0xf4efe4);
+    container.appendChild(this.renderer.domElement);
+    this.camera = new THREE.PerspectiveCamera(40, 1, 0.1, 200);
+    this.topCamera = new THREE.OrthographicCamera(-5, 5, 5, -5, 0.1, 200);
+    this.controls = new OrbitControls(this.camera, this.renderer.domElement);
+    this.controls.enableDamping = false;
+    this.controls.maxPolarAngle = Math.PI * 0.49;
+    this.controls.minDistance = 3;
+    this.controls.maxDistance = 60;
+    this.controls.addEventListener("change", () => (this.dirty = true));
+    this.scene.add(new THREE.HemisphereLight(0xffffff, 0x8a7f6a, 2.0));
+    const sun = new THREE.DirectionalLight(0xffffff, 1.6);
+    sun.position.set(6, 14, 9);
+    this.scene.add(sun);
+    this.scene.add(this.board, this.cubes, this.ghost, this.marks);
+    new ResizeObserver(() => this.resize()).observe(container);
+    this.resize();
+    const loop = () => {
+      if (this.spin !== 0) {
+        this.rotateBy(this.spin);
+      }
+      if (this.dirty) {
+        this.dirty = false;
+        this.renderer.render(this.scene, this.top ? this.topCamera : this.camera);
+      }
+      requestAnimationFrame(loop);
+    };
+    requestAnimationFrame(loop);
+  }
+
+  get canvas() {
+    return this.renderer.domElement;
+  }
+
+  private resize() {
+    const w = Math.max(this.container.clientWidth, 10);
+    const h = Math.max(this.container.clientHeight, 10);
+    this.renderer.setSize(w, h, false);
+    this.camera.aspect = w / h;
+    this.camera.updateProjectionMatrix();
+    this.fitTop();
+    this.dirty = true;
+  }
+
+  private fitTop() {
+    const w = Math.max(this.container.clientWidth, 10);
+    const h = Math.max(this.container.clientHeight, 10);
+    const half = Math.max(this.files, this.ranks) / 2 + 0.8;
+    const a = w / h;
+    const [hw, hh] = a >= 1 ? [half * a, half] : [half, half / a];
+    Object.assign(this.topCamera, { left: -hw, right: hw, top: hh, bottom: -hh });
+    this.topCamera.position.set(0, 40, 0);
+    this.topCamera.up.set(0, 0, -1);
+    this.topCamera.lookAt(0, 0, 0);
+    this.topCamera.updateProjectionMatrix();
+  }
+
+  /** World position of the centre of the cube at (x, y, z). */
+  world(x: number, y: number, z: number) {
+    return new THREE.Vector3(x + 0.5 - this.files / 2, z + 0.5, this.ranks / 2 - (y + 0.5));
+  }
+
+  private material(letter: Letter, ghost = false): THREE.Material {
+    const key = `${letter}${ghost ? "g" : ""}${this.labels ? "l" : ""}`;
+    let m = this.materials.get(key);
+    if (!m) {
+      m = new THREE.MeshLambertMaterial({
+        color: COLOURS[letter],
+        map: this.labels ? labelTexture(letter) : null,
+        transparent: ghost,
+        opacity: ghost ? 0.55 : 1,
+        depthWrite: !ghost,
+      });
+      this.materials.set(key, m);
+    }
+    return m;
+  }
+
+  setLabels(on: boolean) {
+    this.labels = on;
+    this.dirty = true;
+  }
+
+  setBoard(files: number, ranks: number, cells: BoardCell[], hmax: number) {
+    this.files = files;
+    this.ranks = ranks;
+    this.hmax = hmax;
+    this.board.clear();
+    this.pickables = [];
+    this.buildable.clear();
+    const tileGeo = new THREE.BoxGeometry(0.98, 0.12, 0.98);
+    const side = new THREE.MeshLambertMaterial({ color: 0xc9bd9f });
+    const limitPoints: number[] = [];
+    for (const c of cells) {
+      this.buildable.add(`${c.x},${c.y}`);
+      const label = c.printed != null ? String(c.printed) : "";
+      const top = new THREE.MeshLambertMaterial({ map: tileTexture(label) });
+      const tile = new THREE.Mesh(tileGeo, [side, side, top, side, side, side]);
+      const p = this.world(c.x, c.y, 0);
+      tile.position.set(p.x, -0.06, p.z);
+      tile.userData = { x: c.x, y: c.y, z: -1 };
+      this.board.add(tile);
+      this.pickables.push(tile);
+      // The height limit of the cell: a faint square at that level.
+      const yl = c.limit;
+      const x0 = p.x - 0.5,
+        x1 = p.x + 0.5,
+        z0 = p.z - 0.5,
+        z1 = p.z + 0.5;
+      limitPoints.push(x0, yl, z0, x1, yl, z0, x1, yl, z0, x1, yl, z1, x1, yl, z1, x0, yl, z1, x0, yl, z1, x0, yl, z0);
+    }
+    const lg = new THREE.BufferGeometry();
+    lg.setAttribute("position", new THREE.Float32BufferAttribute(limitPoints, 3));
+    this.board.add(new THREE.LineSegments(lg, new THREE.LineBasicMaterial({ color: 0x9c8f74, transparent: true, opacity: 0.3 })));
+    // A plinth under the whole grid, so the outline reads as one board.
+    const plinth = new THREE.Mesh(
+      new THREE.BoxGeometry(files + 0.4, 0.2, ranks + 0.4),
+      new THREE.MeshLambertMaterial({ color: 0x7b6a52 }),
+    );
+    plinth.position.set(0, -0.22, 0);
+    this.board.add(plinth);
+    this.addCoordinates();
+    this.resetView();
+  }
+
+  private addCoordinates() {
+    const make = (text: string, x: number, z: number) => {
+      const c = document.createElement("canvas");
+      c.width = c.height = 64;
+      const g = c.getContext("2d")!;
+      g.fillStyle = "#4b4032";
+      g.font = "bold 36px sans-serif";
+      g.textAlign = "center";
+      g.textBaseline = "middle";
+      g.fillText(text, 32, 34);
+      const t = new THREE.CanvasTexture(c);
+      const s = new THREE.Sprite(new THREE.SpriteMaterial({ map: t, depthWrite: false }));
+      s.scale.set(0.45, 0.45, 0.45);
+      s.position.set(x, 0.05, z);
+      this.board.add(s);
+    };
+    for (let f = 0; f < this.files; f++) {
+      const p = this.world(f, 0, 0);
+      make(String.fromCharCode(97 + f), p.x, this.ranks / 2 + 0.55);
+    }
+    for (let r = 0; r < this.ranks; r++) {
+      const p = this.world(0, r, 0);
+      make(String(r + 1), -this.files / 2 - 0.55, p.z);
+    }
+  }
+
+  resetView() {
+    // Far enough that the whole volume the game may fill is in view.
+    const d = Math.max(this.files, this.ranks) * 1.35 + this.hmax * 0.6 + 3;
+    this.controls.target.set(0, this.hmax * 0.3, 0);
+    this.camera.position.set(d * 0.3, this.hmax * 0.3 + d * 0.62, d * 0.78);
+    this.controls.update();
+    this.fitTop();
+    this.dirty = true;
+  }
+
+  setColumns(columns: ColumnCubes[]) {
+    this.cubes.clear();
+    this.heights.clear();
+    const edges = new THREE.LineBasicMaterial({ color: 0x1d1a16, transparent: true, opacity: 0.55 });
+    for (const col of columns) {
+      this.heights.set(`${col.x},${col.y}`, col.cubes.length);
+      col.cubes.forEach((letter, z) => {
+        const m = new THREE.Mesh(cubeGeometry, this.material(letter));
+        m.position.copy(this.world(col.x, col.y, z));
+        m.userData = { x: col.x, y: col.y, z };
+        const e = new THREE.LineSegments(edgeGeometry, edges);
+        e.position.copy(m.position);
+        this.cubes.add(m, e);
+      });
+    }
+    this.dirty = true;
+  }
+
+  height(x: number, y: number) {
+    return this.heights.get(`${x},${y}`) ?? 0;
+  }
+
+  isBuildable(x: number, y: number) {
+    return this.buildable.has(`${x},${y}`);
+  }
+
+  /** A stone not yet placed: translucent, in its colour; `hint` draws it as a suggestion. */
+  setGhost(cubes: Xyz[] | null, letter: Letter = "X", hint = false) {
+    this.ghost.clear();
+    if (cubes) {
+      const lines = new THREE.LineBasicMaterial({ color: hint ? 0x7a2fd0 : 0x000000 });
+      for (const [x, y, z] of cubes) {
+        const m = new THREE.Mesh(cubeGeometry, this.material(letter, true));
+        m.position.copy(this.world(x, y, z));
+        const e = new THREE.LineSegments(hint ? outlineGeometry : edgeGeometry, lines);
+        e.position.copy(m.position);
+        this.ghost.add(m, e);
+      }
+    }
+    this.dirty = true;
+  }
+
+  /**
+   * Marks on the structure: `cells` get a flat tile at their column's top (where the chosen
+   * stone can go); `last` outlines the cubes of the last move.
+   */
+  setMarks(cells: [number, number][], last: Xyz[] | null, cursor: [number, number] | null = null) {
+    this.marks.clear();
+    const geo = new THREE.PlaneGeometry(0.9, 0.9);
+    geo.rotateX(-Math.PI / 2);
+    const mat = new THREE.MeshBasicMaterial({ color: 0x35c46a, transparent: true, opacity: 0.45, depthWrite: false });
+    for (const [x, y] of cells) {
+      const p = this.world(x, y, this.height(x, y));
+      const m = new THREE.Mesh(geo, mat);
+      m.position.set(p.x, p.y - 0.47, p.z);
+      this.marks.add(m);
+    }
+    if (cursor) {
+      const [x, y] = cursor;
+      const p = this.world(x, y, this.height(x, y));
+      const ring = new THREE.Mesh(
+        new THREE.RingGeometry(0.3, 0.44, 24).rotateX(-Math.PI / 2),
+        new THREE.MeshBasicMaterial({ color: 0x222222, transparent: true, opacity: 0.7, depthWrite: false }),
+      );
+      ring.position.set(p.x, p.y - 0.46, p.z);
+      this.marks.add(ring);
+    }
+    if (last) {
+      const lines = new THREE.LineBasicMaterial({ color: 0xffffff, linewidth: 2 });
+      for (const [x, y, z] of last) {
+        const e = new THREE.LineSegments(outlineGeometry, lines);
+        e.position.copy(this.world(x, y, z));
+        this.marks.add(e);
+      }
+    }
+    this.dirty = true;
+  }
+
+  /** The column under a point of the canvas, or null off the board. */
+  pick(clientX: number, clientY: number): [number, number] | null {
+    const r = this.canvas.getBoundingClientRect();
+    const ndc = new THREE.Vector2(((clientX - r.left) / r.width) * 2 - 1, -((clientY - r.top) / r.height) * 2 + 1);
+    this.raycaster.setFromCamera(ndc, this.top ? this.topCamera : this.camera);
+    const targets = [...this.pickables, ...this.cubes.children.filter((o) => (o as THREE.Mesh).isMesh)];
+    const hit = this.raycaster.intersectObjects(targets, false)[0];
+    if (!hit) return null;
+    const { x, y } = hit.object.userData as { x: number; y: number };
+    const n = hit.face?.normal;
+    if (n && Math.abs(n.y) < 0.5) {
+      // A side of a cube: the column beside it, where a stone would go.
+      const nx = x + Math.round(n.x);
+      const ny = y - Math.round(n.z);
+      if (this.isBuildable(nx, ny)) return [nx, ny];
+    }
+    return [x, y];
+  }
+
+  /** Where the centre of the cube (x, y, z) appears, in page pixels (for tests and labels). */
+  screenPoint(x: number, y: number, z: number): [number, number] {
+    const p = this.world(x, y, z).project(this.top ? this.topCamera : this.camera);
+    const r = this.canvas.getBoundingClientRect();
+    return [r.left + ((p.x + 1) / 2) * r.width, r.top + ((1 - p.y) / 2) * r.height];
+  }
+
+  /** Turn the structure like the turntable, by an angle in radians. */
+  rotateBy(angle: number) {
+    const t = this.controls.target;
+    const off = this.camera.position.clone().sub(t);
+    off.applyAxisAngle(new THREE.Vector3(0, 1, 0), angle);
+    this.camera.position.copy(t).add(off);
+    this.camera.lookAt(t);
+    this.controls.update();
+    this.dirty = true;
+  }
+
+  setSpin(speed: number) {
+    this.spin = speed;
+  }
+
+  zoom(factor: number) {
+    if (this.top) {
+      this.topCamera.zoom = Math.min(Math.max(this.topCamera.zoom / factor, 0.4), 4);
+      this.topCamera.updateProjectionMatrix();
+    } else {
+      const t = this.controls.target;
+      const off = this.camera.position.clone().sub(t).multiplyScalar(factor);
+      const len = Math.min(Math.max(off.length(), this.controls.minDistance), this.controls.maxDistance);
+      this.camera.position.copy(t).add(off.setLength(len));
+      this.controls.update();
+    }
+    this.dirty = true;
+  }
+
+  setTopView(on: boolean) {
+    this.top = on;
+    this.controls.enabled = !on;
+    this.dirty = true;
+  }
+
+  get topView() {
+    return this.top;
+  }
+
+  /** The picture now, as a PNG data URL. */
+  snapshot() {
+    this.renderer.render(this.scene, this.top ? this.topCamera : this.camera);
+    return this.canvas.toDataURL("image/png");
+  }
+
+  dispose() {
+    this.controls.dispose();
+    this.renderer.dispose();
+    this.canvas.remove();
+  }
+}
