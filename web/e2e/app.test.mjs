@@ -59,7 +59,7 @@ test("the start page shows every scenario with a 3D preview and its provenance",
   for (const c of cards) {
     assert.match(c.img, /^data:image\/png;base64,/);
     assert.ok(c.img.length > 3000, `${c.name}'s preview is a picture, not an empty canvas`);
-    assert.match(c.text, /Board: /, `${c.name} notes its provenance`);
+    assert.match(c.text, /Board as printed in the rules|Board: a reconstruction/, `${c.name} notes its provenance`);
   }
   await shot(page, "start");
   assert.deepEqual(page.errors, []);
@@ -299,4 +299,38 @@ test("the solitaire: build the 3×3×3 with the rules checked, and watch the 5×
   await shot(page, "puzzle-tower5");
   assert.deepEqual(page.errors, []);
   await page.context().close();
+});
+
+test("after a network drop the page reconnects by itself and catches up", async () => {
+  const own = await startServer();
+  const created = await api(own.url, "/games", {
+    method: "POST",
+    body: JSON.stringify({ board: "chullpa", players: 2, hot_seat: true }),
+  });
+  const token = created.seats[0].token;
+  const page = await newPage();
+  await page.goto(`${own.url}/game/${created.id}#seat=0,1&token=${token}`);
+  await page.waitForSelector("#conn.up");
+  await page.evaluate(() => document.getElementById("labels").click());
+  await own.stop();
+  await page.waitForSelector("#conn.down");
+  // The server comes back on the same address and database; a move is made elsewhere.
+  const again = await startServer({ addr: own.url.replace("http://", ""), dir: own.dir });
+  try {
+    const first = (await api(again.url, `/games/${created.id}/placements`)).placements[0].placement;
+    await api(again.url, `/games/${created.id}/moves`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${token}` },
+      body: JSON.stringify({ placement: first, expected_move_number: 1 }),
+    });
+    await page.waitForSelector("#conn.up", { timeout: 30000 });
+    await waitMovePast(page, 1, 30000);
+    assert.ok(await yourTurn(page), "the hot-seat page goes on with the next colour");
+    await keyboardMove(page);
+    await shot(page, "chullpa-labels");
+    assert.deepEqual(page.errors, []);
+  } finally {
+    await page.context().close();
+    await again.stop();
+  }
 });

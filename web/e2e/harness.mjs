@@ -20,12 +20,14 @@ function binary() {
   throw new Error("no rumis binary: run `cargo build` first, or set RUMIS_BIN");
 }
 
-/** Start a server; resolves to { url, stop }. */
-export async function startServer() {
-  const dir = mkdtempSync(join(tmpdir(), "rumis-e2e-"));
+/**
+ * Start a server; resolves to { url, dir, stop }. `addr` and `dir` restart one where another
+ * stopped (same port, same database).
+ */
+export async function startServer({ addr = "127.0.0.1:0", dir = mkdtempSync(join(tmpdir(), "rumis-e2e-")) } = {}) {
   const child = spawn(
     binary(),
-    ["serve", "--addr", "127.0.0.1:0", "--database-url", `sqlite://${join(dir, "e2e.db")}`, "--rate", "2000", "--web-dir", join(webDir, "dist")],
+    ["serve", "--addr", addr, "--database-url", `sqlite://${join(dir, "e2e.db")}`, "--rate", "2000", "--web-dir", join(webDir, "dist")],
     { stdio: ["ignore", "pipe", "pipe"] },
   );
   let log = "";
@@ -45,6 +47,7 @@ export async function startServer() {
   });
   return {
     url,
+    dir,
     log: () => log,
     stop: () => new Promise((ok) => (child.exitCode !== null ? ok() : (child.on("exit", ok), child.kill("SIGTERM")))),
   };

@@ -72,6 +72,8 @@ export class StartPage {
     const cells = layout?.cells ?? [];
     this.previewView.setBoard(b.files, b.ranks, cells, layout?.hmax ?? 4);
     this.previewView.setColumns([]);
+    this.previewView.setVolume(cells);
+    this.previewView.zoom(0.78);
     const url = this.previewView.snapshot();
     this.previews.set(key, url);
     return url;
@@ -103,7 +105,7 @@ export class StartPage {
         h("img", { src: this.preview(b), alt: `${b.name} board`, width: 220, height: 150 }),
         h("strong", {}, b.name),
         h("span", { class: "small" }, `${b.aliases[0] ?? ""} · ${b.files}×${b.ranks} · height ${layout?.hmax ?? "?"} · ${layout?.cells.length ?? "?"} columns`),
-        h("span", { class: "provenance", title: b.source ?? "" }, b.provenance ? `Board: ${b.provenance}` : ""),
+        h("span", { class: "provenance", title: b.source ?? "" }, b.provenance ? (b.provenance === "printed-rules" ? "Board as printed in the rules" : `Board: a ${b.provenance}`) : ""),
       );
       grid.append(card);
     }

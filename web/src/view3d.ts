@@ -95,6 +95,7 @@ export class Structure3D {
   private cubes = new THREE.Group();
   private ghost = new THREE.Group();
   private marks = new THREE.Group();
+  private volume = new THREE.Group();
   private pickables: THREE.Object3D[] = [];
   private files = 1;
   private ranks = 1;
@@ -125,7 +126,7 @@ export class Structure3D {
     const sun = new THREE.DirectionalLight(0xffffff, 1.6);
     sun.position.set(6, 14, 9);
     this.scene.add(sun);
-    this.scene.add(this.board, this.cubes, this.ghost, this.marks);
+    this.scene.add(this.board, this.cubes, this.ghost, this.marks, this.volume);
     new ResizeObserver(() => this.resize()).observe(container);
     this.resize();
     const loop = () => {
@@ -269,6 +270,28 @@ export class Structure3D {
     this.camera.position.set(d * 0.3, this.hmax * 0.3 + d * 0.62, d * 0.78);
     this.controls.update();
     this.fitTop();
+    this.dirty = true;
+  }
+
+  /**
+   * The space the game may fill, drawn as sandstone blocks up to each cell's height limit
+   * (for previews of a board: its printed heights and frame at a glance).
+   */
+  setVolume(cells: BoardCell[] | null) {
+    this.volume.clear();
+    if (cells) {
+      const fill = new THREE.MeshLambertMaterial({ color: 0xe3cfa4 });
+      const lines = new THREE.LineBasicMaterial({ color: 0x8a6a45, transparent: true, opacity: 0.6 });
+      for (const c of cells) {
+        const geo = new THREE.BoxGeometry(0.98, c.limit, 0.98);
+        const m = new THREE.Mesh(geo, fill);
+        const p = this.world(c.x, c.y, 0);
+        m.position.set(p.x, c.limit / 2, p.z);
+        const e = new THREE.LineSegments(new THREE.EdgesGeometry(geo), lines);
+        e.position.copy(m.position);
+        this.volume.add(m, e);
+      }
+    }
     this.dirty = true;
   }
 
