@@ -1,10 +1,10 @@
 //! `rumis solve box`: solitaire box fillings.
 
-use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::{Args, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
 use rumis_solve::{BoxSize, Goal, Solver};
 
 #[derive(Subcommand, Debug, Clone)]
@@ -66,15 +66,18 @@ pub fn run(cmd: &SolveCommand) -> Result<String, String> {
         Goal::Count
     };
     let start = Instant::now();
+    // The first cell's placements are the units of work; the bar's estimate of the time left
+    // counts them (drawn on standard error, and only when it is a terminal).
+    let bar = ProgressBar::new(0).with_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} branches  {elapsed} so far, about {eta} left")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
     let progress = |done: usize, total: usize| {
-        // The first cell's placements are the units of work: an estimate of the time left.
-        let elapsed = start.elapsed().as_secs_f64();
-        let left = elapsed / done as f64 * (total - done) as f64;
-        eprint!("\r{done}/{total} branches, {elapsed:.1} s, about {left:.0} s left   ");
-        let _ = std::io::stderr().flush();
+        bar.set_length(total as u64);
+        bar.set_position(done as u64);
     };
     let report = solver.solve(goal, args.threads.max(1), &progress);
-    eprintln!();
+    bar.finish_and_clear();
     let secs = start.elapsed().as_secs_f64();
     let mut out = String::new();
     match goal {
