@@ -334,3 +334,30 @@ test("after a network drop the page reconnects by itself and catches up", async 
     await again.stop();
   }
 });
+
+test("two players with four colours: one seat plays two colours, the AI the other two", async () => {
+  const page = await newPage();
+  await page.goto(server.url);
+  await page.waitForSelector(".board-card");
+  await page.click('.board-card[data-board="Pirka"]');
+  await page.click('input[name="variant"][value="two-player-four-colors"]', { force: true });
+  assert.equal(await page.locator(".seat-row").count(), 2, "two seats");
+  await page.selectOption('select[data-seat="1"]', "ai:1");
+  await page.click("#create");
+  await page.waitForURL(/\/game\/[a-z0-9]+$/);
+  const id = page.url().split("/game/")[1];
+  assert.ok(await yourTurn(page));
+  await keyboardMove(page);
+  assert.ok(await yourTurn(page));
+  await keyboardMove(page);
+  const state = await api(server.url, `/games/${id}`);
+  assert.equal(state.site.variant, "two-player-four-colors");
+  assert.deepEqual(
+    state.moves.slice(0, 3).map((m) => m.colour),
+    ["R", "Y", "G"],
+    "the human plays red and green, the AI yellow between them",
+  );
+  assert.match(await page.textContent("#players"), /better colour counts/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
