@@ -131,6 +131,10 @@ pub enum PlayerSpec {
     Rave {
         simulations: u64,
     },
+    /// The same search starting every move from a fresh tree, to measure tree reuse.
+    Fresh {
+        simulations: u64,
+    },
 }
 
 impl PlayerSpec {
@@ -159,6 +163,10 @@ impl PlayerSpec {
             _ if t.starts_with("rave:") => match t[5..].parse::<u64>() {
                 Ok(n) if n > 0 => Ok(PlayerSpec::Rave { simulations: n }),
                 _ => Err(format!("'{s}': rave:SIMS needs a positive number of simulations")),
+            },
+            _ if t.starts_with("fresh:") => match t[6..].parse::<u64>() {
+                Ok(n) if n > 0 => Ok(PlayerSpec::Fresh { simulations: n }),
+                _ => Err(format!("'{s}': fresh:SIMS needs a positive number of simulations")),
             },
             _ if t.chars().all(|c| c.is_ascii_digit()) && !t.is_empty() => level(&t),
             _ => Err(format!(
@@ -194,6 +202,14 @@ impl PlayerSpec {
                 label: format!("rave:{simulations}"),
                 ..MctsConfig::default()
             })),
+            PlayerSpec::Fresh { simulations } => Box::new(Mcts::new(MctsConfig {
+                simulations: Some(simulations),
+                threads,
+                seed,
+                reuse: false,
+                label: format!("fresh:{simulations}"),
+                ..MctsConfig::default()
+            })),
             PlayerSpec::Level(l) => level(l, seed, threads),
         }
     }
@@ -208,6 +224,7 @@ impl fmt::Display for PlayerSpec {
             PlayerSpec::Mcts { simulations } => write!(f, "mcts:{simulations}"),
             PlayerSpec::Uniform { simulations } => write!(f, "uniform:{simulations}"),
             PlayerSpec::Rave { simulations } => write!(f, "rave:{simulations}"),
+            PlayerSpec::Fresh { simulations } => write!(f, "fresh:{simulations}"),
         }
     }
 }

@@ -39,6 +39,9 @@ pub struct MctsConfig {
     pub endgame_stones: usize,
     /// ...within this many positions; beyond, search as usual.
     pub endgame_nodes: u64,
+    /// Keep the part of the trees below the moves played since the last search and go on
+    /// from there (tree reuse between moves).
+    pub reuse: bool,
     pub label: String,
 }
 
@@ -55,6 +58,7 @@ impl Default for MctsConfig {
             big_stones_first: true,
             endgame_stones: 6,
             endgame_nodes: 200_000,
+            reuse: true,
             label: "mcts".into(),
         }
     }
@@ -115,11 +119,56 @@ impl Node {
 pub struct Mcts {
     pub config: MctsConfig,
     games_seen: u64,
+    /// The trees of the last search (one per thread) and the game's moves up to its root.
+    kept: Option<Kept>,
+}
+
+struct Kept {
+    moves: Vec<Move>,
+    root_hash: u64,
+    trees: Vec<Vec<Node>>,
 }
 
 impl Mcts {
     pub fn new(config: MctsConfig) -> Mcts {
-        Mcts { config, games_seen: 0 }
+        Mcts {
+            config,
+            games_seen: 0,
+            kept: None,
+        }
+    }
+
+    /// The kept trees re-rooted at the game's position, if it follows from the last search's
+    /// root by moves the trees know; else fresh trees.
+    fn trees_for(&mut self, game: &Game, threads: usize) -> (Vec<Vec<Node>>, u64) {
+        let fresh = || (0..threads).map(|_| vec![Node::new(Move(0), 0)]).collect::<Vec<_>>();
+        let Some(kept) = self.kept.take() else {
+            return (fresh(), 0);
+        };
+        let moves = game.moves();
+        let follows = self.config.reuse
+            && kept.trees.len() == threads
+            && moves.len() >= kept.moves.len()
+            && moves[..kept.moves.len()] == kept.moves[..]
+            && game.positions().get(kept.moves.len()).map(|p| p.hash()) == Some(kept.root_hash);
+        if !follows {
+            return (fresh(), 0);
+        }
+        let since = &moves[kept.moves.len()..];
+        let mut reused = 0u64;
+        let trees = kept
+            .trees
+            .into_iter()
+            .map(|tree| match descend(&tree, since) {
+                Some(i) => {
+                    let sub = subtree(&tree, i);
+                    reused += sub[0].visits as u64;
+                    sub
+                }
+                None => vec![Node::new(Move(0), 0)],
+            })
+            .collect();
+        (trees, reused)
     }
 
     /// Searches the position of a game; `None` when the game is over.
@@ -145,13 +194,17 @@ impl Mcts {
         let threads = self.config.threads.max(1);
         let per_thread = self.config.simulations.map(|s| s.div_ceil(threads as u64));
         let seed = self.config.seed ^ root.hash() ^ self.games_seen.wrapping_mul(0x9e37_79b9);
+        let (trees, _reused) = self.trees_for(game, threads);
         let cfg = &self.config;
-        let results: Vec<TreeStats> = if threads == 1 {
-            vec![run_tree(site, &root, cfg, seed, per_thread, deadline)]
+        let results: Vec<(TreeStats, Vec<Node>)> = if threads == 1 {
+            let tree = trees.into_iter().next().unwrap_or_else(|| vec![Node::new(Move(0), 0)]);
+            vec![run_tree(site, &root, cfg, seed, per_thread, deadline, tree)]
         } else {
             std::thread::scope(|s| {
-                let handles: Vec<_> = (0..threads)
-                    .map(|i| {
+                let handles: Vec<_> = trees
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, tree)| {
                         let root = &root;
                         s.spawn(move || {
                             run_tree(
@@ -161,6 +214,7 @@ impl Mcts {
                                 seed.wrapping_add(i as u64 * 0x5851_f42d),
                                 per_thread,
                                 deadline,
+                                tree,
                             )
                         })
                     })
@@ -172,7 +226,9 @@ impl Mcts {
         let mut merged: Vec<(Move, u32, f32)> = Vec::new();
         let mut simulations = 0;
         let mut totals = [0.0f32; 4];
-        for (stats, sims, sums) in results {
+        let mut kept_trees = Vec::with_capacity(threads);
+        for ((stats, sims, sums), tree) in results {
+            kept_trees.push(tree);
             simulations += sims;
             for k in 0..4 {
                 totals[k] += sums[k];
@@ -195,6 +251,13 @@ impl Mcts {
         let &(best, _, value) = moves.first()?;
         let _ = mover;
         let estimates = totals.map(|t| t / simulations.max(1) as f32);
+        if self.config.reuse {
+            self.kept = Some(Kept {
+                moves: game.moves().to_vec(),
+                root_hash: root.hash(),
+                trees: kept_trees,
+            });
+        }
         Some(SearchResult {
             best,
             value,
@@ -324,9 +387,9 @@ fn run_tree(
     seed: u64,
     budget: Option<u64>,
     deadline: Option<Instant>,
-) -> TreeStats {
+    mut nodes: Vec<Node>,
+) -> (TreeStats, Vec<Node>) {
     let mut rng = Rng::new(seed);
-    let mut nodes: Vec<Node> = vec![Node::new(Move(0), 0)];
     // Moves of the simulation in order, and per colour the moves played from some ply on.
     let mut played: Vec<(u8, Move)> = Vec::new();
     let words = site.templates().len().div_ceil(64);
@@ -477,7 +540,38 @@ fn run_tree(
             (c.mv, c.visits, c.reward)
         })
         .collect();
-    (stats, sims, sums)
+    ((stats, sims, sums), nodes)
+}
+
+/// The node reached from the root by `moves`, if the tree holds them all.
+fn descend(tree: &[Node], moves: &[Move]) -> Option<usize> {
+    let mut node = 0usize;
+    for &m in moves {
+        let n = tree.get(node)?;
+        if !n.expanded {
+            return None;
+        }
+        node = (n.first_child..n.first_child + n.children).find(|&i| tree[i as usize].mv == m)? as usize;
+    }
+    Some(node)
+}
+
+/// The subtree under `root` as a tree of its own (root at index 0), children still
+/// contiguous and in the same order.
+fn subtree(tree: &[Node], root: usize) -> Vec<Node> {
+    let mut out = vec![tree[root]];
+    // Breadth first: each copied node's children are appended together.
+    let mut i = 0;
+    while i < out.len() {
+        let n = out[i];
+        if n.expanded {
+            let first = out.len() as u32;
+            out.extend_from_slice(&tree[n.first_child as usize..(n.first_child + n.children) as usize]);
+            out[i].first_child = first;
+        }
+        i += 1;
+    }
+    out
 }
 
 #[cfg(test)]
@@ -507,6 +601,58 @@ mod tests {
             g.moves().to_vec()
         };
         assert_eq!(play(), play());
+    }
+
+    #[test]
+    fn the_tree_is_kept_below_the_moves_played() {
+        let mut g = game("chullpa", 2, Variant::Standard);
+        let mut p = Mcts::new(MctsConfig {
+            simulations: Some(2_000),
+            seed: 5,
+            ..MctsConfig::default()
+        });
+        let r = p.search(&g).unwrap();
+        g.play(r.best).unwrap();
+        // The reply the tree explored most below the best move.
+        let old = p.kept.as_ref().unwrap().trees[0].clone();
+        let best = descend(&old, &[r.best]).unwrap();
+        let n = old[best];
+        assert!(n.expanded);
+        let reply = (n.first_child..n.first_child + n.children)
+            .max_by_key(|&i| old[i as usize].visits)
+            .map(|i| old[i as usize])
+            .unwrap();
+        g.play(reply.mv).unwrap();
+        let (trees, reused) = p.trees_for(&g, 1);
+        assert_eq!(reused, reply.visits as u64);
+        assert!(reused > 0);
+        // The re-rooted tree is whole: every child range lies inside it, and the visits of
+        // the root's children add up to at most the root's.
+        let t = &trees[0];
+        for node in t {
+            if node.expanded {
+                assert!((node.first_child + node.children) as usize <= t.len());
+                assert!(node.first_child > 0);
+            }
+        }
+        if t[0].expanded {
+            let sum: u32 = (t[0].first_child..t[0].first_child + t[0].children)
+                .map(|i| t[i as usize].visits)
+                .sum();
+            assert!(sum <= t[0].visits);
+        }
+        // A search from there starts with what the tree knew, and its best move is legal.
+        let r2 = p.search(&g).unwrap();
+        assert!(g.legal_moves().contains(&r2.best));
+        // Another game: nothing is kept for it.
+        let other = game("chullpa", 2, Variant::Standard);
+        let mut q = Mcts::new(MctsConfig {
+            simulations: Some(300),
+            ..MctsConfig::default()
+        });
+        q.search(&g).unwrap();
+        let (_, reused) = q.trees_for(&other, 1);
+        assert_eq!(reused, 0);
     }
 
     #[test]
