@@ -136,8 +136,9 @@ impl fmt::Display for CodePath {
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) struct ChunkData {
     col: [[u8; CHUNK]; 4],
-    /// `col - 16` (wrapping): the AVX2 path's index into its second sub-table.
-    col16: [[u8; CHUNK]; 4],
+    /// The AVX2 path's second index: `col - 16` (wrapping), into its second sub-table; with
+    /// windows ([`lane_windows`]), the column's place in the window of the slot's lane.
+    idx2: [[u8; CHUNK]; 4],
     sub: [[u8; CHUNK]; 4],
     mask: [[u8; CHUNK]; 4],
     lim: [u8; CHUNK],
@@ -196,6 +197,45 @@ pub struct GenTables {
     slot_to_id: Vec<u16>,
     id_to_slot: Vec<u16>,
     columns: usize,
+    /// With 17-32 columns where every template lies in one of two windows of 16 columns
+    /// (see [`lane_windows`]): the AVX2 path's gathers of the windows from its two tables
+    /// of 16 columns (lane 0: the first window, lane 1: the second).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    gather: Option<[[u8; 32]; 2]>,
+}
+
+/// Two windows of at most 16 columns such that every template's columns lie in one of
+/// them, for boards of 17-32 columns: the first and the last 16 of the columns that
+/// templates use, taken rank by rank or file by file (on Chullpa, 5 files by 4 ranks,
+/// files a-d and b-e: no stone is more than 4 cubes long). The AVX2 kernel then looks a
+/// column up with one `vpshufb` instead of two (its 128-bit lanes hold the two windows).
+fn lane_windows(templates: &[Template], columns: usize, files: usize) -> Option<[Vec<u8>; 2]> {
+    if !(17..=32).contains(&columns) || files == 0 {
+        return None;
+    }
+    let mut used = [false; 32];
+    for t in templates {
+        for &c in &t.columns[..t.len as usize] {
+            used[c as usize] = true;
+        }
+    }
+    let used: Vec<u8> = (0..columns as u8).filter(|&c| used[c as usize]).collect();
+    let n = used.len().min(16);
+    for by_file in [false, true] {
+        let mut u = used.clone();
+        if by_file {
+            u.sort_by_key(|&c| (c as usize % files, c as usize / files));
+        }
+        let w = [u[..n].to_vec(), u[u.len() - n..].to_vec()];
+        let fit = |t: &Template| {
+            w.iter()
+                .any(|w| t.columns[..t.len as usize].iter().all(|c| w.contains(c)))
+        };
+        if templates.iter().all(fit) {
+            return Some(w);
+        }
+    }
+    None
 }
 
 impl fmt::Debug for GenTables {
@@ -216,23 +256,69 @@ const NONE: u16 = u16::MAX;
 const PAD_STONE: u8 = 15;
 
 impl GenTables {
-    pub(crate) fn new(templates: &[Template], columns: usize) -> GenTables {
+    /// `files`: the board's width, to find the AVX2 windows (columns are `x + files * y`).
+    pub(crate) fn new(templates: &[Template], columns: usize, files: usize) -> GenTables {
         assert!(columns <= MAX_COLUMNS, "a site has at most {MAX_COLUMNS} columns");
+        let windows = lane_windows(templates, columns, files);
+        // Where each template may go: bit w set when its columns lie in window w.
+        let fits = |t: &Template| -> u8 {
+            match &windows {
+                None => 3,
+                Some(w) => (0..2)
+                    .filter(|&i| t.columns[..t.len as usize].iter().all(|c| w[i].contains(c)))
+                    .fold(0, |a, i| a | 1 << i),
+            }
+        };
         let mut order: Vec<u16> = (0..templates.len() as u16).collect();
         order.sort_by_key(|&id| {
             let t = &templates[id as usize];
             (t.len, t.stone.index(), id)
         });
-        let mut chunks: Vec<ChunkData> = Vec::new();
-        let mut meta: Vec<ChunkMeta> = Vec::new();
-        let mut slot_to_id: Vec<u16> = Vec::new();
-        let mut id_to_slot = vec![NONE; templates.len()];
+        // The slots: per number of columns, whole chunks. With windows, runs of 16 slots
+        // (the 128-bit lanes of the AVX2 kernel) alternate between the two windows: the
+        // templates are dealt, in order, to the window they lie in, or if they lie in both
+        // to the one that has fewer so far, and each window's list fills its lanes.
+        let mut layout: Vec<u16> = Vec::new();
         let mut i = 0;
         while i < order.len() {
             let len = templates[order[i] as usize].len;
+            let end = i + order[i..]
+                .iter()
+                .take_while(|&&id| templates[id as usize].len == len)
+                .count();
+            let mut lists: [Vec<u16>; 2] = [Vec::new(), Vec::new()];
+            for &id in &order[i..end] {
+                let w = match fits(&templates[id as usize]) {
+                    1 => 0,
+                    2 => 1,
+                    // Without windows: one list, in order.
+                    _ if windows.is_none() => 0,
+                    _ => (lists[1].len() < lists[0].len()) as usize,
+                };
+                lists[w].push(id);
+            }
+            if windows.is_none() {
+                layout.extend_from_slice(&lists[0]);
+                layout.resize(layout.len().next_multiple_of(CHUNK), NONE);
+            } else {
+                let lanes = lists[0].len().max(lists[1].len()).div_ceil(CHUNK / 2) * (CHUNK / 16);
+                for lane in 0..lanes {
+                    let list = &lists[lane % 2];
+                    let at = lane / 2 * 16;
+                    for p in at..at + 16 {
+                        layout.push(list.get(p).copied().unwrap_or(NONE));
+                    }
+                }
+            }
+            i = end;
+        }
+        let mut chunks: Vec<ChunkData> = Vec::new();
+        let mut meta: Vec<ChunkMeta> = Vec::new();
+        let mut id_to_slot = vec![NONE; templates.len()];
+        for (j, ids) in layout.chunks(CHUNK).enumerate() {
             let mut cd = ChunkData {
                 col: [[0; CHUNK]; 4],
-                col16: [[0; CHUNK]; 4],
+                idx2: [[0; CHUNK]; 4],
                 sub: [[0; CHUNK]; 4],
                 mask: [[0; CHUNK]; 4],
                 lim: [0; CHUNK],
@@ -240,26 +326,28 @@ impl GenTables {
                 stone: [PAD_STONE; CHUNK],
             };
             let mut m = ChunkMeta {
-                len,
+                len: 0,
                 stones: 0,
                 half_stones: [0; 2],
                 slots: [0; STONE_COUNT],
             };
-            let base = chunks.len() * CHUNK;
-            for s in 0..CHUNK {
-                let Some(&id) = order.get(i).filter(|&&id| templates[id as usize].len == len) else {
-                    slot_to_id.push(NONE);
+            for (s, &id) in ids.iter().enumerate() {
+                if id == NONE {
                     continue;
-                };
-                i += 1;
+                }
                 let t = &templates[id as usize];
+                m.len = t.len;
                 // Entry 0 is the anchor; the others follow in template order.
                 let entries =
                     std::iter::once(t.anchor as usize).chain((0..t.len as usize).filter(|&e| e != t.anchor as usize));
                 for (k, e) in entries.enumerate() {
                     let kmask = (1u8 << t.count[e]) - 1;
-                    cd.col[k][s] = t.columns[e];
-                    cd.col16[k][s] = t.columns[e].wrapping_sub(16);
+                    let c = t.columns[e];
+                    cd.col[k][s] = c;
+                    cd.idx2[k][s] = match &windows {
+                        Some(w) => w[s / 16 % 2].iter().position(|&x| x == c).expect("the lane's window") as u8,
+                        None => c.wrapping_sub(16),
+                    };
                     cd.sub[k][s] = t.base[e] << 4;
                     cd.mask[k][s] = if k == 0 { kmask } else { 0xf0 | kmask };
                 }
@@ -268,22 +356,40 @@ impl GenTables {
                 m.stones |= 1 << t.stone.index();
                 m.half_stones[s / 32] |= 1 << t.stone.index();
                 m.slots[t.stone.index()] |= 1 << s;
-                slot_to_id.push(id);
-                id_to_slot[id as usize] = (base + s) as u16;
+                id_to_slot[id as usize] = (j * CHUNK + s) as u16;
             }
             chunks.push(cd);
             meta.push(m);
         }
         assert!(chunks.len() <= MAX_CHUNKS);
         let by_len = std::array::from_fn(|l| meta.iter().filter(|m| (m.len as usize) <= l).count());
+        // The gathers that build the two windows from the tables of columns 0-15 and
+        // 16-31 (index 0x80: nothing).
+        let gather = windows.map(|w| {
+            let mut g = [[0x80u8; 32]; 2];
+            for (lane, win) in w.iter().enumerate() {
+                for (p, &c) in win.iter().enumerate() {
+                    g[(c / 16) as usize][16 * lane + p] = c % 16;
+                }
+            }
+            g
+        });
         GenTables {
             by_len,
             chunks,
             meta,
-            slot_to_id,
+            slot_to_id: layout,
             id_to_slot,
             columns,
+            gather,
         }
+    }
+
+    /// Whether every template lies in one of two windows of 16 columns, which the AVX2 path
+    /// then looks up with one `vpshufb` per column ([`lane_windows`]; boards of 17-32
+    /// columns such as Chullpa).
+    pub fn has_windows(&self) -> bool {
+        self.gather.is_some()
     }
 
     /// Number of chunks.
@@ -732,7 +838,12 @@ mod x86 {
     #[target_feature(enable = "avx2")]
     unsafe fn pack16(input: &GenInput, base: usize) -> __m128i {
         let base = base.min(MAX_COLUMNS - 16);
-        let h = _mm_loadu_si128(input.heights.as_ptr().add(base).cast());
+        // Heights are at most 15; saying so lets the compiler use `vpsrlvd` as it is
+        // (otherwise it guards against shift counts of 32 and more).
+        let h = _mm_and_si128(
+            _mm_loadu_si128(input.heights.as_ptr().add(base).cast()),
+            _mm_set1_epi8(15),
+        );
         let ha = _mm256_cvtepu8_epi32(h);
         let hb = _mm256_cvtepu8_epi32(_mm_srli_si128::<8>(h));
         let load = |t: &[u16; MAX_COLUMNS], off: usize| {
@@ -891,15 +1002,18 @@ mod x86 {
     /// reads no memory.)
     #[target_feature(enable = "avx2,popcnt")]
     pub(super) unsafe fn gen_avx2<const MODE: u8>(t: &GenTables, input: &GenInput, out: Out) -> u32 {
+        if t.gather.is_some() {
+            return gen_avx2_inner::<1, true, MODE>(t, input, out);
+        }
         match t.columns.div_ceil(16) {
-            0 | 1 => gen_avx2_inner::<1, MODE>(t, input, out),
-            2 => gen_avx2_inner::<2, MODE>(t, input, out),
-            3 => gen_avx2_inner::<3, MODE>(t, input, out),
-            4 => gen_avx2_inner::<4, MODE>(t, input, out),
-            5 => gen_avx2_inner::<5, MODE>(t, input, out),
-            6 => gen_avx2_inner::<6, MODE>(t, input, out),
-            7 => gen_avx2_inner::<7, MODE>(t, input, out),
-            _ => gen_avx2_inner::<8, MODE>(t, input, out),
+            0 | 1 => gen_avx2_inner::<1, false, MODE>(t, input, out),
+            2 => gen_avx2_inner::<2, false, MODE>(t, input, out),
+            3 => gen_avx2_inner::<3, false, MODE>(t, input, out),
+            4 => gen_avx2_inner::<4, false, MODE>(t, input, out),
+            5 => gen_avx2_inner::<5, false, MODE>(t, input, out),
+            6 => gen_avx2_inner::<6, false, MODE>(t, input, out),
+            7 => gen_avx2_inner::<7, false, MODE>(t, input, out),
+            _ => gen_avx2_inner::<8, false, MODE>(t, input, out),
         }
     }
 
@@ -910,17 +1024,33 @@ mod x86 {
 
     /// `NT` sub-tables of 16 columns. Sub-table `t` is stored XORed with sub-table `t - 1`,
     /// and looked up with the index minus `16 t`: `vpshufb` gives 0 where that is negative
-    /// (bit 7 set), so the XOR of all lookups telescopes to the right entry.
+    /// (bit 7 set), so the XOR of all lookups telescopes to the right entry. With `WIN`
+    /// (and `NT` = 1), one table holds the site's two windows of 16 columns, one per
+    /// 128-bit lane, and is looked up with `idx2` ([`lane_windows`]).
     #[inline]
     #[target_feature(enable = "avx2,popcnt")]
-    unsafe fn gen_avx2_inner<const NT: usize, const MODE: u8>(t: &GenTables, input: &GenInput, out: Out) -> u32 {
+    unsafe fn gen_avx2_inner<const NT: usize, const WIN: bool, const MODE: u8>(
+        t: &GenTables,
+        input: &GenInput,
+        out: Out,
+    ) -> u32 {
         debug_assert!(MODE != SET || (out.words.len() == t.chunks.len() && out.prefix.len() == t.chunks.len()));
         let mut x = [_mm256_setzero_si256(); NT];
-        let mut prev = _mm_setzero_si128();
-        for (k, xk) in x.iter_mut().enumerate() {
-            let tab = pack16(input, 16 * k);
-            *xk = _mm256_broadcastsi128_si256(_mm_xor_si128(tab, prev));
-            prev = tab;
+        if WIN {
+            let g = t.gather.as_ref().unwrap_unchecked();
+            let a = _mm256_broadcastsi128_si256(pack16(input, 0));
+            let b = _mm256_broadcastsi128_si256(pack16(input, 16));
+            x[0] = _mm256_or_si256(
+                _mm256_shuffle_epi8(a, _mm256_loadu_si256(g[0].as_ptr().cast())),
+                _mm256_shuffle_epi8(b, _mm256_loadu_si256(g[1].as_ptr().cast())),
+            );
+        } else {
+            let mut prev = _mm_setzero_si128();
+            for (k, xk) in x.iter_mut().enumerate() {
+                let tab = pack16(input, 16 * k);
+                *xk = _mm256_broadcastsi128_si256(_mm_xor_si128(tab, prev));
+                prev = tab;
+            }
         }
         let k = Ctx256 {
             x,
@@ -931,10 +1061,10 @@ mod x86 {
         let mut total = 0;
         let mut out = out;
         let r = &t.by_len;
-        if range256::<1, NT, MODE>(t, &k, r[0], r[1], &mut out, &mut total)
-            || range256::<2, NT, MODE>(t, &k, r[1], r[2], &mut out, &mut total)
-            || range256::<3, NT, MODE>(t, &k, r[2], r[3], &mut out, &mut total)
-            || range256::<4, NT, MODE>(t, &k, r[3], r[4], &mut out, &mut total)
+        if range256::<1, NT, WIN, MODE>(t, &k, r[0], r[1], &mut out, &mut total)
+            || range256::<2, NT, WIN, MODE>(t, &k, r[1], r[2], &mut out, &mut total)
+            || range256::<3, NT, WIN, MODE>(t, &k, r[2], r[3], &mut out, &mut total)
+            || range256::<4, NT, WIN, MODE>(t, &k, r[3], r[4], &mut out, &mut total)
         {
             return 1;
         }
@@ -951,7 +1081,7 @@ mod x86 {
     /// As [`range512`], 32 templates per instruction.
     #[inline]
     #[target_feature(enable = "avx2,popcnt")]
-    unsafe fn range256<const L: usize, const NT: usize, const MODE: u8>(
+    unsafe fn range256<const L: usize, const NT: usize, const WIN: bool, const MODE: u8>(
         t: &GenTables,
         k: &Ctx256<NT>,
         a: usize,
@@ -974,9 +1104,12 @@ mod x86 {
             let cd = t.chunks.get_unchecked(j);
             let half = |half: usize| {
                 let look = |i: usize| {
+                    if WIN {
+                        return _mm256_shuffle_epi8(k.x[0], load256(&cd.idx2[i], half));
+                    }
                     let mut r = _mm256_shuffle_epi8(k.x[0], load256(&cd.col[i], half));
                     if NT > 1 {
-                        let mut idx = load256(&cd.col16[i], half);
+                        let mut idx = load256(&cd.idx2[i], half);
                         r = _mm256_xor_si256(r, _mm256_shuffle_epi8(k.x[1], idx));
                         for xk in &k.x[2..] {
                             idx = _mm256_sub_epi8(idx, sixteen);

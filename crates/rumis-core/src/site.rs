@@ -227,13 +227,13 @@ impl Site {
             templates: Vec::new(),
             by_stone: [0; STONE_COUNT + 1],
             by_shape: HashMap::new(),
-            gen: GenTables::new(&[], columns),
+            gen: GenTables::new(&[], columns, files),
             cube_keys: (0..5 * columns * 16)
                 .map(|i| crate::position::cube_key(i / 16 / columns, i / 16 % columns, (i % 16) as u8))
                 .collect(),
         };
         site.enumerate_templates();
-        site.gen = GenTables::new(&site.templates, columns);
+        site.gen = GenTables::new(&site.templates, columns, files);
         Ok(site)
     }
 

@@ -114,6 +114,28 @@ fn a_128_column_box() {
 }
 
 #[test]
+fn boxes_of_17_to_32_columns() {
+    // Two windows of 16 columns by rank (4 x 5, 3 x 6), by file (5 x 4, like Chullpa), none
+    // (6 x 4, 4 x 6, 4 x 8: the AVX2 path's two telescoped sub-tables), and with heights up
+    // to 15.
+    for (f, r, cap, windows) in [
+        (4, 5, 4, true),
+        (3, 6, 4, true),
+        (5, 4, 4, true),
+        (6, 4, 4, false),
+        (4, 6, 4, false),
+        (4, 8, 4, false),
+        (5, 4, 15, true),
+    ] {
+        let s = site(Board::open_box(f, r, cap).unwrap(), 4, Variant::Standard);
+        assert_eq!(s.gen_tables().has_windows(), windows, "{f}x{r}");
+        compare_games(&format!("{f}x{r}x{cap}"), &Game::new(s), 3, (f * r) as u64);
+    }
+    let chullpa = site(Board::builtin("chullpa").unwrap().clone(), 4, Variant::Standard);
+    assert!(chullpa.gen_tables().has_windows());
+}
+
+#[test]
 fn heights_up_to_fifteen() {
     for (f, r) in [(2, 2), (3, 3), (8, 8), (16, 8)] {
         let s = site(Board::open_box(f, r, 15).unwrap(), 2, Variant::Standard);
