@@ -37,6 +37,10 @@ pub struct BenchArgs {
     /// The board of --playouts-only.
     #[arg(long, value_name = "NAME", default_value = "chullpa")]
     pub board: String,
+    /// Instead of the figures: the solitaire counts (3x3x3 one colour, the 2x4x5
+    /// Herzberger Quader), checked against the known figures, in seconds.
+    #[arg(long)]
+    pub solve: bool,
 }
 
 /// Whether to time with the wall clock rather than the thread's CPU time.
@@ -270,6 +274,9 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
     if args.scaling {
         return scaling(args.quick);
     }
+    if args.solve {
+        return solve_figures(args, best);
+    }
     let chullpa = site("chullpa", 4)?;
     let (reps, n_playouts) = if args.quick { (3, 2_000) } else { (7, 50_000) };
     let mut figures = Vec::new();
@@ -420,6 +427,40 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
             "medians of {reps} runs (perft(4): {}), timed by the {clock}",
             if args.quick { 1 } else { 3 }
         );
+    }
+    Ok(())
+}
+
+/// The solitaire counts of `crate::solve::bench_cases`, timed like the other figures.
+fn solve_figures(args: &BenchArgs, path: CodePath) -> Result<(), String> {
+    let mut figures = Vec::new();
+    for case in crate::solve::bench_cases(args.quick) {
+        if !args.json {
+            eprintln!("measuring {} ...", case.name);
+        }
+        let mut samples = Vec::new();
+        for _ in 0..case.reps {
+            let t = Timer::start();
+            case.run()?;
+            samples.push(t.secs());
+        }
+        figures.push(Figure {
+            name: case.name,
+            samples,
+            unit: "s",
+            path,
+            target: None,
+        });
+    }
+    let clock = if cpu_clock() { "thread CPU time" } else { "wall clock" };
+    if args.json {
+        println!(
+            "{}",
+            json(&figures, figures.first().map_or(1, |f| f.samples.len()), clock)
+        );
+    } else {
+        print!("{}", table(&figures));
+        println!("timed by the {clock}; the counts are checked against the known figures");
     }
     Ok(())
 }

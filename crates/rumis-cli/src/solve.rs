@@ -49,6 +49,10 @@ pub struct BoxArgs {
     out: Option<PathBuf>,
     #[arg(long, default_value_t = 2)]
     threads: usize,
+    /// Count by searching every filling as placed, without the cut by the box's rotations
+    /// (slower; the same figures).
+    #[arg(long)]
+    no_symmetry_breaking: bool,
 }
 
 pub fn run(cmd: &SolveCommand) -> Result<String, String> {
@@ -57,7 +61,7 @@ pub fn run(cmd: &SolveCommand) -> Result<String, String> {
         SolveCommand::Tower5(t) => return tower(t),
     };
     let size = BoxSize::parse(&args.size)?;
-    let solver = Solver::new(size, args.colors)?;
+    let solver = Solver::new(size, args.colors)?.symmetry_breaking(!args.no_symmetry_breaking);
     let goal = if args.first {
         Goal::First
     } else if args.all {
@@ -133,4 +137,68 @@ fn tower(args: &TowerArgs) -> Result<String, String> {
             r.nodes
         )),
     }
+}
+
+/// A count for `rumis bench --solve`: a box, its stones and the figures it must give.
+pub struct BenchCase {
+    pub name: String,
+    /// Runs to take the median of.
+    pub reps: usize,
+    size: BoxSize,
+    colours: usize,
+    placed: u64,
+    distinct: u64,
+}
+
+impl BenchCase {
+    /// Counts the fillings on the calling thread and checks the known figures.
+    pub fn run(&self) -> Result<(), String> {
+        let r = Solver::new(self.size, self.colours)?.solve(Goal::Count, 1, &|_, _| {});
+        if (r.placed, r.distinct) != (self.placed, self.distinct) {
+            return Err(format!(
+                "{}: {} fillings as placed and {} distinct, expected {} and {}",
+                self.name, r.placed, r.distinct, self.placed, self.distinct
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The solitaire counts of the benchmark: the 3 x 3 x 3 cube with one colour (a median of
+/// several runs) and the Herzberger Quader, 2 x 4 x 5 with all 11 stones of one colour (one
+/// run); `quick` puts a 2 x 3 x 4 box in the Quader's place.
+pub fn bench_cases(quick: bool) -> Vec<BenchCase> {
+    let case = |name: &str, reps, (x, y, z), placed, distinct| BenchCase {
+        name: name.to_string(),
+        reps,
+        size: BoxSize { x, y, z },
+        colours: 1,
+        placed,
+        distinct,
+    };
+    let mut cases = vec![case(
+        "solve 3x3x3 one colour = 80 928 / 3 372, 1 thread",
+        if quick { 1 } else { 5 },
+        (3, 3, 3),
+        80_928,
+        3_372,
+    )];
+    if quick {
+        cases.push(case(
+            "solve 2x3x4 one colour = 320 136 / 80 034, 1 thread",
+            1,
+            (2, 3, 4),
+            320_136,
+            80_034,
+        ));
+    } else {
+        cases.push(case(
+            "solve 2x4x5 Herzberger Quader = 35 528 720 / 8 882 180, 1 thread",
+            1,
+            (2, 4, 5),
+            35_528_720,
+            8_882_180,
+        ));
+    }
+    cases
 }

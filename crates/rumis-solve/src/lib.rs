@@ -373,60 +373,66 @@ impl Solver {
         let stop = AtomicBool::new(false);
         let next = AtomicU64::new(0);
         let done = AtomicU64::new(0);
-        std::thread::scope(|s| {
-            for _ in 0..threads.max(1) {
-                s.spawn(|| {
-                    let mut local = Report::default();
-                    let mut local_fixed = 0u64;
-                    let mut local_sets: HashMap<u64, u64> = HashMap::new();
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed) as usize;
-                        if i >= units.len() || stop.load(Ordering::Relaxed) {
-                            break;
-                        }
-                        let u = &units[i];
-                        let mut found = |placed: &[(usize, u128)], local: &mut Report| {
-                            let fixing = u
-                                .checks
+        let work = || {
+            let mut local = Report::default();
+            let mut local_fixed = 0u64;
+            let mut local_sets: HashMap<u64, u64> = HashMap::new();
+            loop {
+                let i = next.fetch_add(1, Ordering::Relaxed) as usize;
+                if i >= units.len() || stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                let u = &units[i];
+                let mut found = |placed: &[(usize, u128)], local: &mut Report| {
+                    let fixing = u
+                        .checks
+                        .iter()
+                        .filter(|&&k| self.fixes(placed, &self.symmetries[k]))
+                        .count() as u64;
+                    local.placed += u.weight;
+                    local_fixed += u.weight * fixing;
+                    let set = placed.iter().fold(0u64, |b, &(id, _)| b | 1 << id);
+                    *local_sets.entry(set).or_default() += u.weight;
+                    if goal != Goal::Count {
+                        local.fillings.push(
+                            placed
                                 .iter()
-                                .filter(|&&k| self.fixes(placed, &self.symmetries[k]))
-                                .count() as u64;
-                            local.placed += u.weight;
-                            local_fixed += u.weight * fixing;
-                            let set = placed.iter().fold(0u64, |b, &(id, _)| b | 1 << id);
-                            *local_sets.entry(set).or_default() += u.weight;
-                            if goal != Goal::Count {
-                                local.fillings.push(
-                                    placed
-                                        .iter()
-                                        .map(|&(id, cells)| Placed {
-                                            piece: self.piece(id),
-                                            cells,
-                                        })
-                                        .collect(),
-                                );
-                            }
-                            if goal == Goal::First {
-                                stop.store(true, Ordering::Relaxed);
-                            }
-                        };
-                        let mut path = u.path.clone();
-                        self.search(u.free, u.used, u.cubes_left, &mut path, &mut local, &mut found, &stop);
-                        let d = done.fetch_add(1, Ordering::Relaxed) as usize + 1;
-                        progress(d, units.len());
+                                .map(|&(id, cells)| Placed {
+                                    piece: self.piece(id),
+                                    cells,
+                                })
+                                .collect(),
+                        );
                     }
-                    let mut r = report.lock().expect("report lock");
-                    r.placed += local.placed;
-                    r.nodes += local.nodes;
-                    r.fillings.extend(local.fillings);
-                    fixed_sum.fetch_add(local_fixed, Ordering::Relaxed);
-                    let mut b = by_set.lock().expect("stone set lock");
-                    for (k, v) in local_sets {
-                        *b.entry(k).or_default() += v;
+                    if goal == Goal::First {
+                        stop.store(true, Ordering::Relaxed);
                     }
-                });
+                };
+                let mut path = u.path.clone();
+                self.search(u.free, u.used, u.cubes_left, &mut path, &mut local, &mut found, &stop);
+                let d = done.fetch_add(1, Ordering::Relaxed) as usize + 1;
+                progress(d, units.len());
             }
-        });
+            let mut r = report.lock().expect("report lock");
+            r.placed += local.placed;
+            r.nodes += local.nodes;
+            r.fillings.extend(local.fillings);
+            fixed_sum.fetch_add(local_fixed, Ordering::Relaxed);
+            let mut b = by_set.lock().expect("stone set lock");
+            for (k, v) in local_sets {
+                *b.entry(k).or_default() += v;
+            }
+        };
+        // One thread works on the caller's (so that its CPU time counts the search).
+        if threads <= 1 {
+            work();
+        } else {
+            std::thread::scope(|s| {
+                for _ in 0..threads {
+                    s.spawn(work);
+                }
+            });
+        }
         let mut r = report.into_inner().expect("report lock");
         r.distinct = fixed_sum.into_inner() / self.symmetries.len().max(1) as u64;
         r.by_stone_set = by_set
