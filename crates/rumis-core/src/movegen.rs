@@ -129,8 +129,9 @@ impl fmt::Display for CodePath {
 }
 
 /// The lookup data of one chunk: per entry (the anchor first) the column, the run's start
-/// above the base (as `b << 4`) and the byte mask `0xf0 | ((1 << k) - 1)` (the anchor's mask
-/// keeps only the contact bits); `zmax << 4`; and the stone's index (15 in padding slots).
+/// above the base (as `b << 4`, for the entries after the anchor, whose is 0) and the byte
+/// mask `0xf0 | ((1 << k) - 1)` (the anchor's mask keeps only the contact bits); `zmax << 4`;
+/// the stone's index (15 in padding slots); and the stones of the chunk's halves.
 #[repr(C, align(64))]
 #[derive(Clone)]
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
@@ -139,7 +140,12 @@ pub(crate) struct ChunkData {
     /// The AVX2 path's second index: `col - 16` (wrapping), into its second sub-table; with
     /// windows ([`lane_windows`]), the column's place in the window of the slot's lane.
     idx2: [[u8; CHUNK]; 4],
-    sub: [[u8; CHUNK]; 4],
+    /// Entries 1-3 (`sub[i - 1]`).
+    sub: [[u8; CHUNK]; 3],
+    /// The stones with a template in slots 0-31 and 32-63 (here rather than in
+    /// [`ChunkMeta`] so that the SIMD loops walk one array).
+    half_stones: [u16; 2],
+    _pad: [u8; CHUNK - 4],
     mask: [[u8; CHUNK]; 4],
     lim: [u8; CHUNK],
     /// Zeros: the limit row of a colour's first stone (it rests on the board).
@@ -166,8 +172,6 @@ pub(crate) struct ChunkMeta {
     len: u8,
     /// The stones with a template in the chunk.
     stones: u16,
-    /// The stones with a template in slots 0-31 and 32-63.
-    half_stones: [u16; 2],
     /// Per stone: the chunk's slots holding its templates.
     slots: [u64; STONE_COUNT],
 }
@@ -319,7 +323,9 @@ impl GenTables {
             let mut cd = ChunkData {
                 col: [[0; CHUNK]; 4],
                 idx2: [[0; CHUNK]; 4],
-                sub: [[0; CHUNK]; 4],
+                sub: [[0; CHUNK]; 3],
+                half_stones: [0; 2],
+                _pad: [0; CHUNK - 4],
                 mask: [[0; CHUNK]; 4],
                 lim: [0; CHUNK],
                 zero: [0; CHUNK],
@@ -328,7 +334,6 @@ impl GenTables {
             let mut m = ChunkMeta {
                 len: 0,
                 stones: 0,
-                half_stones: [0; 2],
                 slots: [0; STONE_COUNT],
             };
             for (s, &id) in ids.iter().enumerate() {
@@ -348,13 +353,15 @@ impl GenTables {
                         Some(w) => w[s / 16 % 2].iter().position(|&x| x == c).expect("the lane's window") as u8,
                         None => c.wrapping_sub(16),
                     };
-                    cd.sub[k][s] = t.base[e] << 4;
+                    if k > 0 {
+                        cd.sub[k - 1][s] = t.base[e] << 4;
+                    }
                     cd.mask[k][s] = if k == 0 { kmask } else { 0xf0 | kmask };
                 }
                 cd.lim[s] = t.zmax << 4;
                 cd.stone[s] = t.stone.index() as u8;
                 m.stones |= 1 << t.stone.index();
-                m.half_stones[s / 32] |= 1 << t.stone.index();
+                cd.half_stones[s / 32] |= 1 << t.stone.index();
                 m.slots[t.stone.index()] |= 1 << s;
                 id_to_slot[id as usize] = (j * CHUNK + s) as u16;
             }
@@ -767,7 +774,7 @@ fn chunk_scalar<const L: usize>(cd: &ChunkData, packed: &[u8; MAX_COLUMNS], vali
         let mut r = (v0 & cd.mask[0][s]) | z.saturating_sub(lim);
         for i in 1..L {
             let vi = packed[cd.col[i][s] as usize & (MAX_COLUMNS - 1)];
-            r |= vi.wrapping_sub(z.wrapping_add(cd.sub[i][s])) & cd.mask[i][s];
+            r |= vi.wrapping_sub(z.wrapping_add(cd.sub[i - 1][s])) & cd.mask[i][s];
         }
         bits |= ((r.wrapping_sub(1) < 15) as u64) << s;
     }
@@ -798,6 +805,22 @@ mod x86 {
         let a = _mm_cmpeq_epi16(_mm_and_si128(l, lo), lo);
         let b = _mm_cmpeq_epi16(_mm_and_si128(l, hi), hi);
         _mm_packs_epi16(a, b)
+    }
+
+    /// Per stone index (0-15), in both 128-bit lanes: 0x70 if the stone is live, else 0x7f.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn threshold_table(left: u16) -> __m256i {
+        // Byte i of each lane: byte i / 8 of `left`, then its bit i % 8.
+        let spread = _mm256_shuffle_epi8(
+            _mm256_set1_epi16(left as i16),
+            _mm256_setr_epi8(
+                0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1,
+            ),
+        );
+        let bit = _mm256_set1_epi64x(0x8040_2010_0804_0201u64 as i64);
+        let live = _mm256_cmpeq_epi8(_mm256_and_si256(spread, bit), bit);
+        _mm256_blendv_epi8(_mm256_set1_epi8(0x7f), _mm256_set1_epi8(0x70), live)
     }
 
     /// The packed bytes `h << 4 | window` of columns `base..base + 64` (`base` is 0 or 64),
@@ -974,7 +997,7 @@ mod x86 {
             let mut r = _mm512_ternarylogic_epi32::<0xf8>(_mm512_subs_epu8(z, lim), v0, load512(&cd.mask[0]));
             for i in 1..L {
                 let v = look(i);
-                let d = _mm512_sub_epi8(v, _mm512_add_epi8(z, load512(&cd.sub[i])));
+                let d = _mm512_sub_epi8(v, _mm512_add_epi8(z, load512(&cd.sub[i - 1])));
                 r = _mm512_ternarylogic_epi32::<0xf8>(r, d, load512(&cd.mask[i]));
             }
             let valid = _mm512_movepi8_mask(_mm512_shuffle_epi8(k.live, load512(&cd.stone)));
@@ -1054,7 +1077,7 @@ mod x86 {
         }
         let k = Ctx256 {
             x,
-            live: _mm256_broadcastsi128_si256(live_table(input.left)),
+            threshold: threshold_table(input.left),
             lim_row: ChunkData::lim_row(input.first),
             left: input.left,
         };
@@ -1073,7 +1096,7 @@ mod x86 {
 
     struct Ctx256<const NT: usize> {
         x: [__m256i; NT],
-        live: __m256i,
+        threshold: __m256i,
         lim_row: usize,
         left: u16,
     }
@@ -1093,14 +1116,8 @@ mod x86 {
         let bias = _mm256_set1_epi8(0x70);
         let sixteen = _mm256_set1_epi8(16);
         for j in a..b {
-            let m = t.meta.get_unchecked(j);
-            if m.stones & k.left == 0 {
-                if MODE == SET {
-                    *out.words.get_unchecked_mut(j) = 0;
-                    *out.prefix.get_unchecked_mut(j) = *total as u16;
-                }
-                continue;
-            }
+            // Only the halves are tested: a chunk whose stones are all used costs two tests
+            // and the stores, one with live stones two tests fewer than with a chunk test.
             let cd = t.chunks.get_unchecked(j);
             let half = |half: usize| {
                 let look = |i: usize| {
@@ -1128,16 +1145,19 @@ mod x86 {
                 );
                 for i in 1..L {
                     let v = look(i);
-                    let d = _mm256_sub_epi8(v, _mm256_add_epi8(z, load256(&cd.sub[i], half)));
+                    let d = _mm256_sub_epi8(v, _mm256_add_epi8(z, load256(&cd.sub[i - 1], half)));
                     r = _mm256_or_si256(r, _mm256_and_si256(d, load256(&cd.mask[i], half)));
                 }
-                // 1 <= r <= 15 exactly when r + 0x70 is above 0x70 as a signed byte.
-                let ok = _mm256_cmpgt_epi8(_mm256_add_epi8(r, bias), bias);
-                let valid = _mm256_shuffle_epi8(k.live, load256(&cd.stone, half));
-                _mm256_movemask_epi8(_mm256_and_si256(ok, valid)) as u32 as u64
+                // 1 <= r <= 15 exactly when r + 0x70 is above 0x70 as a signed byte; nothing
+                // is above 0x7f, the threshold of used stones and padding.
+                let ok = _mm256_cmpgt_epi8(
+                    _mm256_add_epi8(r, bias),
+                    _mm256_shuffle_epi8(k.threshold, load256(&cd.stone, half)),
+                );
+                _mm256_movemask_epi8(ok) as u32 as u64
             };
-            let lo = if m.half_stones[0] & k.left != 0 { half(0) } else { 0 };
-            let hi = if m.half_stones[1] & k.left != 0 { half(1) } else { 0 };
+            let lo = if cd.half_stones[0] & k.left != 0 { half(0) } else { 0 };
+            let hi = if cd.half_stones[1] & k.left != 0 { half(1) } else { 0 };
             let bits = lo | hi << 32;
             if MODE == ANY {
                 if bits != 0 {
