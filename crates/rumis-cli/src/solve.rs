@@ -202,3 +202,17 @@ pub fn bench_cases(quick: bool) -> Vec<BenchCase> {
     }
     cases
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_quick_bench_counts_give_the_known_figures() {
+        let cases = bench_cases(true);
+        assert_eq!(cases.len(), 2);
+        for case in &cases {
+            case.run().unwrap_or_else(|e| panic!("{e}"));
+        }
+    }
+}
