@@ -229,21 +229,32 @@ impl fmt::Display for PlayerSpec {
     }
 }
 
-/// The search budget of each level: simulations, and for the top level also a time limit.
+/// The search budget of each level: simulations, and for the top level a time limit instead
+/// (4.5 s a move on the threads it is given). Levels 4-8 search a fixed number of
+/// simulations, so their strength does not depend on the machine; the budgets grow about
+/// threefold a level (docs/strength.md measures the steps).
 pub fn level_budget(level: u8) -> (Option<u64>, Option<Duration>) {
     match level {
-        4 => (Some(300), None),
-        5 => (Some(1_000), None),
-        6 => (Some(3_000), None),
-        7 => (Some(10_000), None),
-        8 => (Some(30_000), None),
+        4 => (Some(100), None),
+        5 => (Some(300), None),
+        6 => (Some(1_000), None),
+        7 => (Some(3_000), None),
+        8 => (Some(10_000), None),
         9 => (None, Some(Duration::from_millis(4_500))),
         _ => (None, None),
     }
 }
 
-/// Levels 1-9: 1 a beginner who often blunders, 2 a noisy greedy player, 3 greedy, 4-9 tree
-/// search with growing budgets (9: about 4.5 s a move).
+/// Levels 1-9, spaced by self-play on Chullpa 2 players toward equal Elo steps (+80 to +225
+/// a level, level 9 about +300; docs/strength.md, also for the boards where levels 1-3 bunch
+/// up because the greedy evaluation helps little):
+///
+/// - 1: a beginner — a uniformly random move 40% of the time, otherwise a softmax
+///   (temperature 2) over the greedy evaluations;
+/// - 2: a noisy greedy player (temperature 0.7, random move 10% of the time);
+/// - 3: greedy, the best immediate evaluation;
+/// - 4-8: Monte Carlo tree search with 100, 300, 1 000, 3 000 and 10 000 simulations a move;
+/// - 9: the same search for 4.5 s a move (on `threads` threads).
 pub fn level(l: u8, seed: u64, threads: usize) -> Box<dyn Player> {
     match l {
         0 | 1 => Box::new(GreedyPlayer::noisy(seed, 2.0, 0.4, "level:1")),
@@ -276,6 +287,18 @@ mod tests {
         assert!(PlayerSpec::parse("level:10").is_err());
         assert!(PlayerSpec::parse("mcts:0").is_err());
         assert!(PlayerSpec::parse("grandmaster").is_err());
+    }
+
+    #[test]
+    fn level_budgets_grow() {
+        // Levels 4-8: fixed budgets, about threefold a level (the table docs/strength.md measures).
+        let sims: Vec<u64> = (4..=8).map(|l| level_budget(l).0.unwrap()).collect();
+        assert_eq!(sims, [100, 300, 1_000, 3_000, 10_000]);
+        assert!((4..=8).all(|l| level_budget(l).1.is_none()));
+        // Level 9: time-limited, no simulation cap.
+        assert_eq!(level_budget(9), (None, Some(Duration::from_millis(4_500))));
+        // Levels 1-3 do not search.
+        assert!((1..=3).all(|l| level_budget(l) == (None, None)));
     }
 }
 
