@@ -490,7 +490,7 @@ export class GamePage {
     if (!this.canPlay()) return;
     this.el.status.append(h("span", { class: "small", id: "hint-wait" }, " (thinking of a hint…)"));
     try {
-      this.hint = await api.hint(this.id, 5);
+      this.hint = await api.hint(this.id, 6);
       this.placer.selected = null;
       this.renderTray();
       this.renderActions();

@@ -71,7 +71,7 @@ fn round(v: f32) -> f64 {
 
 /// The level a hint asks for: 4 to 9 (the tree-search levels of `rumis_ai`), 5 if none.
 pub fn hint_level(asked: Option<i64>) -> Result<u8, ApiError> {
-    let level = asked.unwrap_or(5);
+    let level = asked.unwrap_or(6);
     u8::try_from(level)
         .ok()
         .filter(|l| (4..=9).contains(l))

@@ -752,7 +752,7 @@ async fn hints_and_analysis(db: String) {
     let r = post(addr, &hint_path, None, &json!({})).await;
     assert_eq!(r.status, 200, "{}", r.text());
     let h = r.json();
-    assert_eq!((h["colour"].clone(), h["level"].clone()), (json!("R"), json!(5)));
+    assert_eq!((h["colour"].clone(), h["level"].clone()), (json!("R"), json!(6)));
     let offered = placements["placements"]
         .as_array()
         .unwrap()
@@ -764,7 +764,7 @@ async fn hints_and_analysis(db: String) {
     }
     assert!(h["simulations"].as_u64().unwrap() > 0);
     assert!((0.0..=1.0).contains(&h["estimate"].as_f64().unwrap()));
-    // The same position gives the same hint; an empty body is level 5 too.
+    // The same position gives the same hint; an empty body is level 6 too.
     let again = client::request(addr, "POST", &hint_path, None, None).await.unwrap();
     assert_eq!(again.status, 200, "{}", again.text());
     assert_eq!(again.json(), h);
