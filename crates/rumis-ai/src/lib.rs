@@ -51,6 +51,7 @@ pub struct GreedyPlayer {
     temperature: f32,
     blunder: f32,
     label: String,
+    weights: eval::Weights,
 }
 
 impl GreedyPlayer {
@@ -60,7 +61,14 @@ impl GreedyPlayer {
             temperature: 0.0,
             blunder: 0.0,
             label: "greedy".into(),
+            weights: eval::Weights::default(),
         }
+    }
+
+    /// The same player valuing the features by other weights.
+    pub fn with_weights(mut self, weights: eval::Weights) -> Self {
+        self.weights = weights;
+        self
     }
 
     pub fn noisy(seed: u64, temperature: f32, blunder: f32, label: &str) -> Self {
@@ -69,6 +77,7 @@ impl GreedyPlayer {
             temperature,
             blunder,
             label: label.into(),
+            weights: eval::Weights::default(),
         }
     }
 }
@@ -84,7 +93,7 @@ impl Player for GreedyPlayer {
         }
         let values: Vec<f32> = moves
             .iter()
-            .map(|&m| eval::evaluate(game.site(), game.position(), m))
+            .map(|&m| eval::evaluate_with(&self.weights, game.site(), game.position(), m))
             .collect();
         if self.temperature <= 0.0 {
             // Ties broken at random so that greedy games differ.
@@ -113,32 +122,98 @@ impl Player for GreedyPlayer {
 }
 
 /// A player described on the command line.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum PlayerSpec {
     Random,
     Greedy,
     /// Level 1-9.
     Level(u8),
-    /// Tree search with a fixed number of simulations.
-    Mcts {
-        simulations: u64,
-    },
-    /// The same search with uniformly random playouts, to measure the playout policy.
-    Uniform {
-        simulations: u64,
-    },
-    /// The same search with RAVE (all-moves-as-first), to measure what it brings.
-    Rave {
-        simulations: u64,
-    },
-    /// The same search starting every move from a fresh tree, to measure tree reuse.
-    Fresh {
+    /// Tree search with a fixed number of simulations, as the levels search or with one of
+    /// its parts changed (to measure what that part brings).
+    Search {
+        kind: SearchKind,
         simulations: u64,
     },
 }
 
+/// The tree search as the levels use it, or with one part changed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SearchKind {
+    /// `mcts:SIMS`: the search of levels 4-9.
+    Standard,
+    /// `uniform:SIMS`: uniformly random playouts.
+    Uniform,
+    /// `rave:SIMS`: with RAVE (all-moves-as-first).
+    Rave,
+    /// `fresh:SIMS`: a fresh tree every move (no tree reuse).
+    Fresh,
+    /// `noprior:SIMS`: no move priors (children tried in order of stone size, each once).
+    NoPriors,
+    /// `deep:SIMS`: priors from the greedy evaluation at every node, not only the root.
+    Deep,
+    /// `noanswer:SIMS`: playouts that do not answer the last move.
+    NoAnswer,
+}
+
+impl SearchKind {
+    const ALL: [SearchKind; 7] = [
+        SearchKind::Standard,
+        SearchKind::Uniform,
+        SearchKind::Rave,
+        SearchKind::Fresh,
+        SearchKind::NoPriors,
+        SearchKind::Deep,
+        SearchKind::NoAnswer,
+    ];
+
+    pub fn prefix(self) -> &'static str {
+        match self {
+            SearchKind::Standard => "mcts",
+            SearchKind::Uniform => "uniform",
+            SearchKind::Rave => "rave",
+            SearchKind::Fresh => "fresh",
+            SearchKind::NoPriors => "noprior",
+            SearchKind::Deep => "deep",
+            SearchKind::NoAnswer => "noanswer",
+        }
+    }
+
+    /// The search's configuration with this kind's change.
+    fn config(self, simulations: u64, threads: usize, seed: u64) -> MctsConfig {
+        let base = MctsConfig {
+            simulations: Some(simulations),
+            threads,
+            seed,
+            label: format!("{}:{simulations}", self.prefix()),
+            ..MctsConfig::default()
+        };
+        match self {
+            SearchKind::Standard => base,
+            SearchKind::Uniform => MctsConfig {
+                big_stones_first: false,
+                ..base
+            },
+            SearchKind::Rave => MctsConfig { rave: 300.0, ..base },
+            SearchKind::Fresh => MctsConfig { reuse: false, ..base },
+            SearchKind::Deep => MctsConfig {
+                full_prior_depth: usize::MAX,
+                ..base
+            },
+            SearchKind::NoAnswer => MctsConfig {
+                answer_last_move: false,
+                ..base
+            },
+            SearchKind::NoPriors => MctsConfig {
+                prior_visits: 0.0,
+                ..base
+            },
+        }
+    }
+}
+
 impl PlayerSpec {
-    /// Reads `random`, `greedy`, `level:N` (or `N`), `mcts:SIMS`.
+    /// Reads `random`, `greedy`, `level:N` (or `N`), `mcts:SIMS` (and `uniform:`, `rave:`,
+    /// `fresh:`, `noprior:SIMS`).
     pub fn parse(s: &str) -> Result<PlayerSpec, String> {
         let t = s.trim().to_ascii_lowercase();
         let level = |n: &str| -> Result<PlayerSpec, String> {
@@ -147,27 +222,19 @@ impl PlayerSpec {
                 _ => Err(format!("'{s}': a level is 1 to 9")),
             }
         };
+        if let Some((prefix, sims)) = t.split_once(':') {
+            if let Some(kind) = SearchKind::ALL.into_iter().find(|k| k.prefix() == prefix) {
+                return match sims.parse::<u64>() {
+                    Ok(n) if n > 0 => Ok(PlayerSpec::Search { kind, simulations: n }),
+                    _ => Err(format!("'{s}': {prefix}:SIMS needs a positive number of simulations")),
+                };
+            }
+        }
         match t.as_str() {
             "random" => Ok(PlayerSpec::Random),
             "greedy" => Ok(PlayerSpec::Greedy),
             _ if t.starts_with("level:") => level(&t[6..]),
             _ if t.starts_with("level") => level(&t[5..]),
-            _ if t.starts_with("mcts:") => match t[5..].parse::<u64>() {
-                Ok(n) if n > 0 => Ok(PlayerSpec::Mcts { simulations: n }),
-                _ => Err(format!("'{s}': mcts:SIMS needs a positive number of simulations")),
-            },
-            _ if t.starts_with("uniform:") => match t[8..].parse::<u64>() {
-                Ok(n) if n > 0 => Ok(PlayerSpec::Uniform { simulations: n }),
-                _ => Err(format!("'{s}': uniform:SIMS needs a positive number of simulations")),
-            },
-            _ if t.starts_with("rave:") => match t[5..].parse::<u64>() {
-                Ok(n) if n > 0 => Ok(PlayerSpec::Rave { simulations: n }),
-                _ => Err(format!("'{s}': rave:SIMS needs a positive number of simulations")),
-            },
-            _ if t.starts_with("fresh:") => match t[6..].parse::<u64>() {
-                Ok(n) if n > 0 => Ok(PlayerSpec::Fresh { simulations: n }),
-                _ => Err(format!("'{s}': fresh:SIMS needs a positive number of simulations")),
-            },
             _ if t.chars().all(|c| c.is_ascii_digit()) && !t.is_empty() => level(&t),
             _ => Err(format!(
                 "unknown player '{s}'; use random, greedy, level:1..9 or mcts:SIMS"
@@ -175,41 +242,12 @@ impl PlayerSpec {
         }
     }
 
-    /// Makes the player. `threads` and `time` apply to searching players.
+    /// Makes the player. `threads` applies to searching players.
     pub fn build(&self, seed: u64, threads: usize) -> Box<dyn Player> {
         match *self {
             PlayerSpec::Random => Box::new(RandomPlayer::new(seed)),
             PlayerSpec::Greedy => Box::new(GreedyPlayer::new(seed)),
-            PlayerSpec::Mcts { simulations } => Box::new(Mcts::new(MctsConfig {
-                simulations: Some(simulations),
-                threads,
-                seed,
-                ..MctsConfig::default()
-            })),
-            PlayerSpec::Uniform { simulations } => Box::new(Mcts::new(MctsConfig {
-                simulations: Some(simulations),
-                threads,
-                seed,
-                big_stones_first: false,
-                label: format!("uniform:{simulations}"),
-                ..MctsConfig::default()
-            })),
-            PlayerSpec::Rave { simulations } => Box::new(Mcts::new(MctsConfig {
-                simulations: Some(simulations),
-                threads,
-                seed,
-                rave: 300.0,
-                label: format!("rave:{simulations}"),
-                ..MctsConfig::default()
-            })),
-            PlayerSpec::Fresh { simulations } => Box::new(Mcts::new(MctsConfig {
-                simulations: Some(simulations),
-                threads,
-                seed,
-                reuse: false,
-                label: format!("fresh:{simulations}"),
-                ..MctsConfig::default()
-            })),
+            PlayerSpec::Search { kind, simulations } => Box::new(Mcts::new(kind.config(simulations, threads, seed))),
             PlayerSpec::Level(l) => level(l, seed, threads),
         }
     }
@@ -221,10 +259,7 @@ impl fmt::Display for PlayerSpec {
             PlayerSpec::Random => write!(f, "random"),
             PlayerSpec::Greedy => write!(f, "greedy"),
             PlayerSpec::Level(l) => write!(f, "level:{l}"),
-            PlayerSpec::Mcts { simulations } => write!(f, "mcts:{simulations}"),
-            PlayerSpec::Uniform { simulations } => write!(f, "uniform:{simulations}"),
-            PlayerSpec::Rave { simulations } => write!(f, "rave:{simulations}"),
-            PlayerSpec::Fresh { simulations } => write!(f, "fresh:{simulations}"),
+            PlayerSpec::Search { kind, simulations } => write!(f, "{}:{simulations}", kind.prefix()),
         }
     }
 }
@@ -258,7 +293,7 @@ pub fn level_budget(level: u8) -> (Option<u64>, Option<Duration>) {
 pub fn level(l: u8, seed: u64, threads: usize) -> Box<dyn Player> {
     match l {
         0 | 1 => Box::new(GreedyPlayer::noisy(seed, 2.0, 0.4, "level:1")),
-        2 => Box::new(GreedyPlayer::noisy(seed, 0.7, 0.1, "level:2")),
+        2 => Box::new(GreedyPlayer::noisy(seed, 0.7, 0.15, "level:2")),
         3 => Box::new(GreedyPlayer::noisy(seed, 0.0, 0.0, "level:3")),
         _ => {
             let (simulations, time) = level_budget(l);
@@ -283,7 +318,34 @@ mod tests {
         assert_eq!(PlayerSpec::parse("Random"), Ok(PlayerSpec::Random));
         assert_eq!(PlayerSpec::parse("level:7"), Ok(PlayerSpec::Level(7)));
         assert_eq!(PlayerSpec::parse("5"), Ok(PlayerSpec::Level(5)));
-        assert_eq!(PlayerSpec::parse("mcts:500"), Ok(PlayerSpec::Mcts { simulations: 500 }));
+        assert_eq!(
+            PlayerSpec::parse("mcts:500"),
+            Ok(PlayerSpec::Search {
+                kind: SearchKind::Standard,
+                simulations: 500
+            })
+        );
+        assert_eq!(
+            PlayerSpec::parse("noprior:30"),
+            Ok(PlayerSpec::Search {
+                kind: SearchKind::NoPriors,
+                simulations: 30
+            })
+        );
+        for spec in [
+            "random",
+            "greedy",
+            "level:4",
+            "mcts:9",
+            "uniform:8",
+            "rave:7",
+            "fresh:6",
+            "noprior:5",
+            "deep:4",
+            "noanswer:3",
+        ] {
+            assert_eq!(PlayerSpec::parse(spec).unwrap().to_string(), spec);
+        }
         assert!(PlayerSpec::parse("level:10").is_err());
         assert!(PlayerSpec::parse("mcts:0").is_err());
         assert!(PlayerSpec::parse("grandmaster").is_err());
@@ -325,9 +387,14 @@ mod player_tests {
             "greedy",
             "level:1",
             "level:2",
+            "level:3",
             "mcts:60",
             "rave:60",
             "uniform:60",
+            "noprior:60",
+            "deep:60",
+            "noanswer:60",
+            "fresh:60",
         ];
         let setups = [
             ("chullpa", 2, Variant::Standard),

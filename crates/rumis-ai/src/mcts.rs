@@ -4,9 +4,15 @@
 //! node maximises the reward of the colour to move there (max^n-style UCT). Rewards rank
 //! the colours at the end of a playout (ties shared) with a small bonus for the score
 //! margin; in the two-player four-colour game a colour is rewarded with its player's.
-//! RAVE is available (`rave`) but off by default. Playouts prefer bigger stones. Several threads search separate trees from different
-//! seeds and their root statistics are added (root parallelism); with one thread a seed
-//! gives the same search every time.
+//!
+//! Children start with a prior: as if visited `prior_visits` times with a mean from the
+//! greedy evaluation (at the root: tops taken, columns covered, stone size and the room
+//! left to the other colours; below it the same without the room, which needs no copy of
+//! the position). Playouts answer the last move half the time (a placement that covers one
+//! of its columns) and otherwise prefer bigger stones. RAVE is available (`rave`) but off
+//! by default. Several threads search separate trees from different seeds and their root
+//! statistics are added (root parallelism); with one thread a seed gives the same search
+//! every time.
 
 use std::time::{Duration, Instant};
 
@@ -31,9 +37,21 @@ pub struct MctsConfig {
     /// rave:3000 vs mcts:3000 scored 0.505 over 100 games — and 30 000 simulations with it
     /// no longer beat 10 000).
     pub rave: f32,
+    /// Move priors: each child starts as if it had been visited this often with a mean
+    /// reward from the greedy evaluation (0: no priors; every child is tried once, biggest
+    /// stones first, before any twice).
+    pub prior_visits: f32,
+    /// The prior mean of a child is exp((value - best value) / this): the best child's is
+    /// 1, a child this many points of evaluation worse e^-1.
+    pub prior_temperature: f32,
+    /// Nodes this close to the root (1: the root alone) get their priors from the greedy
+    /// evaluation; deeper ones from the cheaper one of the columns covered.
+    pub full_prior_depth: usize,
     /// Playouts prefer the biggest stones three times in four (else uniformly random, on the
     /// core's fast playout loop).
     pub big_stones_first: bool,
+    /// Playouts answer the last move half the time: a placement covering one of its columns.
+    pub answer_last_move: bool,
     /// Solve the rest of the game exactly when at most this many stones are left to the
     /// colours still in play (0: never)...
     pub endgame_stones: usize,
@@ -55,7 +73,11 @@ impl Default for MctsConfig {
             exploration: 0.6,
             expand_after: 2,
             rave: 0.0,
+            prior_visits: 10.0,
+            prior_temperature: 2.0,
+            full_prior_depth: 1,
             big_stones_first: true,
+            answer_last_move: true,
             endgame_stones: 6,
             endgame_nodes: 200_000,
             reuse: true,
@@ -95,6 +117,8 @@ struct Node {
     /// played this move at some later point, and their summed reward.
     amaf_visits: u32,
     amaf_reward: f32,
+    /// The prior mean reward (see `MctsConfig::prior_visits`).
+    prior: f32,
     first_child: u32,
     children: u32,
 }
@@ -110,6 +134,7 @@ impl Node {
             reward: 0.0,
             amaf_visits: 0,
             amaf_reward: 0.0,
+            prior: 0.0,
             first_child: 0,
             children: 0,
         }
@@ -312,70 +337,117 @@ pub fn rewards(site: &Site, pos: &Position) -> [f32; 4] {
     out
 }
 
-/// Per generator chunk, the slots of stones of 2, 3 and 4 cubes: the playout policy's
-/// "bigger stones first" works on the core's move bitset without listing the moves.
-struct SizeMasks {
-    masks: [Vec<u64>; 3],
+/// The playout policy, on the core's move bitsets without listing the moves: per generator
+/// chunk, the slots of stones of 2, 3 and 4 cubes ("bigger stones first") and, per column,
+/// the slots of the placements that cover it ("answer the last move").
+struct PlayoutPolicy {
+    sizes: [Vec<u64>; 3],
+    covers: Vec<Vec<u64>>,
+    big_first: bool,
+    answer: bool,
+    scratch: Vec<u64>,
 }
 
-impl SizeMasks {
-    fn new(site: &Site) -> SizeMasks {
+impl PlayoutPolicy {
+    fn new(site: &Site, big_first: bool, answer: bool) -> PlayoutPolicy {
         let tables = site.gen_tables();
         let chunks = tables.chunk_count();
-        let mut masks = [vec![0u64; chunks], vec![0u64; chunks], vec![0u64; chunks]];
+        let mut sizes = [vec![0u64; chunks], vec![0u64; chunks], vec![0u64; chunks]];
+        let mut covers = vec![vec![0u64; chunks]; site.footprint().max().map_or(0, |c| c + 1)];
         for slot in 0..chunks * 64 {
             if let Some(m) = tables.slot_template(slot) {
-                let size = site.template(m).stone.size();
-                masks[size - 2][slot / 64] |= 1 << (slot % 64);
+                let t = site.template(m);
+                sizes[t.stone.size() - 2][slot / 64] |= 1 << (slot % 64);
+                for &c in &t.columns[..t.len as usize] {
+                    covers[c as usize][slot / 64] |= 1 << (slot % 64);
+                }
             }
         }
-        SizeMasks { masks }
+        PlayoutPolicy {
+            sizes,
+            covers,
+            big_first,
+            answer,
+            scratch: vec![0; chunks],
+        }
     }
 
-    /// Three times in four a uniformly random placement of the biggest stones that have
-    /// one, else a uniformly random placement (`n` > 0 placements in `set`).
-    fn pick(&self, site: &Site, set: &rumis_core::MoveSet, n: usize, big_first: bool, rng: &mut Rng) -> Move {
+    /// Half the time (when answering) a placement that covers a column of the last move, if
+    /// there is one; else three times in four (when bigger stones go first) a uniformly
+    /// random placement of the biggest stones that have one; else a uniformly random
+    /// placement (`n` > 0 placements in `set`).
+    fn pick(&mut self, site: &Site, set: &rumis_core::MoveSet, n: usize, last: Option<Move>, rng: &mut Rng) -> Move {
         let tables = site.gen_tables();
-        if big_first && rng.below(4) != 0 {
-            for mask in self.masks.iter().rev() {
-                let count: usize = set
-                    .words()
-                    .iter()
-                    .zip(mask)
-                    .map(|(w, m)| (w & m).count_ones() as usize)
-                    .sum();
-                if count == 0 {
-                    continue;
+        if let Some(last) = last.filter(|_| self.answer && rng.below(2) == 0) {
+            let t = site.template(last);
+            let mut any = 0;
+            for (j, (out, w)) in self.scratch.iter_mut().zip(set.words()).enumerate() {
+                let mut cover = 0;
+                for &c in &t.columns[..t.len as usize] {
+                    cover |= self.covers[c as usize][j];
                 }
-                let mut k = rng.below(count);
-                for (j, (w, m)) in set.words().iter().zip(mask).enumerate() {
-                    let mut bits = w & m;
-                    let c = bits.count_ones() as usize;
-                    if k >= c {
-                        k -= c;
-                        continue;
-                    }
-                    for _ in 0..k {
-                        bits &= bits - 1;
-                    }
-                    let slot = j * 64 + bits.trailing_zeros() as usize;
-                    return tables.slot_template(slot).expect("a slot in the set holds a template");
-                }
+                *out = w & cover;
+                any |= *out;
             }
+            if any != 0 {
+                let scratch = std::mem::take(&mut self.scratch);
+                let m = self.pick_in(site, &scratch, rng);
+                self.scratch = scratch;
+                return m;
+            }
+        }
+        if self.big_first {
+            return self.pick_in(site, set.words(), rng);
         }
         set.pick(tables, n, rng).expect("the colour to move has a placement")
     }
+
+    /// A placement of the non-empty bitset `words`: three times in four (when bigger stones
+    /// go first) among the biggest stones, else among all.
+    fn pick_in(&self, site: &Site, words: &[u64], rng: &mut Rng) -> Move {
+        let tables = site.gen_tables();
+        let take = |mask: Option<&Vec<u64>>, rng: &mut Rng| -> Option<Move> {
+            let bits_of = |j: usize| words[j] & mask.map_or(!0, |m| m[j]);
+            let count: usize = (0..words.len()).map(|j| bits_of(j).count_ones() as usize).sum();
+            if count == 0 {
+                return None;
+            }
+            let mut k = rng.below(count);
+            for j in 0..words.len() {
+                let mut bits = bits_of(j);
+                let c = bits.count_ones() as usize;
+                if k >= c {
+                    k -= c;
+                    continue;
+                }
+                for _ in 0..k {
+                    bits &= bits - 1;
+                }
+                return tables.slot_template(j * 64 + bits.trailing_zeros() as usize);
+            }
+            None
+        };
+        if self.big_first && rng.below(4) != 0 {
+            for mask in self.sizes.iter().rev() {
+                if let Some(m) = take(Some(mask), rng) {
+                    return m;
+                }
+            }
+        }
+        take(None, rng).expect("a non-empty set of placements")
+    }
 }
 
-/// Plays one game to the end from `pos` with the search's playout policy (bigger stones
-/// first, three times in four).
+/// Plays one game to the end from `pos` with the search's playout policy.
 pub fn playout(site: &Site, pos: &mut Position, rng: &mut Rng) {
-    let sizes = SizeMasks::new(site);
+    let mut policy = PlayoutPolicy::new(site, true, true);
     let mut set = rumis_core::MoveSet::new();
+    let mut last = None;
     while pos.to_move(site).is_some() {
         let n = pos.legal_set(site, &mut set);
-        let m = sizes.pick(site, &set, n, true, rng);
+        let m = policy.pick(site, &set, n, last, rng);
         pos.play_unchecked(site, m);
+        last = Some(m);
     }
 }
 
@@ -396,11 +468,12 @@ fn run_tree(
     let mut seen = vec![vec![0u64; words]; 4];
     let code_path = rumis_core::movegen::CodePath::active();
     let mut set = rumis_core::MoveSet::new();
-    let sizes = SizeMasks::new(site);
+    let mut policy = PlayoutPolicy::new(site, cfg.big_stones_first, cfg.answer_last_move);
     let mut buf = Vec::new();
     let mut path: Vec<u32> = Vec::new();
     let mut sims = 0u64;
-    let mut priors: Vec<(i32, Move)> = Vec::new();
+    let mut priors: Vec<(f32, Move)> = Vec::new();
+    let weights = crate::eval::Weights::default();
     let mut sums = [0.0f32; 4];
     loop {
         if budget.is_some_and(|b| sims >= b) {
@@ -426,17 +499,33 @@ fn run_tree(
                 if node != 0 && nodes[node].visits < cfg.expand_after {
                     break;
                 }
-                // Children in order of a cheap prior: bigger stones first.
                 let Some(mover) = pos.to_move(site) else { break };
                 pos.legal_moves(site, &mut buf);
                 priors.clear();
-                priors.extend(buf.iter().map(|&m| (-(site.template(m).stone.size() as i32), m)));
+                if cfg.prior_visits > 0.0 {
+                    // The greedy evaluation at the root; below it the cheaper one from the
+                    // columns covered (it needs no copy of the position).
+                    if path.len() <= cfg.full_prior_depth {
+                        priors.extend(buf.iter().map(|&m| (crate::eval::evaluate(site, &pos, m), m)));
+                    } else {
+                        priors.extend(
+                            buf.iter()
+                                .map(|&m| (crate::eval::quick(&weights, site, &pos, m, mover), m)),
+                        );
+                    }
+                } else {
+                    // Bigger stones first.
+                    priors.extend(buf.iter().map(|&m| (site.template(m).stone.size() as f32, m)));
+                }
                 // Shuffle before the stable sort so that equal priors are tried in random order.
                 rng.shuffle(&mut priors);
-                priors.sort_by_key(|p| p.0);
+                priors.sort_by(|a, b| b.0.total_cmp(&a.0));
+                let top = priors.first().map_or(0.0, |p| p.0);
                 let first = nodes.len() as u32;
-                for &(_, m) in priors.iter() {
-                    nodes.push(Node::new(m, mover.index() as u8));
+                for &(v, m) in priors.iter() {
+                    let mut child = Node::new(m, mover.index() as u8);
+                    child.prior = ((v - top) / cfg.prior_temperature).exp();
+                    nodes.push(child);
                 }
                 let n = &mut nodes[node];
                 n.expanded = true;
@@ -449,7 +538,12 @@ fn run_tree(
             let mut best_value = f32::MIN;
             for i in n.first_child..n.first_child + n.children {
                 let c = &nodes[i as usize];
-                let v = if cfg.rave <= 0.0 {
+                let v = if cfg.prior_visits > 0.0 && cfg.rave <= 0.0 {
+                    // The prior counts as `prior_visits` visits with its mean.
+                    let n = c.visits as f32;
+                    (c.reward + cfg.prior_visits * c.prior) / (n + cfg.prior_visits)
+                        + cfg.exploration * (ln / (n + 1.0)).sqrt()
+                } else if cfg.rave <= 0.0 {
                     if c.visits == 0 {
                         // Try every move once (in prior order) before any twice.
                         best = i;
@@ -487,13 +581,13 @@ fn run_tree(
             }
         }
         let tree_plies = played.len();
-        if cfg.rave <= 0.0 && !cfg.big_stones_first {
+        if cfg.rave <= 0.0 && !cfg.big_stones_first && !cfg.answer_last_move {
             // Uniform playouts on the core's fastest path: nothing to record.
             rumis_core::playout::random_playout_in_place(site, &mut pos, &mut rng, code_path, &mut set);
         }
         while let Some(colour) = pos.to_move(site) {
             let n = pos.legal_set(site, &mut set);
-            let m = sizes.pick(site, &set, n, cfg.big_stones_first, &mut rng);
+            let m = policy.pick(site, &set, n, played.last().map(|p| p.1), &mut rng);
             played.push((colour.index() as u8, m));
             pos.play_unchecked(site, m);
         }
@@ -584,6 +678,77 @@ mod tests {
         Game::new(Arc::new(
             Site::new(Board::builtin(board).unwrap().clone(), players, variant, None).unwrap(),
         ))
+    }
+
+    /// Positions along a random game of each setup, with the game so far.
+    fn positions_along(board: &str, players: usize, seed: u64) -> Vec<Game> {
+        let mut g = game(board, players, Variant::Standard);
+        let mut rng = Rng::new(seed);
+        let mut out = Vec::new();
+        while !g.is_over() {
+            out.push(g.clone());
+            let moves = g.legal_moves();
+            g.play(moves[rng.below(moves.len())]).unwrap();
+        }
+        out
+    }
+
+    /// With priors, a search of one simulation visits the child with the best prior, which
+    /// at the root is the greedy evaluation's best move.
+    #[test]
+    fn one_simulation_plays_the_greedy_move() {
+        for (board, players) in [("chullpa", 2), ("coricancha", 4), ("tambo", 2)] {
+            for g in positions_along(board, players, 3).iter().step_by(3) {
+                let mut p = Mcts::new(MctsConfig {
+                    simulations: Some(1),
+                    endgame_stones: 0,
+                    ..MctsConfig::default()
+                });
+                let chosen = p.choose(g).unwrap();
+                let value = |m| crate::eval::evaluate(g.site(), g.position(), m);
+                let best = g.legal_moves().into_iter().map(value).fold(f32::MIN, f32::max);
+                assert_eq!(value(chosen), best, "{board}: {}", g.notation(chosen));
+            }
+        }
+    }
+
+    /// Answering playouts cover a column of the last move at least half the time when they
+    /// can; the plain policy much less often; both pick only legal placements.
+    #[test]
+    fn playouts_answer_the_last_move() {
+        for (board, players) in [("chullpa", 2), ("coricancha", 4)] {
+            let games = positions_along(board, players, 8);
+            let site = games[0].site().clone();
+            let mut set = rumis_core::MoveSet::new();
+            let mut rng = Rng::new(4);
+            let (mut answering, mut plain, mut picks) = (0, 0, 0);
+            for g in games.iter().skip(2) {
+                let last = *g.moves().last().unwrap();
+                let t = site.template(last);
+                let covers = |m: Move| {
+                    let u = site.template(m);
+                    u.columns[..u.len as usize]
+                        .iter()
+                        .any(|c| t.columns[..t.len as usize].contains(c))
+                };
+                let n = g.position().legal_set(&site, &mut set);
+                if !g.legal_moves().into_iter().any(covers) {
+                    continue;
+                }
+                for (answer, count) in [(true, &mut answering), (false, &mut plain)] {
+                    let mut policy = PlayoutPolicy::new(&site, true, answer);
+                    for _ in 0..200 {
+                        let m = policy.pick(&site, &set, n, Some(last), &mut rng);
+                        assert!(set.contains(site.gen_tables(), m));
+                        *count += covers(m) as u32;
+                    }
+                }
+                picks += 200;
+            }
+            assert!(picks > 0);
+            let (a, p) = (answering as f64 / picks as f64, plain as f64 / picks as f64);
+            assert!(a >= 0.5 && a > p + 0.2, "{board}: answering {a:.2}, plain {p:.2}");
+        }
     }
 
     #[test]

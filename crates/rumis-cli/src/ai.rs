@@ -159,8 +159,8 @@ pub fn run_match(args: &MatchArgs) -> Result<String, String> {
     }
     let cfg = MatchConfig {
         site,
-        a: a.clone(),
-        b: b.clone(),
+        a,
+        b,
         games: args.games,
         parallel: args.threads.max(1),
         search_threads: 1,

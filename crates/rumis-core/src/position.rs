@@ -387,6 +387,28 @@ impl Position {
         }
     }
 
+    /// The placements `colour` would have if it were to move now (0 once it is out): its
+    /// room to play, which the AI's evaluation weighs for every colour.
+    pub fn count_moves_for(&self, site: &Site, colour: Colour) -> u64 {
+        if self.is_out(colour) || self.left[colour.index()] == 0 {
+            return 0;
+        }
+        movegen::count(site.gen_tables(), &self.gen_input(colour), CodePath::active()) as u64
+    }
+
+    /// The placements each colour (by colour index) would have after the colour to move
+    /// places `m`, a legal placement, counted as by [`Position::count_moves_for`] but without
+    /// passing the turn (the AI's evaluation of room, for every child of a search node).
+    pub fn count_moves_after(&self, site: &Site, m: Move) -> [u64; 4] {
+        let mut after = self.clone();
+        after.place(site, m, CodePath::Scalar);
+        let mut out = [0; 4];
+        for &c in &site.order {
+            out[c.index()] = after.count_moves_for(site, c);
+        }
+        out
+    }
+
     /// Whether `colour` has a legal placement now.
     pub fn has_move(&self, site: &Site, colour: Colour) -> bool {
         self.has_move_on(site, colour, CodePath::active())

@@ -42,6 +42,15 @@ fn check_position(label: &str, game: &Game) -> Vec<String> {
     if let Some(c) = pos.to_move(site) {
         assert!(!oracle.is_empty(), "{label}: {c:?} is to move but has no placement");
     }
+    // Every colour still in play, to move or not: its placements counted as if it were.
+    for &c in &site.order {
+        let want = if pos.is_out(c) {
+            0
+        } else {
+            oracle_moves(site, pos, c).len() as u64
+        };
+        assert_eq!(pos.count_moves_for(site, c), want, "{label}: count_moves_for({c:?})");
+    }
     // The engine's checker (what play and play_text use) is a separate path: it must
     // accept exactly these placements among all the site's templates.
     let mut checked: Vec<String> = (0..site.templates().len())
