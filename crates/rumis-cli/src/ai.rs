@@ -90,9 +90,11 @@ pub fn analyze(src: &Source, args: &SearchArgs) -> Result<String, String> {
     let mut mcts = args.search()?;
     let analysis = rumis_ai::analysis::analyse(&game, &mut mcts)?;
     let colours = &game.site().order;
-    let mut out = String::from("move  colour  placement            ");
+    // The same widths as the rows below.
+    let mut out = format!("{:>4}  {:<6}  {:<20}", "move", "colour", "placement");
     for c in colours {
-        out.push_str(&format!(" {c:>4}"));
+        // A colour's Display ignores widths: pad its letter.
+        out.push_str(&format!(" {:>4}", c.letter()));
     }
     out.push('\n');
     for l in &analysis.losses {

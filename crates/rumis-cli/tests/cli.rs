@@ -407,14 +407,18 @@ fn analyze_prints_every_move_and_the_worst() {
         .len();
     let out = ok(&["analyze", "--record", rec, "--simulations", "100"]);
     let lines: Vec<&str> = out.lines().collect();
-    // (Colour's Display ignores the width, so the letters are not aligned over the columns.)
-    assert_eq!(lines[0], "move  colour  placement             R Y G");
+    assert_eq!(lines[0], "move  colour  placement               R    Y    G");
     // One line per move, numbered, with a percentage per colour.
     for (i, line) in lines[1..=moves].iter().enumerate() {
         let words: Vec<&str> = line.split_whitespace().collect();
         assert_eq!(words[0], (i + 1).to_string(), "{line}");
         assert_eq!(words.len(), 6, "{line}");
         assert!(words[3..].iter().all(|w| w.ends_with('%')), "{line}");
+        // Each percentage ends under its colour's letter.
+        assert_eq!(line.len(), lines[0].len(), "{line}");
+        for end in [lines[0].len() - 10, lines[0].len() - 5] {
+            assert_eq!(&line[end - 1..end], "%", "{line}");
+        }
     }
     assert_eq!(lines[moves + 1], "");
     assert_eq!(lines[moves + 2], "moves that lost the most:");

@@ -223,6 +223,13 @@ fn parse_body<T: DeserializeOwned>(
             ApiError::bad_request("bad_body", format!("cannot read the request body: {}", e.body_text()))
         }
     })?;
+    // serde reads a struct from an array too ([placement, number]); only objects are asked for.
+    if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+        return Err(ApiError::bad_request(
+            "bad_json",
+            "the body must be a JSON object ({...})",
+        ));
+    }
     serde_json::from_slice(&bytes)
         .map_err(|e| ApiError::bad_request("bad_json", format!("the body is not the JSON expected: {e}")))
 }

@@ -199,6 +199,8 @@ async fn bad_input_is_refused_and_nothing_changes(db: String) {
             "bad_json",
             post(addr, &path, Some(&yellow), &json!({ "placement": good, "expected_move_number": 2, "x": 1 })).await,
         ),
+        // The same fields as an array: serde alone would read it.
+        (400, "bad_json", post(addr, &path, Some(&yellow), &json!([good, 2])).await),
         (
             413,
             "body_too_large",
