@@ -153,10 +153,13 @@ pub enum SearchKind {
     Deep,
     /// `noanswer:SIMS`: playouts that do not answer the last move.
     NoAnswer,
+    /// `quickprior:SIMS`: below the root, priors from the columns covered alone however
+    /// often a node is visited (the search before `full_prior_after`).
+    QuickPriors,
 }
 
 impl SearchKind {
-    const ALL: [SearchKind; 7] = [
+    const ALL: [SearchKind; 8] = [
         SearchKind::Standard,
         SearchKind::Uniform,
         SearchKind::Rave,
@@ -164,6 +167,7 @@ impl SearchKind {
         SearchKind::NoPriors,
         SearchKind::Deep,
         SearchKind::NoAnswer,
+        SearchKind::QuickPriors,
     ];
 
     pub fn prefix(self) -> &'static str {
@@ -175,6 +179,7 @@ impl SearchKind {
             SearchKind::NoPriors => "noprior",
             SearchKind::Deep => "deep",
             SearchKind::NoAnswer => "noanswer",
+            SearchKind::QuickPriors => "quickprior",
         }
     }
 
@@ -205,6 +210,10 @@ impl SearchKind {
             },
             SearchKind::NoPriors => MctsConfig {
                 prior_visits: 0.0,
+                ..base
+            },
+            SearchKind::QuickPriors => MctsConfig {
+                full_prior_after: 0,
                 ..base
             },
         }
@@ -341,6 +350,7 @@ mod tests {
             "noprior:5",
             "deep:4",
             "noanswer:3",
+            "quickprior:2",
         ] {
             assert_eq!(PlayerSpec::parse(spec).unwrap().to_string(), spec);
         }
@@ -392,6 +402,7 @@ mod player_tests {
             "noprior:60",
             "deep:60",
             "noanswer:60",
+            "quickprior:60",
             "fresh:60",
         ];
         let setups = [
