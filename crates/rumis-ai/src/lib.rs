@@ -273,19 +273,29 @@ impl fmt::Display for PlayerSpec {
     }
 }
 
-/// The search budget of each level: simulations, and for the top level a time limit instead
-/// (4.5 s a move on the threads it is given). Levels 4-8 search a fixed number of
-/// simulations, so their strength does not depend on the machine (docs/strength.md measures
-/// each step; 300 for level 5 did not separate it from 100 on three of four boards).
-pub fn level_budget(level: u8) -> (Option<u64>, Option<Duration>) {
-    match level {
-        4 => (Some(100), None),
+/// The search of levels 4-9 (lower levels do not search; they get level 4's): the budget
+/// and the settings that differ by level. Levels 4-8 search a fixed number of simulations,
+/// so their strength does not depend on the machine; level 9 searches 4.5 s a move on the
+/// threads it is given (docs/strength.md measures each step; 300 for level 5 did not
+/// separate it from 100 on three of four boards). Level 4 keeps the columns-covered priors
+/// below the root: at 100 simulations the greedy ones cost it 49 Elo on Chullpa 2 players.
+/// The caller sets the threads and the seed.
+pub fn level_config(level: u8) -> MctsConfig {
+    let (simulations, time) = match level {
+        0..=4 => (Some(100), None),
         5 => (Some(500), None),
         6 => (Some(1_000), None),
         7 => (Some(3_000), None),
         8 => (Some(10_000), None),
-        9 => (None, Some(Duration::from_millis(4_500))),
-        _ => (None, None),
+        _ => (None, Some(Duration::from_millis(4_500))),
+    };
+    let base = MctsConfig::default();
+    MctsConfig {
+        simulations,
+        time,
+        full_prior_after: if level <= 4 { 0 } else { base.full_prior_after },
+        label: format!("level:{}", level.clamp(4, 9)),
+        ..base
     }
 }
 
@@ -302,17 +312,11 @@ pub fn level(l: u8, seed: u64, threads: usize) -> Box<dyn Player> {
         0 | 1 => Box::new(GreedyPlayer::noisy(seed, 2.0, 0.4, "level:1")),
         2 => Box::new(GreedyPlayer::noisy(seed, 0.7, 0.15, "level:2")),
         3 => Box::new(GreedyPlayer::noisy(seed, 0.0, 0.0, "level:3")),
-        _ => {
-            let (simulations, time) = level_budget(l);
-            Box::new(Mcts::new(MctsConfig {
-                simulations,
-                time,
-                threads,
-                seed,
-                label: format!("level:{l}"),
-                ..MctsConfig::default()
-            }))
-        }
+        _ => Box::new(Mcts::new(MctsConfig {
+            threads,
+            seed,
+            ..level_config(l)
+        })),
     }
 }
 
@@ -362,13 +366,17 @@ mod tests {
     #[test]
     fn level_budgets_grow() {
         // Levels 4-8: fixed budgets, growing (the table docs/strength.md measures).
-        let sims: Vec<u64> = (4..=8).map(|l| level_budget(l).0.unwrap()).collect();
+        let sims: Vec<u64> = (4..=8).map(|l| level_config(l).simulations.unwrap()).collect();
         assert_eq!(sims, [100, 500, 1_000, 3_000, 10_000]);
-        assert!((4..=8).all(|l| level_budget(l).1.is_none()));
+        assert!((4..=8).all(|l| level_config(l).time.is_none()));
         // Level 9: time-limited, no simulation cap.
-        assert_eq!(level_budget(9), (None, Some(Duration::from_millis(4_500))));
-        // Levels 1-3 do not search.
-        assert!((1..=3).all(|l| level_budget(l) == (None, None)));
+        assert_eq!(level_config(9).simulations, None);
+        assert_eq!(level_config(9).time, Some(Duration::from_millis(4_500)));
+        // Level 4 alone keeps the cheap priors below the root.
+        assert_eq!(level_config(4).full_prior_after, 0);
+        assert!((5..=9).all(|l| level_config(l).full_prior_after == MctsConfig::default().full_prior_after));
+        // Below level 4 (which does not search) a search is level 4's.
+        assert_eq!(level_config(2).label, "level:4");
     }
 }
 

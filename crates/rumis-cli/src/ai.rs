@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use clap::Args;
 use rumis_ai::arena::{play_match, MatchConfig};
-use rumis_ai::{level_budget, Mcts, MctsConfig, PlayerSpec};
+use rumis_ai::{level_config, Mcts, MctsConfig, PlayerSpec};
 
 use crate::source::Source;
 
@@ -33,7 +33,8 @@ impl SearchArgs {
         if !(1..=9).contains(&self.level) {
             return Err(format!("--level {} is not a level; use 1 to 9", self.level));
         }
-        let (mut simulations, mut time) = level_budget(self.level.max(4));
+        let level = level_config(self.level);
+        let (mut simulations, mut time) = (level.simulations, level.time);
         if let Some(s) = self.simulations {
             simulations = Some(s);
             time = None;
@@ -50,7 +51,7 @@ impl SearchArgs {
             time,
             threads: self.threads.max(1),
             seed: self.seed,
-            ..MctsConfig::default()
+            ..level
         }))
     }
 }

@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::http::StatusCode;
-use rumis_ai::{level_budget, Mcts, MctsConfig};
+use rumis_ai::{level_config, Mcts, MctsConfig};
 use rumis_core::Game;
 use serde_json::{json, Map, Value};
 use tokio::sync::Semaphore;
@@ -89,14 +89,11 @@ pub async fn hint(searches: &Searches, game: Game, level: u8, seed: u64) -> Resu
     };
     searches
         .run(move || {
-            let (simulations, time) = level_budget(level);
             let mut mcts = Mcts::new(MctsConfig {
-                simulations,
-                time,
                 threads: 1,
                 seed,
                 label: format!("hint:{level}"),
-                ..MctsConfig::default()
+                ..level_config(level)
             });
             let r = mcts
                 .search(&game)
