@@ -102,7 +102,8 @@ struct Figure {
     name: String,
     samples: Vec<f64>,
     unit: &'static str,
-    path: CodePath,
+    /// The move generator's code path it ran on (none for the solver's figures).
+    path: Option<CodePath>,
     target: Option<f64>,
 }
 
@@ -275,7 +276,7 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
         return scaling(args.quick);
     }
     if args.solve {
-        return solve_figures(args, best);
+        return solve_figures(args);
     }
     let chullpa = site("chullpa", 4)?;
     let (reps, n_playouts) = if args.quick { (3, 2_000) } else { (7, 50_000) };
@@ -294,7 +295,7 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
             .map(|r| r / 1e9)
             .collect(),
         unit: "G leaves/s",
-        path: best,
+        path: Some(best),
         target: None,
     });
     if !args.no_perft4 {
@@ -306,7 +307,7 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
                 .map(|r| r / 1e9)
                 .collect(),
             unit: "G leaves/s",
-            path: best,
+            path: Some(best),
             target: Some(1.5),
         });
     }
@@ -318,7 +319,7 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
             .map(|r| r / 1e3)
             .collect(),
         unit: "k playouts/s",
-        path: best,
+        path: Some(best),
         target: Some(250.0),
     });
     let coricancha = site("coricancha", 4)?;
@@ -330,7 +331,7 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
             .map(|r| r / 1e3)
             .collect(),
         unit: "k playouts/s",
-        path: best,
+        path: Some(best),
         target: Some(70.0),
     });
     progress("Chullpa 4p playouts on the scalar path");
@@ -341,7 +342,7 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
             .map(|r| r / 1e3)
             .collect(),
         unit: "k playouts/s",
-        path: CodePath::Scalar,
+        path: Some(CodePath::Scalar),
         target: Some(15.0),
     });
     for path in CodePath::available() {
@@ -356,7 +357,7 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
                 .map(|r| r / 1e3)
                 .collect(),
             unit: "k playouts/s",
-            path,
+            path: Some(path),
             target: None,
         });
     }
@@ -366,7 +367,7 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
             name: "chullpa 4p one generation (playout positions)".into(),
             samples: generation_ns(&chullpa, path, reps),
             unit: "ns",
-            path,
+            path: Some(path),
             target: None,
         });
     }
@@ -384,7 +385,7 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
                 .map(|r| r / 1e3)
                 .collect(),
             unit: "k playouts/s",
-            path: best,
+            path: Some(best),
             target: None,
         });
     }
@@ -400,7 +401,7 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
             .map(|r| r / 1e3)
             .collect(),
         unit: "k simulations/s",
-        path: best,
+        path: Some(best),
         target: Some(100.0),
     });
     let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
@@ -413,7 +414,7 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
                 .map(|r| r / 1e3)
                 .collect(),
             unit: "k simulations/s",
-            path: best,
+            path: Some(best),
             target: None,
         });
     }
@@ -432,7 +433,7 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
 }
 
 /// The solitaire counts of `crate::solve::bench_cases`, timed like the other figures.
-fn solve_figures(args: &BenchArgs, path: CodePath) -> Result<(), String> {
+fn solve_figures(args: &BenchArgs) -> Result<(), String> {
     let mut figures = Vec::new();
     for case in crate::solve::bench_cases(args.quick) {
         if !args.json {
@@ -448,7 +449,8 @@ fn solve_figures(args: &BenchArgs, path: CodePath) -> Result<(), String> {
             name: case.name,
             samples,
             unit: "s",
-            path,
+            // The solver does not use the move generator's code paths.
+            path: None,
             target: None,
         });
     }
@@ -562,7 +564,7 @@ fn table(figures: &[Figure]) -> String {
                 fmt_num(f.min()),
                 fmt_num(f.max()),
                 f.unit.to_string(),
-                f.path.name().to_string(),
+                f.path.map_or("-", CodePath::name).to_string(),
                 f.target.map(|t| format!(">= {}", fmt_num(t))).unwrap_or_default(),
                 match f.meets() {
                     Some(true) => "yes".into(),
@@ -626,7 +628,7 @@ fn json(figures: &[Figure], reps: usize, clock: &str) -> String {
                 f.min(),
                 f.max(),
                 json_str(f.unit),
-                json_str(f.path.name()),
+                f.path.map_or("null".to_string(), |p| json_str(p.name())),
                 f.target.map(|t| t.to_string()).unwrap_or("null".into()),
                 f.meets().map(|m| m.to_string()).unwrap_or("null".into()),
                 samples.join(",")

@@ -430,3 +430,24 @@ fn analyze_prints_every_move_and_the_worst() {
     // The same seed: the same analysis.
     assert_eq!(ok(&["analyze", "--record", rec, "--simulations", "100"]), out);
 }
+
+/// The solver's bench figures: checked counts, timed, and no move-generator code path (the
+/// solver does not use one).
+#[test]
+fn bench_solve_figures_name_no_code_path() {
+    let v: serde_json::Value = serde_json::from_str(&ok(&["bench", "--solve", "--quick", "--json"])).unwrap();
+    let figures = v["figures"].as_array().unwrap();
+    assert!(!figures.is_empty());
+    for f in figures {
+        assert!(f["figure"].as_str().unwrap().starts_with("solve "), "{f}");
+        assert_eq!(f["path"], serde_json::Value::Null, "{f}");
+        assert_eq!(f["unit"], "s");
+        assert!(f["median"].as_f64().unwrap() > 0.0, "{f}");
+    }
+    let table = ok(&["bench", "--solve", "--quick"]);
+    let head = table.lines().next().unwrap();
+    let path_column = head.find("path").unwrap();
+    for line in table.lines().skip(1).filter(|l| l.starts_with("solve ")) {
+        assert_eq!(&line[path_column..path_column + 1], "-", "{line}");
+    }
+}
