@@ -215,17 +215,29 @@ export class Structure3D {
       tile.userData = { x: c.x, y: c.y, z: -1 };
       this.board.add(tile);
       this.pickables.push(tile);
-      // The height limit of the cell: a faint square at that level.
-      const yl = c.limit;
-      const x0 = p.x - 0.5,
-        x1 = p.x + 0.5,
-        z0 = p.z - 0.5,
-        z1 = p.z + 0.5;
-      limitPoints.push(x0, yl, z0, x1, yl, z0, x1, yl, z0, x1, yl, z1, x1, yl, z1, x0, yl, z1, x0, yl, z1, x0, yl, z0);
+    }
+    // The height limits: the outline of each plateau of equal limit, drawn faintly at its
+    // level (edges where the neighbour's limit differs or it is not buildable), so a tall
+    // board shows one frame per step instead of a square over every cell.
+    const limitOf = new Map(cells.map((c) => [`${c.x},${c.y}`, c.limit]));
+    for (const c of cells) {
+      const p = this.world(c.x, c.y, 0);
+      for (const [dx, dy] of [
+        [1, 0],
+        [-1, 0],
+        [0, 1],
+        [0, -1],
+      ]) {
+        if ((limitOf.get(`${c.x + dx},${c.y + dy}`) ?? 0) === c.limit) continue;
+        const q = this.world(c.x + dx, c.y + dy, 0);
+        const [mx, mz] = [(p.x + q.x) / 2, (p.z + q.z) / 2];
+        if (dx !== 0) limitPoints.push(mx, c.limit, p.z - 0.5, mx, c.limit, p.z + 0.5);
+        else limitPoints.push(p.x - 0.5, c.limit, mz, p.x + 0.5, c.limit, mz);
+      }
     }
     const lg = new THREE.BufferGeometry();
     lg.setAttribute("position", new THREE.Float32BufferAttribute(limitPoints, 3));
-    this.board.add(new THREE.LineSegments(lg, new THREE.LineBasicMaterial({ color: 0x9c8f74, transparent: true, opacity: 0.3 })));
+    this.board.add(new THREE.LineSegments(lg, new THREE.LineBasicMaterial({ color: 0x9c8f74, transparent: true, opacity: 0.45 })));
     // A plinth under the whole grid, so the outline reads as one board.
     const plinth = new THREE.Mesh(
       new THREE.BoxGeometry(files + 0.4, 0.2, ranks + 0.4),
