@@ -7,6 +7,7 @@ pub mod arena;
 pub mod endgame;
 pub mod eval;
 pub mod mcts;
+pub mod scenario;
 
 use std::fmt;
 use std::time::Duration;
@@ -156,10 +157,13 @@ pub enum SearchKind {
     /// `quickprior:SIMS`: below the root, priors from the columns covered alone however
     /// often a node is visited (the search before `full_prior_after`).
     QuickPriors,
+    /// `roomprior:SIMS`: the room term in the priors on every board, whatever the
+    /// scenario's settings say (the levels' search before `scenarios.toml`).
+    RoomPriors,
 }
 
 impl SearchKind {
-    const ALL: [SearchKind; 8] = [
+    const ALL: [SearchKind; 9] = [
         SearchKind::Standard,
         SearchKind::Uniform,
         SearchKind::Rave,
@@ -168,6 +172,7 @@ impl SearchKind {
         SearchKind::Deep,
         SearchKind::NoAnswer,
         SearchKind::QuickPriors,
+        SearchKind::RoomPriors,
     ];
 
     pub fn prefix(self) -> &'static str {
@@ -180,6 +185,7 @@ impl SearchKind {
             SearchKind::Deep => "deep",
             SearchKind::NoAnswer => "noanswer",
             SearchKind::QuickPriors => "quickprior",
+            SearchKind::RoomPriors => "roomprior",
         }
     }
 
@@ -202,6 +208,7 @@ impl SearchKind {
             SearchKind::Fresh => MctsConfig { reuse: false, ..base },
             SearchKind::Deep => MctsConfig {
                 full_prior_depth: usize::MAX,
+                room_in_priors: Some(true),
                 ..base
             },
             SearchKind::NoAnswer => MctsConfig {
@@ -214,6 +221,10 @@ impl SearchKind {
             },
             SearchKind::QuickPriors => MctsConfig {
                 full_prior_after: 0,
+                ..base
+            },
+            SearchKind::RoomPriors => MctsConfig {
+                room_in_priors: Some(true),
                 ..base
             },
         }
@@ -276,26 +287,26 @@ impl fmt::Display for PlayerSpec {
 /// The search of levels 4-9 (lower levels do not search; they get level 4's): the budget
 /// and the settings that differ by level. Levels 4-8 search a fixed number of simulations,
 /// so their strength does not depend on the machine; level 9 searches 4.5 s a move on the
-/// threads it is given (docs/strength.md measures each step; 300 for level 5 did not
-/// separate it from 100 on three of four boards). Level 4 keeps the columns-covered priors
-/// below the root: at 100 simulations the greedy ones cost it 49 Elo on Chullpa 2 players.
-/// The caller sets the threads and the seed.
+/// threads it is given. Levels 4 and 5 search 200 and 400 simulations in two-player games
+/// and 100 and 500 with more colours: docs/strength.md measures each step, and those are
+/// the budgets that space them most evenly (the full priors where the search goes back
+/// often make a two-player search strong fast, and a three- or four-player search needs
+/// more simulations to gain). The caller sets the threads and the seed.
 pub fn level_config(level: u8) -> MctsConfig {
-    let (simulations, time) = match level {
-        0..=4 => (Some(100), None),
-        5 => (Some(500), None),
-        6 => (Some(1_000), None),
-        7 => (Some(3_000), None),
-        8 => (Some(10_000), None),
-        _ => (None, Some(Duration::from_millis(4_500))),
+    let (simulations, two_player_simulations, time) = match level {
+        0..=4 => (Some(100), Some(200), None),
+        5 => (Some(500), Some(400), None),
+        6 => (Some(1_000), None, None),
+        7 => (Some(3_000), None, None),
+        8 => (Some(10_000), None, None),
+        _ => (None, None, Some(Duration::from_millis(4_500))),
     };
-    let base = MctsConfig::default();
     MctsConfig {
         simulations,
+        two_player_simulations,
         time,
-        full_prior_after: if level <= 4 { 0 } else { base.full_prior_after },
         label: format!("level:{}", level.clamp(4, 9)),
-        ..base
+        ..MctsConfig::default()
     }
 }
 
@@ -305,7 +316,8 @@ pub fn level_config(level: u8) -> MctsConfig {
 ///   (temperature 2) over the greedy evaluations;
 /// - 2: a noisy greedy player (temperature 0.7, a random move 15% of the time);
 /// - 3: greedy, the best immediate evaluation;
-/// - 4-8: Monte Carlo tree search with 100, 500, 1 000, 3 000 and 10 000 simulations a move;
+/// - 4-8: Monte Carlo tree search with 100 (two players: 200), 500 (400), 1 000, 3 000 and
+///   10 000 simulations a move;
 /// - 9: the same search for 4.5 s a move (on `threads` threads).
 pub fn level(l: u8, seed: u64, threads: usize) -> Box<dyn Player> {
     match l {
@@ -355,6 +367,7 @@ mod tests {
             "deep:4",
             "noanswer:3",
             "quickprior:2",
+            "roomprior:1",
         ] {
             assert_eq!(PlayerSpec::parse(spec).unwrap().to_string(), spec);
         }
@@ -368,13 +381,19 @@ mod tests {
         // Levels 4-8: fixed budgets, growing (the table docs/strength.md measures).
         let sims: Vec<u64> = (4..=8).map(|l| level_config(l).simulations.unwrap()).collect();
         assert_eq!(sims, [100, 500, 1_000, 3_000, 10_000]);
+        let two: Vec<u64> = (4..=8)
+            .map(|l| {
+                let c = level_config(l);
+                c.two_player_simulations.or(c.simulations).unwrap()
+            })
+            .collect();
+        assert_eq!(two, [200, 400, 1_000, 3_000, 10_000]);
         assert!((4..=8).all(|l| level_config(l).time.is_none()));
         // Level 9: time-limited, no simulation cap.
         assert_eq!(level_config(9).simulations, None);
         assert_eq!(level_config(9).time, Some(Duration::from_millis(4_500)));
-        // Level 4 alone keeps the cheap priors below the root.
-        assert_eq!(level_config(4).full_prior_after, 0);
-        assert!((5..=9).all(|l| level_config(l).full_prior_after == MctsConfig::default().full_prior_after));
+        assert!((4..=9).all(|l| level_config(l).full_prior_after == MctsConfig::default().full_prior_after));
+        assert_eq!(level_config(9).two_player_simulations, None);
         // Below level 4 (which does not search) a search is level 4's.
         assert_eq!(level_config(2).label, "level:4");
     }

@@ -9,7 +9,8 @@
 //! greedy evaluation (at the root: tops taken, columns covered, stone size and the room
 //! left to the other colours; below it the same without the room, which needs no copy of
 //! the position, until in a two-player game the node has been visited `full_prior_after`
-//! times). Playouts answer the last move half the time (a placement that covers one
+//! times; on a scenario whose settings say so, Coricancha, the columns covered everywhere).
+//! Playouts answer the last move half the time (a placement that covers one
 //! of its columns) and otherwise prefer bigger stones. RAVE is available (`rave`) but off
 //! by default. Several threads search separate trees from different seeds and their root
 //! statistics are added (root parallelism); with one thread a seed gives the same search
@@ -25,6 +26,9 @@ use crate::Player;
 pub struct MctsConfig {
     /// Stop after this many simulations (over all threads).
     pub simulations: Option<u64>,
+    /// In two-player games (two sides: also the two-player four-colour game), stop after
+    /// this many instead (`None`: `simulations`); levels 4 and 5 are spaced so.
+    pub two_player_simulations: Option<u64>,
     /// Stop after this long.
     pub time: Option<Duration>,
     pub threads: usize,
@@ -55,6 +59,11 @@ pub struct MctsConfig {
     /// Coricancha 4 players (where taking room from one colour gives it to the others),
     /// so not with more than two players.
     pub full_prior_after: u32,
+    /// Whether the priors count the room a placement leaves the other colours (the greedy
+    /// evaluation's room term, at the depths above): `None` as the scenario's settings say
+    /// (`scenarios.toml`; off on Coricancha), `Some` on every board. Without it the priors
+    /// come from the columns covered at every node.
+    pub room_in_priors: Option<bool>,
     /// Playouts prefer the biggest stones three times in four (else uniformly random, on the
     /// core's fast playout loop).
     pub big_stones_first: bool,
@@ -75,6 +84,7 @@ impl Default for MctsConfig {
     fn default() -> Self {
         MctsConfig {
             simulations: Some(1_000),
+            two_player_simulations: None,
             time: None,
             threads: 1,
             seed: 1,
@@ -85,6 +95,7 @@ impl Default for MctsConfig {
             prior_temperature: 2.0,
             full_prior_depth: 1,
             full_prior_after: 16,
+            room_in_priors: None,
             big_stones_first: true,
             answer_last_move: true,
             endgame_stones: 6,
@@ -229,7 +240,11 @@ impl Mcts {
             }
         }
         let threads = self.config.threads.max(1);
-        let per_thread = self.config.simulations.map(|s| s.div_ceil(threads as u64));
+        let budget = match self.config.two_player_simulations {
+            Some(s) if site.players == 2 => Some(s),
+            _ => self.config.simulations,
+        };
+        let per_thread = budget.map(|s| s.div_ceil(threads as u64));
         let seed = self.config.seed ^ root.hash() ^ self.games_seen.wrapping_mul(0x9e37_79b9);
         let (trees, _reused) = self.trees_for(game, threads);
         let cfg = &self.config;
@@ -486,7 +501,11 @@ fn run_tree(
     let mut sims = 0u64;
     let mut priors: Vec<(f32, Move)> = Vec::new();
     let weights = crate::eval::Weights::default();
-    let late_full_priors = cfg.full_prior_after > 0 && cfg.prior_visits > 0.0 && site.players == 2;
+    let room = cfg
+        .room_in_priors
+        .unwrap_or_else(|| crate::scenario::settings(&site.board.name).room_in_priors);
+    let full_prior_depth = if room { cfg.full_prior_depth } else { 0 };
+    let late_full_priors = room && cfg.full_prior_after > 0 && cfg.prior_visits > 0.0 && site.players == 2;
     let mut sums = [0.0f32; 4];
     loop {
         if budget.is_some_and(|b| sims >= b) {
@@ -518,7 +537,7 @@ fn run_tree(
                 if cfg.prior_visits > 0.0 {
                     // The greedy evaluation at the root; below it the cheaper one from the
                     // columns covered (it needs no copy of the position).
-                    if path.len() <= cfg.full_prior_depth {
+                    if path.len() <= full_prior_depth {
                         nodes[node].full_priors = true;
                         priors.extend(buf.iter().map(|&m| (crate::eval::evaluate(site, &pos, m), m)));
                     } else {
@@ -709,6 +728,29 @@ mod tests {
         ))
     }
 
+    /// Two-player games (two sides, also with four colours) search the two-player budget
+    /// when there is one; games of three or four players the other.
+    #[test]
+    fn two_player_games_have_their_own_budget() {
+        for (board, players, variant, want) in [
+            ("chullpa", 2, Variant::Standard, 120),
+            ("chullpa", 2, Variant::TwoPlayerFourColors, 120),
+            ("pisac", 3, Variant::Standard, 70),
+            ("coricancha", 4, Variant::Standard, 70),
+        ] {
+            let g = game(board, players, variant);
+            for threads in [1, 2] {
+                let mut p = Mcts::new(MctsConfig {
+                    simulations: Some(70),
+                    two_player_simulations: Some(120),
+                    threads,
+                    ..MctsConfig::default()
+                });
+                assert_eq!(p.search(&g).unwrap().simulations, want, "{board} {players} {variant}");
+            }
+        }
+    }
+
     /// Positions along a random game of each setup, with the game so far.
     fn positions_along(board: &str, players: usize, seed: u64) -> Vec<Game> {
         let mut g = game(board, players, Variant::Standard);
@@ -723,7 +765,8 @@ mod tests {
     }
 
     /// With priors, a search of one simulation visits the child with the best prior, which
-    /// at the root is the greedy evaluation's best move.
+    /// at the root is the greedy evaluation's best move (on Coricancha, whose settings
+    /// leave the room out of the priors, the best by the columns covered).
     #[test]
     fn one_simulation_plays_the_greedy_move() {
         for (board, players) in [("chullpa", 2), ("coricancha", 4), ("tambo", 2)] {
@@ -734,7 +777,11 @@ mod tests {
                     ..MctsConfig::default()
                 });
                 let chosen = p.choose(g).unwrap();
-                let value = |m| crate::eval::evaluate(g.site(), g.position(), m);
+                let me = g.position().to_move(g.site()).unwrap();
+                let value = |m| match board {
+                    "coricancha" => crate::eval::quick(&crate::eval::Weights::default(), g.site(), g.position(), m, me),
+                    _ => crate::eval::evaluate(g.site(), g.position(), m),
+                };
                 let best = g.legal_moves().into_iter().map(value).fold(f32::MIN, f32::max);
                 assert_eq!(value(chosen), best, "{board}: {}", g.notation(chosen));
             }
@@ -742,11 +789,18 @@ mod tests {
     }
 
     /// Children's priors come from the greedy evaluation at the root and, in a two-player
-    /// game, at every node visited more than `full_prior_after` times; elsewhere from the
-    /// columns covered.
+    /// game, at every node visited more than `full_prior_after` times; elsewhere, and on
+    /// Coricancha everywhere (its scenario settings), from the columns covered.
     #[test]
     fn full_priors_where_the_search_goes_back_often() {
-        for (board, players) in [("tambo", 2), ("chullpa", 2), ("coricancha", 4)] {
+        for (board, players) in [
+            ("tambo", 2),
+            ("chullpa", 2),
+            ("pisac", 3),
+            ("coricancha", 4),
+            ("coricancha", 2),
+        ] {
+            let room = board != "coricancha";
             let games = positions_along(board, players, 5);
             let (mut full, mut quick) = (0, 0);
             for g in [&games[0], &games[games.len() / 3], &games[games.len() / 2]] {
@@ -769,7 +823,7 @@ mod tests {
                     }
                     let me = pos.to_move(site).unwrap();
                     let children = &tree[n.first_child as usize..(n.first_child + n.children) as usize];
-                    let is_full = i == 0 || (players == 2 && n.visits > after);
+                    let is_full = room && (i == 0 || (players == 2 && n.visits > after));
                     let value = |m| {
                         if is_full {
                             crate::eval::evaluate(site, &pos, m)
@@ -797,9 +851,10 @@ mod tests {
                     }
                 }
             }
-            // Both kinds occur below the root in two-player games, only quick ones beyond.
+            // Both kinds occur below the root in two-player games, only quick ones beyond
+            // and on Coricancha.
             assert!(quick > 0, "{board}");
-            assert_eq!(full > 0, players == 2, "{board}: {full} nodes with full priors");
+            assert_eq!(full > 0, players == 2 && room, "{board}: {full} nodes with full priors");
         }
     }
 

@@ -46,8 +46,15 @@ impl SearchArgs {
             time = Some(Duration::from_secs_f64(t));
             simulations = self.simulations;
         }
+        // The level's budget for two-player games goes with the level's own budget.
+        let two_player_simulations = if self.simulations.is_none() && self.seconds.is_none() {
+            level.two_player_simulations
+        } else {
+            None
+        };
         Ok(Mcts::new(MctsConfig {
             simulations,
+            two_player_simulations,
             time,
             threads: self.threads.max(1),
             seed: self.seed,

@@ -1,0 +1,66 @@
+//! Search settings that differ by scenario. They are data (`scenarios.toml`, measured by
+//! self-play in docs/strength.md), looked up by the board's name; a board not listed there,
+//! such as one a user describes in a file, gets the defaults.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use serde::Deserialize;
+
+const SCENARIOS: &str = include_str!("../scenarios.toml");
+
+/// What the search does differently on one scenario.
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct ScenarioSettings {
+    /// Whether the move priors count the room a placement leaves the other colours.
+    #[serde(default = "yes")]
+    pub room_in_priors: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+impl Default for ScenarioSettings {
+    fn default() -> Self {
+        ScenarioSettings { room_in_priors: true }
+    }
+}
+
+fn parse(text: &str) -> Result<HashMap<String, ScenarioSettings>, String> {
+    toml::from_str(text).map_err(|e| format!("scenarios.toml: {e}"))
+}
+
+fn table() -> &'static HashMap<String, ScenarioSettings> {
+    static TABLE: OnceLock<HashMap<String, ScenarioSettings>> = OnceLock::new();
+    // The file is compiled in and a unit test reads it, so the fallback is never taken.
+    TABLE.get_or_init(|| parse(SCENARIOS).unwrap_or_default())
+}
+
+/// The settings for a board, by its name (case does not matter).
+pub fn settings(board_name: &str) -> ScenarioSettings {
+    table()
+        .get(&board_name.trim().to_ascii_lowercase())
+        .copied()
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_file_names_only_built_in_boards_and_parses() {
+        let t = parse(SCENARIOS).unwrap();
+        assert!(!t.is_empty());
+        for name in t.keys() {
+            let board = rumis_core::Board::builtin(name).unwrap_or_else(|| panic!("no board '{name}'"));
+            assert_eq!(&board.name.to_ascii_lowercase(), name);
+        }
+        assert!(!settings("Coricancha").room_in_priors);
+        assert!(settings("Chullpa").room_in_priors);
+        assert!(settings("my own board").room_in_priors);
+        assert!(parse("[chullpa]\nroom_in_prior = false\n").is_err());
+    }
+}
