@@ -144,6 +144,10 @@ pub struct MatchArgs {
     /// Games played at once.
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
+    /// Threads of each searching player's search (level 9 with two threads:
+    /// `--threads 1 --search-threads 2`).
+    #[arg(long, default_value_t = 1)]
+    pub search_threads: usize,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Write each game's record here.
@@ -162,6 +166,9 @@ pub fn run_match(args: &MatchArgs) -> Result<String, String> {
     if args.games == 0 {
         return Err("--games must be at least 1".into());
     }
+    if !(1..=256).contains(&args.search_threads) {
+        return Err(format!("--search-threads {} must be 1 to 256", args.search_threads));
+    }
     let game = args.source.new_game(Some(args.seed))?;
     let site: Arc<_> = game.site_arc().clone();
     if let Some(dir) = &args.out {
@@ -173,7 +180,7 @@ pub fn run_match(args: &MatchArgs) -> Result<String, String> {
         b,
         games: args.games,
         parallel: args.threads.max(1),
-        search_threads: 1,
+        search_threads: args.search_threads,
         seed: args.seed,
     };
     let out_dir = args.out.clone();

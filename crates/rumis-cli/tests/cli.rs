@@ -382,6 +382,38 @@ fn hint_match_and_player_selfplay() {
         "2",
     ]));
     assert!(e.contains("unknown player 'wizard'"), "{e}");
+
+    // Each search on two threads, one game at a time.
+    let out = ok(&[
+        "match",
+        "--a",
+        "mcts:60",
+        "--b",
+        "greedy",
+        "--games",
+        "2",
+        "--board",
+        "tambo",
+        "--players",
+        "2",
+        "--search-threads",
+        "2",
+    ]);
+    assert!(out.starts_with("A mcts:60 vs B greedy: 2 games"), "{out}");
+    let e = fails(rumis(&[
+        "match",
+        "--a",
+        "mcts:60",
+        "--b",
+        "greedy",
+        "--board",
+        "tambo",
+        "--players",
+        "2",
+        "--search-threads",
+        "0",
+    ]));
+    assert!(e.contains("--search-threads 0 must be 1 to 256"), "{e}");
 }
 
 #[test]
