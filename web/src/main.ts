@@ -1,6 +1,7 @@
 // The app's pages, by path: `/` starts or joins a game, `/game/ID` plays or watches one,
 // `/puzzle` is the solitaire.
 import "./style.css";
+import "./i18n";
 import { GamePage } from "./game";
 import { PuzzlePage } from "./puzzle";
 import { StartPage } from "./start";

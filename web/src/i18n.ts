@@ -1,0 +1,81 @@
+// The app's languages: English, German, Dutch and French, through i18next. Every visible
+// string goes through `t`; the texts live in `locales/*.json`, one file per language with
+// the same keys (`tests/i18n.test.mjs` fails when one is missing). Plurals use i18next's
+// `_one` / `_other` suffixes with a `count`. Server error `reason`s stay English: the app
+// shows the text under `error.CODE` where it has one.
+import i18next from "i18next";
+import de from "./locales/de.json";
+import en from "./locales/en.json";
+import fr from "./locales/fr.json";
+import nl from "./locales/nl.json";
+
+export const LANGUAGES = [
+  { code: "en", name: "English" },
+  { code: "de", name: "Deutsch" },
+  { code: "nl", name: "Nederlands" },
+  { code: "fr", name: "Français" },
+] as const;
+export type Language = (typeof LANGUAGES)[number]["code"];
+
+const STORE_KEY = "rumis.lang";
+const known = (l: string | null | undefined): l is Language => LANGUAGES.some((x) => x.code === l);
+
+/** The language to use: the one chosen before, else the browser's first one we have, else English. */
+export function pickLanguage(): Language {
+  const stored = localStorage.getItem(STORE_KEY);
+  if (known(stored)) return stored;
+  for (const l of navigator.languages ?? [navigator.language]) {
+    const base = l.toLowerCase().split("-")[0];
+    if (known(base)) return base;
+  }
+  return "en";
+}
+
+/** Keys asked for and not found, for the browser tests (and the console). */
+const missing: string[] = [];
+(window as unknown as { __rumisMissingKeys: string[] }).__rumisMissingKeys = missing;
+
+void i18next.init({
+  lng: pickLanguage(),
+  fallbackLng: false,
+  resources: { en: { translation: en }, de: { translation: de }, nl: { translation: nl }, fr: { translation: fr } },
+  interpolation: { escapeValue: false },
+  initAsync: false,
+  saveMissing: true,
+  missingKeyHandler: (_lngs, _ns, key) => {
+    missing.push(key);
+    console.warn(`rumis: no text for "${key}" in ${i18next.language}`);
+  },
+});
+document.documentElement.lang = i18next.language;
+
+/** The text for `key` in the current language; `{{name}}` in it takes `params.name`. */
+export function t(key: string, params?: Record<string, string | number>): string {
+  return params ? (i18next.t(key, params) as string) : (i18next.t(key) as string);
+}
+
+export function language(): Language {
+  return i18next.language as Language;
+}
+
+/** Switch language and remember the choice; the page is drawn again from scratch. */
+export function setLanguage(lng: Language) {
+  localStorage.setItem(STORE_KEY, lng);
+  location.reload();
+}
+
+/** A small language switcher (a select), for the page headers. */
+export function languagePicker(): HTMLSelectElement {
+  const select = document.createElement("select");
+  select.className = "lang-picker";
+  select.setAttribute("aria-label", t("common.language"));
+  for (const l of LANGUAGES) {
+    const o = document.createElement("option");
+    o.value = l.code;
+    o.textContent = l.name;
+    if (l.code === language()) o.selected = true;
+    select.append(o);
+  }
+  select.addEventListener("change", () => setLanguage(select.value as Language));
+  return select;
+}

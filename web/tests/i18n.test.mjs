@@ -1,0 +1,62 @@
+// Every language has every key English has (and no others), with the same {{placeholders}};
+// every t("key") written in the source exists in English. Plural keys (`_one`, `_other`, …)
+// count as their base key, since languages differ in which plural forms they need.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync, readdirSync } from "node:fs";
+import { join, dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const src = join(dirname(fileURLToPath(import.meta.url)), "..", "src");
+const PLURAL = /_(zero|one|two|few|many|other)$/;
+
+function flatten(obj, prefix = "", out = new Map()) {
+  for (const [k, v] of Object.entries(obj)) {
+    const key = prefix ? `${prefix}.${k}` : k;
+    if (v && typeof v === "object") flatten(v, key, out);
+    else out.set(key, String(v));
+  }
+  return out;
+}
+const base = (key) => key.replace(PLURAL, "");
+const holes = (text) => [...text.matchAll(/\{\{\s*(\w+)/g)].map((m) => m[1]).sort().join(",");
+
+const locales = Object.fromEntries(
+  ["en", "de", "nl", "fr"].map((l) => [l, flatten(JSON.parse(readFileSync(join(src, "locales", `${l}.json`), "utf8")))]),
+);
+
+function byBase(map) {
+  const out = new Map();
+  for (const [k, v] of map) {
+    const b = base(k);
+    out.set(b, [...(out.get(b) ?? []), v]);
+  }
+  return out;
+}
+
+test("every language has exactly the keys English has, with the same placeholders", () => {
+  const en = byBase(locales.en);
+  for (const lng of ["de", "nl", "fr"]) {
+    const other = byBase(locales[lng]);
+    const missing = [...en.keys()].filter((k) => !other.has(k));
+    const extra = [...other.keys()].filter((k) => !en.has(k));
+    assert.deepEqual(missing, [], `${lng} lacks keys`);
+    assert.deepEqual(extra, [], `${lng} has keys English lacks`);
+    for (const [k, texts] of en) {
+      const want = new Set(texts.map(holes).filter(Boolean).join(",").split(",").filter(Boolean));
+      const got = new Set(other.get(k).map(holes).filter(Boolean).join(",").split(",").filter(Boolean));
+      assert.deepEqual([...got].sort(), [...want].sort(), `${lng} "${k}": placeholders differ`);
+    }
+  }
+});
+
+test("every t(\"key\") in the source exists in English", () => {
+  const en = byBase(locales.en);
+  const files = readdirSync(src, { recursive: true }).filter((f) => /\.ts$/.test(f));
+  const unknown = [];
+  for (const f of files) {
+    const text = readFileSync(join(src, f), "utf8");
+    for (const m of text.matchAll(/\bt\(\s*"([^"]+)"/g)) if (!en.has(base(m[1]))) unknown.push(`${f}: ${m[1]}`);
+  }
+  assert.deepEqual(unknown, []);
+});
