@@ -1,13 +1,10 @@
 // The app's languages: English, German, Dutch and French, through i18next. Every visible
-// string goes through `t`; the texts live in `locales/*.json`, one file per language with
-// the same keys (`tests/i18n.test.mjs` fails when one is missing). Plurals use i18next's
+// string goes through `t`; the texts live in `locales/LANG/AREA.json` (a key `game.x.y` is
+// `x.y` in `game.json`), the same files and keys in every language (`tests/i18n.test.mjs`
+// fails when one is missing). Plurals use i18next's
 // `_one` / `_other` suffixes with a `count`. Server error `reason`s stay English: the app
 // shows the text under `error.CODE` where it has one.
 import i18next from "i18next";
-import de from "./locales/de.json";
-import en from "./locales/en.json";
-import fr from "./locales/fr.json";
-import nl from "./locales/nl.json";
 
 export const LANGUAGES = [
   { code: "en", name: "English" },
@@ -16,6 +13,18 @@ export const LANGUAGES = [
   { code: "fr", name: "Français" },
 ] as const;
 export type Language = (typeof LANGUAGES)[number]["code"];
+
+type Texts = { [key: string]: string | Texts };
+const files = import.meta.glob<Texts>("./locales/*/*.json", { eager: true, import: "default" });
+/** One language's texts, each file under its name. */
+function texts(lng: Language): Texts {
+  const out: Texts = {};
+  for (const [path, content] of Object.entries(files)) {
+    const m = path.match(/\.\/locales\/(\w+)\/(\w+)\.json$/);
+    if (m && m[1] === lng) out[m[2]] = content;
+  }
+  return out;
+}
 
 const STORE_KEY = "rumis.lang";
 const known = (l: string | null | undefined): l is Language => LANGUAGES.some((x) => x.code === l);
@@ -38,7 +47,7 @@ const missing: string[] = [];
 void i18next.init({
   lng: pickLanguage(),
   fallbackLng: false,
-  resources: { en: { translation: en }, de: { translation: de }, nl: { translation: nl }, fr: { translation: fr } },
+  resources: Object.fromEntries(LANGUAGES.map((l) => [l.code, { translation: texts(l.code) }])),
   interpolation: { escapeValue: false },
   initAsync: false,
   saveMissing: true,

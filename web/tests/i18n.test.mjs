@@ -21,9 +21,14 @@ function flatten(obj, prefix = "", out = new Map()) {
 const base = (key) => key.replace(PLURAL, "");
 const holes = (text) => [...text.matchAll(/\{\{\s*(\w+)/g)].map((m) => m[1]).sort().join(",");
 
-const locales = Object.fromEntries(
-  ["en", "de", "nl", "fr"].map((l) => [l, flatten(JSON.parse(readFileSync(join(src, "locales", `${l}.json`), "utf8")))]),
-);
+// locales/LANG/AREA.json: the keys of AREA.json are under "AREA.".
+function load(lng) {
+  const dir = join(src, "locales", lng);
+  const all = {};
+  for (const f of readdirSync(dir).filter((f) => f.endsWith(".json"))) all[f.replace(/\.json$/, "")] = JSON.parse(readFileSync(join(dir, f), "utf8"));
+  return flatten(all);
+}
+const locales = Object.fromEntries(["en", "de", "nl", "fr"].map((l) => [l, load(l)]));
 
 function byBase(map) {
   const out = new Map();
