@@ -8,7 +8,7 @@ use crate::board::{cell_name, parse_cell, Board, MAX_COLUMNS};
 use crate::movegen::GenTables;
 use crate::stone::{Colour, Stone, STONE_COUNT};
 
-/// The game being played on the board (RULES §6).
+/// The game being played on the board (rules §6).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Variant {
     /// 2-4 players, one colour each.
@@ -362,7 +362,7 @@ impl Site {
         (x < self.board.files && y < self.board.ranks).then_some(x + y * self.board.files)
     }
 
-    /// The canonical notation of a placement (RULES §7).
+    /// The canonical notation of a placement (rules §7).
     pub fn notation(&self, m: Move) -> String {
         let t = self.template(m);
         let mut s = String::with_capacity(24);
@@ -499,7 +499,9 @@ mod tests {
         assert_eq!(site("pisac", 2).footprint().count(), 24);
         assert_eq!(site("pisac", 3).footprint().count(), 30);
         assert_eq!(site("coricancha", 2).footprint().count(), 40);
-        assert_eq!(site("coricancha", 3).footprint().count(), 56);
+        // No frame for 3 players (rules §3): the whole board, at least the 62 cells a
+        // reported 3-player game showed from above.
+        assert_eq!(site("coricancha", 3).footprint().count(), 80);
         assert_eq!(site("cucho", 2).footprint().count(), 7 * 7 - 9);
         assert_eq!(site("cucho", 4).footprint().count(), 64 - 16);
     }

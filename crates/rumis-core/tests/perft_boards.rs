@@ -50,10 +50,10 @@ const CASES: &[Case] = &[
     Case { board: "pisac", players: 2, variant: Ruinas, ruins: Some("V3@c5x2,d5 A4@a4x2,a5,b5 I4@e3x4 O4@a2x2,b2x2 L4@d2,d3,d4x2 B4@b4,c3x2,c4 T4@b1,c1,c2,d1 I3@a3x3 Y4@c1,c2x2,d2 S4@d1x2,e1x2 D2@b3x2"), perft: [48, 1_451, 34_658] },
     Case { board: "pisac", players: 3, variant: Ruinas, ruins: Some("V3@c5x2,d5 A4@a4x2,a5,b5 I4@e3x4 O4@a2x2,b2x2 L4@d2,d3,d4x2 B4@b4,c3x2,c4 T4@b1,c1,c2,d1 I3@b3x3 Y4@c1,c2x2,d2 S4@d1x2,e1x2 D2@c3x2"), perft: [53, 1_929, 50_310] },
     Case { board: "coricancha", players: 2, variant: Standard, ruins: None, perft: [1_238, 391_752, 84_052_825] },
-    Case { board: "coricancha", players: 3, variant: Standard, ruins: None, perft: [1_938, 753_368, 386_211_092] },
+    Case { board: "coricancha", players: 3, variant: Standard, ruins: None, perft: [2_853, 1_220_572, 716_021_724] },
     Case { board: "coricancha", players: 4, variant: Standard, ruins: None, perft: [2_853, 1_220_572, 716_021_724] },
     Case { board: "coricancha", players: 2, variant: TwoPlayerFourColors, ruins: None, perft: [2_853, 1_220_572, 716_021_724] },
-    Case { board: "coricancha", players: 2, variant: Ruinas, ruins: Some("V3@c5x2,d5 A4@b7x2,b8,c8 I4@d4x4 O4@f7,f8,g7,g8 L4@c2x2,c3,c4 B4@e6,e7x2,f6 T4@e1,f1,f2,g1 I3@d3x3 Y4@d1,d2x2,e2 S4@f4,f5,g3,g4 D2@b3x2"), perft: [339, 95_474, 5_428_186] },
+    Case { board: "coricancha", players: 2, variant: Ruinas, ruins: Some("V3@c5x2,d5 A4@b7x2,b8,c8 I4@d4x4 O4@f7,f8,g7,g8 L4@c2x2,c3,c4 B4@e6,e7x2,f6 T4@e1,f1,f2,g1 I3@d3x3 Y4@d1,d2x2,e2 S4@f4,f5,g3,g4 D2@b3x2"), perft: [692, 449_590, 58_266_729] },
     Case { board: "coricancha", players: 3, variant: Ruinas, ruins: Some("V3@e4x2,f4 A4@i6x2,i7,j7 I4@d5,d6,d7,d8 O4@a7,a8,b7,b8 L4@f5,g5x3 B4@i4,i5x2,j4 T4@h1,i1,i2,j1 I3@d5,d6,d7 Y4@f1,f2x2,g2 S4@e8,f7,f8,g7 D2@h7,h8"), perft: [651, 398_122, 226_121_202] },
     Case { board: "cucho", players: 2, variant: Standard, ruins: None, perft: [1_357, 409_294, 82_973_522] },
     Case { board: "cucho", players: 3, variant: Standard, ruins: None, perft: [1_529, 514_210, 216_483_318] },
@@ -151,7 +151,7 @@ fn oracle_agrees_at_depth_two_everywhere() {
     }
 }
 
-/// The open 5 x 5 box of RULES §8 with 2 and 3 players, and the custom test board
+/// The open 5 x 5 box of rules §8 with 2 and 3 players, and the custom test board
 /// (printed heights, holes, frames): perft(1..=3), with the oracle's perft(2) on one.
 #[test]
 fn other_boards() {
