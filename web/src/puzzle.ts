@@ -1,4 +1,4 @@
-// The solitaire (RULES §6): try the 3 × 3 × 3 cube yourself with the rules checked by the
+// The solitaire (rules §6): try the 3 × 3 × 3 cube yourself with the rules checked by the
 // server, or watch a solution — a 3 × 3 × 3 filling, or the 5 × 5 × 5 in turn — stone by stone.
 import { api } from "./api";
 import type { Letter, PuzzleSolution, PuzzleState, StoneInfo, Xyz } from "./api";

@@ -35,7 +35,7 @@ enum Command {
     Show(Source),
     /// Every legal placement for the colour to move, sorted, one per line.
     Moves(Source),
-    /// Count the leaves of the game tree (RULES §8).
+    /// Count the leaves of the game tree (docs/rules.md §8).
     Perft {
         #[arg(long, short)]
         depth: u32,

@@ -1,4 +1,4 @@
-//! Scenario boards as data (RULES §3): the footprint, printed heights, Hmax per player
+//! Scenario boards as data (rules §3): the footprint, printed heights, Hmax per player
 //! count and the frames that shrink the footprint for fewer players.
 
 use std::collections::BTreeMap;

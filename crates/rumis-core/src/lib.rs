@@ -1,4 +1,5 @@
-//! The rules of Rumis (Blokus 3D), exactly as `RULES.md` states them: stones and their
+//! The rules of Rumis (Blokus 3D), exactly as the project's rules document states them
+//! (`docs/rules.md`; "rules §N" in comments is its section N): stones and their
 //! orientations, scenario boards as data, positions, legal placements, scoring, notation
 //! and game records. No I/O.
 //!

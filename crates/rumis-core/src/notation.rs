@@ -1,4 +1,4 @@
-//! Placement notation (RULES §7): `L4@a1,a2,a3,b1`, `I4@c2x4`, `Y4@a1x2,a2,b1`.
+//! Placement notation (rules §7): `L4@a1,a2,a3,b1`, `I4@c2x4`, `Y4@a1x2,a2,b1`.
 
 use std::fmt;
 

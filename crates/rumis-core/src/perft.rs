@@ -1,4 +1,4 @@
-//! Perft (RULES §8): the number of leaves of the game tree `depth` placements deep. A
+//! Perft (rules §8): the number of leaves of the game tree `depth` placements deep. A
 //! colour that is out is skipped; a finished game is one leaf.
 //!
 //! Every node generates its legal-move set once (a bitset, [`MoveSet`]); the last ply is

@@ -1,4 +1,4 @@
-//! A position: the structure, the stones left, whose turn it is, who is out (RULES §4-5).
+//! A position: the structure, the stones left, whose turn it is, who is out (rules §4-5).
 //!
 //! Columns are solid stacks, so a column is its height plus the colour of each level. A
 //! placement template is legal iff every covered column's height equals the stone's base

@@ -1,4 +1,4 @@
-//! Game records (RULES §7): tag pairs, then the placements in order of play.
+//! Game records (rules §7): tag pairs, then the placements in order of play.
 
 use std::fmt;
 use std::fmt::Write as _;

@@ -1,4 +1,4 @@
-//! The eleven stones, their orientations and the four colours (RULES §2).
+//! The eleven stones, their orientations and the four colours (rules §2).
 
 use std::fmt;
 
@@ -91,7 +91,7 @@ pub enum Stone {
     Y4,
 }
 
-/// The cells of each stone in its reference orientation, from RULES §2.
+/// The cells of each stone in its reference orientation, from rules §2.
 const SHAPES: [&[(i8, i8, i8)]; 11] = [
     &[(0, 0, 0), (1, 0, 0)],
     &[(0, 0, 0), (1, 0, 0), (2, 0, 0)],

@@ -1,6 +1,6 @@
 //! The fast move generator against the oracle (tests/common): at every position of many
 //! random games, on every board, player count and variant, both must list exactly the same
-//! placements; and the turn must pass exactly as RULES §5 says (a colour with no placement
+//! placements; and the turn must pass exactly as rules §5 says (a colour with no placement
 //! on its turn is out for good, the next colour that can place is to move).
 
 mod common;
@@ -180,7 +180,7 @@ proptest! {
 }
 
 /// The oracle itself must be able to fail: on the empty Chullpa board with 4 players it
-/// finds RULES §8's 687 placements, and a placement it lists for the colour to move is one
+/// finds rules §8's 687 placements, and a placement it lists for the colour to move is one
 /// the engine accepts; it refuses a gap.
 #[test]
 fn oracle_reproduces_the_rules_figure() {

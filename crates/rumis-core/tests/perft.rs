@@ -1,4 +1,4 @@
-//! Perft figures: RULES §8's, and the project's own for every scenario.
+//! Perft figures: rules §8's, and the project's own for every scenario.
 
 use rumis_core::{perft, Board, Position, Site, Variant};
 

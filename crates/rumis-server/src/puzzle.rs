@@ -1,4 +1,4 @@
-//! The solitaire (RULES §6) for the web app: a box being filled by a person, checked by the
+//! The solitaire (rules §6) for the web app: a box being filled by a person, checked by the
 //! core at every stone (stateless: the client sends its stones), and solutions to watch.
 
 use std::sync::OnceLock;

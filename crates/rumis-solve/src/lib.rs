@@ -1,4 +1,4 @@
-//! Solitaire: fill an a x b x c box exactly with Rumis stones (RULES §6), each stone at
+//! Solitaire: fill an a x b x c box exactly with Rumis stones (rules §6), each stone at
 //! most once; count the fillings as placed and up to the rotations of the box.
 //!
 //! The search is the classic bitboard exact cover for polycubes: the box's cells are bits

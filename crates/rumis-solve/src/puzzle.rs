@@ -1,4 +1,4 @@
-//! The cube solitaire as a puzzle a person plays (RULES §6): fill a box with the stones of
+//! The cube solitaire as a puzzle a person plays (rules §6): fill a box with the stones of
 //! one colour, each at most once, building it as the stones are built in the game — from
 //! above, never leaving a hole underneath, inside the box (rules 1–4). Contact does not
 //! matter: it is one builder's structure. These are exactly the rules the core applies to

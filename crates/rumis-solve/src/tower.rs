@@ -1,4 +1,4 @@
-//! The 5 x 5 x 5 in turn (RULES §6): build the whole cube with all four colours, placing
+//! The 5 x 5 x 5 in turn (rules §6): build the whole cube with all four colours, placing
 //! stones in turn R, Y, G, B under the rules of section 4, Hmax 5; a colour that can no
 //! longer place is skipped (out). The rules themselves come from the core: this is a
 //! depth-first search over the core's legal placements with pruning that only ever cuts
@@ -14,7 +14,7 @@ pub fn tower_board(size: usize) -> Board {
     let row = "#".repeat(size);
     let grid: Vec<&str> = (0..size).map(|_| row.as_str()).collect();
     let text = format!(
-        "# The solitaire {size} x {size} x {size} in turn (RULES §6). Rows back rank first.\nname = \"Tower{size}\"\nprovenance = \"printed-rules\"\nsource = \"The rulebook's solitaire: build the {size} x {size} x {size} cube with all four colours in turn.\"\nhmax = {{ 2 = {size}, 3 = {size}, 4 = {size} }}\ngrid = \"\"\"\n{}\n\"\"\"\n",
+        "# The solitaire {size} x {size} x {size} in turn (rules §6). Rows back rank first.\nname = \"Tower{size}\"\nprovenance = \"printed-rules\"\nsource = \"The rulebook's solitaire: build the {size} x {size} x {size} cube with all four colours in turn.\"\nhmax = {{ 2 = {size}, 3 = {size}, 4 = {size} }}\ngrid = \"\"\"\n{}\n\"\"\"\n",
         grid.join("\n")
     );
     Board::from_toml("<tower>", &text).expect("a valid box")

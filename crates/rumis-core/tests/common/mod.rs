@@ -1,5 +1,5 @@
 //! Shared test helpers: an independent, slow, obviously-correct legal-placement generator
-//! (the "oracle") that reads a position only through its public API and checks RULES §4
+//! (the "oracle") that reads a position only through its public API and checks rules §4
 //! cube by cube on a voxel array, plus small builders for sites and games.
 #![allow(dead_code)]
 
@@ -57,7 +57,7 @@ impl Voxels {
     }
 }
 
-/// What the contact rule (RULES §4.5) asks of a colour's next stone.
+/// What the contact rule (rules §4.5) asks of a colour's next stone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ContactRule {
     /// The empty board: the first stone of the game.
@@ -79,7 +79,7 @@ pub fn contact_rule(pos: &Position, colour: Colour) -> ContactRule {
     }
 }
 
-/// The canonical notation of a set of cubes of a stone (RULES §7).
+/// The canonical notation of a set of cubes of a stone (rules §7).
 pub fn notation_of(stone: Stone, cubes: &[(i32, i32, i32)]) -> String {
     // (file, rank) -> count; BTreeMap orders by file, then rank.
     let mut cols: BTreeMap<(i32, i32), usize> = BTreeMap::new();
