@@ -25,11 +25,14 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// List the built-in scenarios: size, columns, Hmax, frames, provenance.
+    /// List the built-in scenarios: size, columns, Hmax, frames, provenance, evidence.
     Boards {
         /// Describe this board file instead.
         #[arg(long, value_name = "PATH")]
         board_file: Option<std::path::PathBuf>,
+        /// Write this built-in board's file (TOML) to standard output, to edit as your own.
+        #[arg(long, value_name = "NAME", conflicts_with = "board_file")]
+        export: Option<String>,
     },
     /// Show a position: top view, the levels one by one, stones left, scores.
     Show(Source),
@@ -132,7 +135,16 @@ fn run(command: Command) -> Result<(), String> {
     let mut out = std::io::stdout().lock();
     let mut print = |s: String| writeln!(out, "{s}").map_err(|e| format!("cannot write output: {e}"));
     match command {
-        Command::Boards { board_file } => {
+        Command::Boards { export: Some(name), .. } => {
+            let text = Board::builtin_file(&name).ok_or_else(|| {
+                format!(
+                    "no built-in board called \"{name}\" (the boards: {})",
+                    Board::builtin_names()
+                )
+            })?;
+            print(text.trim_end().to_string())?;
+        }
+        Command::Boards { board_file, .. } => {
             let boards: Vec<Board> = match board_file {
                 Some(path) => vec![source::read_board_file(&path)?],
                 None => Board::builtins().to_vec(),

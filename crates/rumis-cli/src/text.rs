@@ -37,6 +37,18 @@ pub fn boards_table(boards: &[Board]) -> String {
         if !b.source.is_empty() {
             let _ = writeln!(s, "{:<11} {}", "", b.source);
         }
+        if b.evidence.is_empty() {
+            let _ = writeln!(s, "{:<11} evidence: none found", "");
+        }
+        for e in &b.evidence {
+            let _ = writeln!(s, "{:<11} evidence: {} [{}]", "", e.fact, e.source);
+            if !e.constraints.is_empty() {
+                // Every constraint was checked when the file was read (a board that
+                // contradicts its evidence does not load), so each one holds here.
+                let checks: Vec<String> = e.constraints.iter().map(|c| format!("{c} (holds)")).collect();
+                let _ = writeln!(s, "{:<11}   checks: {}", "", checks.join("; "));
+            }
+        }
     }
     s.pop();
     s

@@ -62,6 +62,29 @@ fn boards_lists_the_six_scenarios() {
     }
     assert!(out.contains("4/6/8"));
     assert!(out.contains("printed-rules"));
+    // Coricancha's evidence, with what it implies and that it holds.
+    assert!(out.contains("62 squares seen from above"), "{out}");
+    assert!(out.contains("at least 62 cells for 3 players (holds)"), "{out}");
+    assert!(out.contains("Coricancha   10x8 40/80/80"), "{out}");
+}
+
+#[test]
+fn boards_export_writes_a_file_that_reads_back() {
+    let text = ok(&["boards", "--export", "pyramid"]);
+    assert!(text.contains("name = \"Coricancha\""), "{text}");
+    let path = temp("exported-coricancha.toml", &text);
+    let out = ok(&["boards", "--board-file", path.to_str().unwrap()]);
+    assert!(out.contains("Coricancha   10x8 40/80/80"), "{out}");
+    // An edit that contradicts the evidence is refused with the reason.
+    let edited = text.replace(
+        "frames = { 2 = \"a1:e8\" }",
+        "frames = { 2 = \"a1:e8\", 3 = \"a1:e8\" }",
+    );
+    let path = temp("edited-coricancha.toml", &edited);
+    let err = fails(rumis(&["boards", "--board-file", path.to_str().unwrap()]));
+    assert!(err.contains("contradicts its own evidence"), "{err}");
+    let err = fails(rumis(&["boards", "--export", "atlantis"]));
+    assert!(err.contains("no built-in board called \"atlantis\""), "{err}");
 }
 
 #[test]

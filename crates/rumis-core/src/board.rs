@@ -8,6 +8,8 @@ use std::sync::OnceLock;
 use serde::Deserialize;
 use toml::Spanned;
 
+use crate::evidence::{Evidence, RawEvidence};
+
 /// The most columns (grid cells) a board may have: column indices fit in a byte and the
 /// move generator's per-column tables in 128 lanes.
 pub const MAX_COLUMNS: usize = 128;
@@ -78,6 +80,9 @@ pub struct Board {
     pub hmax: [u8; 3],
     /// The frame for 2, 3 and 4 players, if any.
     pub frames: [Option<Frame>; 3],
+    /// Sourced facts the board was fitted to; each one's constraints hold (checked when
+    /// the file is read).
+    pub evidence: Vec<Evidence>,
 }
 
 /// A board file that cannot be used, with where and why.
@@ -129,6 +134,8 @@ struct RawBoard {
     #[serde(default)]
     frames: Option<BTreeMap<String, Spanned<String>>>,
     grid: Spanned<String>,
+    #[serde(default)]
+    evidence: Vec<RawEvidence>,
 }
 
 fn line_of(text: &str, offset: usize) -> usize {
@@ -308,7 +315,7 @@ impl Board {
             }
         }
 
-        Ok(Board {
+        let mut board = Board {
             name,
             aliases: raw.aliases,
             provenance,
@@ -318,7 +325,26 @@ impl Board {
             cells,
             hmax,
             frames,
-        })
+            evidence: Vec::new(),
+        };
+        // Evidence is read last: its constraints are checked against the board itself.
+        for raw in raw.evidence {
+            let at = raw.span_start();
+            let evidence = raw.read().map_err(|(offset, message)| err(offset, message))?;
+            for c in &evidence.constraints {
+                if let Err(have) = c.check(&board) {
+                    return Err(err(
+                        at,
+                        format!(
+                            "the board contradicts its own evidence \"{}\": it needs {c}, but {have}",
+                            evidence.fact
+                        ),
+                    ));
+                }
+            }
+            board.evidence.push(evidence);
+        }
+        Ok(board)
     }
 
     /// An open box of `files` x `ranks` cells with one height limit for every player count
@@ -415,6 +441,12 @@ impl Board {
         Board::builtins().iter().find(|b| b.is_called(name))
     }
 
+    /// The file a built-in scenario is read from, by name or alias (to export and edit).
+    pub fn builtin_file(name: &str) -> Option<&'static str> {
+        let i = Board::builtins().iter().position(|b| b.is_called(name))?;
+        Some(BUILTIN_FILES[i].1)
+    }
+
     /// The names of the built-in scenarios, for messages.
     pub fn builtin_names() -> String {
         Board::builtins()
@@ -453,6 +485,7 @@ const BUILTIN_FILES: [(&str, &str); 6] = [
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Constraint;
 
     fn bad(text: &str) -> BoardError {
         Board::from_toml("my.toml", text).unwrap_err()
@@ -560,6 +593,95 @@ mod tests {
         assert_eq!(e.line, 2);
         let e = bad("name = \"T\"\nprovenance = \"reconstruction\"\nhmax = { 2 = 2, 3 = 3, 4 = 40 }\ngrid = \"\"\"\n##\n\"\"\"\n");
         assert!(e.message.contains("1 to 15"), "{e}");
+    }
+
+    #[test]
+    fn evidence_is_read_and_checked() {
+        let b = Board::from_toml(
+            "t.toml",
+            &format!("{GOOD}\n[[evidence]]\nfact = \"Four cells.\"\nsource = \"here\"\nmin_cells = {{ 2 = 4 }}\nhmax = {{ 4 = 4 }}\nreaches_level = {{ 4 = 3 }}\nframes_for = []\n"),
+        )
+        .unwrap();
+        assert_eq!(b.evidence.len(), 1);
+        assert_eq!(b.evidence[0].constraints.len(), 4);
+        // A board that contradicts its own evidence is refused, at the evidence's line.
+        let e = bad(&format!(
+            "{GOOD}\n[[evidence]]\nfact = \"Five cells.\"\nsource = \"here\"\nmin_cells = {{ 2 = 5 }}\n"
+        ));
+        assert_eq!(e.line, 10, "{e}");
+        assert!(
+            e.message
+                .contains("at least 5 cells for 2 players, but the footprint for 2 players has 4 cells"),
+            "{e}"
+        );
+        let e = bad(&format!(
+            "{GOOD}\n[[evidence]]\nfact = \"High.\"\nsource = \"\"\nreaches_level = {{ 3 = 4 }}\n"
+        ));
+        assert!(e.message.contains("the highest limit for 3 players is 3"), "{e}");
+        let e = bad(&format!(
+            "{GOOD}\n[[evidence]]\nfact = \"Framed.\"\nsource = \"\"\nframes_for = [2]\n"
+        ));
+        assert!(
+            e.message
+                .contains("a red frame for 2 players only, but the board has no frame"),
+            "{e}"
+        );
+        let e = bad(&format!(
+            "{GOOD}\n[[evidence]]\nfact = \"Hmax.\"\nsource = \"\"\nhmax = {{ 2 = 3 }}\n"
+        ));
+        assert!(e.message.contains("Hmax for 2 players is 2"), "{e}");
+        // Malformed evidence: a key that is no player count, an unknown field, no fact.
+        let e = bad(&format!(
+            "{GOOD}\n[[evidence]]\nfact = \"x\"\nsource = \"\"\nmin_cells = {{ 5 = 1 }}\n"
+        ));
+        assert!(e.message.contains("not a player count"), "{e}");
+        let e = bad(&format!(
+            "{GOOD}\n[[evidence]]\nfact = \"x\"\nsource = \"\"\ncells = 3\n"
+        ));
+        assert!(e.message.contains("cells"), "{e}");
+        let e = bad(&format!("{GOOD}\n[[evidence]]\nfact = \" \"\nsource = \"\"\n"));
+        assert!(e.message.contains("empty fact"), "{e}");
+        let e = bad(&format!(
+            "{GOOD}\n[[evidence]]\nfact = \"x\"\nsource = \"\"\nframes_for = [1]\n"
+        ));
+        assert!(e.message.contains("not a player count"), "{e}");
+    }
+
+    #[test]
+    fn the_scenarios_carry_their_evidence() {
+        for b in Board::builtins() {
+            for e in &b.evidence {
+                for c in &e.constraints {
+                    assert_eq!(c.check(b), Ok(()), "{}: {}", b.name, e.fact);
+                }
+            }
+        }
+        let cori = Board::builtin("coricancha").unwrap();
+        assert!(cori
+            .evidence
+            .iter()
+            .flat_map(|e| &e.constraints)
+            .any(|c| *c == Constraint::MinCells { players: 3, cells: 62 }));
+        // The frame Coricancha had for 3 players until 2026-11-23 (a1:g8, 56 cells)
+        // contradicts the reported 3-player game: that file is refused now.
+        let old = Board::builtin_file("coricancha").unwrap().replace(
+            "frames = { 2 = \"a1:e8\" }",
+            "frames = { 2 = \"a1:e8\", 3 = \"a1:g8\" }",
+        );
+        assert_ne!(old, Board::builtin_file("coricancha").unwrap());
+        let e = Board::from_toml("coricancha.toml", &old).unwrap_err();
+        assert!(
+            e.message
+                .contains("a red frame for 2 players only, but the board has frames for 2 and 3 players"),
+            "{e}"
+        );
+        // And without the rulebook's frame fact, the reported game alone refuses it.
+        let e = Board::from_toml("coricancha.toml", &old.replace("frames_for = [2]\n", "")).unwrap_err();
+        assert!(
+            e.message
+                .contains("at least 62 cells for 3 players, but the footprint for 3 players has 56 cells"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -16,6 +16,7 @@
 //! ```
 
 pub mod board;
+pub mod evidence;
 pub mod game;
 pub mod movegen;
 pub mod notation;
@@ -28,6 +29,7 @@ pub mod site;
 pub mod stone;
 
 pub use board::{Board, BoardError, MAX_COLUMNS, MAX_LEVEL};
+pub use evidence::{Constraint, Evidence};
 pub use game::Game;
 pub use movegen::{CodePath, GenTables, MoveSet};
 pub use notation::MoveError;
