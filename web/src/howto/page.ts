@@ -109,11 +109,12 @@ function stonesFigure(stones: StoneInfo[]): HTMLElement {
     files = Math.max(files, x - 1);
   });
   const board = { files, ranks: 5, hmax: 2, cells: [] };
-  const url = picture({ id: "stones", board, structure });
+  const size = { width: 640, height: 260 };
+  const url = picture({ id: "stones", board, structure, size });
   return h(
     "figure",
     { class: "lesson wide", "data-lesson": "stones" },
-    h("img", { src: url, width: PICTURE.width, height: PICTURE.height, alt: t("howto.stones.alt") }),
+    h("img", { src: url, width: size.width, height: size.height, alt: t("howto.stones.alt") }),
     h("figcaption", {}, t("howto.stones.legend", { front: rows[0].map((s) => s.code).join(" "), back: rows[1].map((s) => s.code).join(" ") })),
   );
 }

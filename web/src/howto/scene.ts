@@ -22,6 +22,8 @@ export interface Scene {
   placement?: { colour: Letter; cubes: Xyz[]; legal: boolean } | null;
   /** Seen from straight above, as the score counts. */
   top?: boolean;
+  /** Pixels, when not the usual picture size. */
+  size?: { width: number; height: number };
 }
 
 export interface DrawnScene {
@@ -42,7 +44,7 @@ export const PICTURE = { width: 360, height: 250 };
 
 /** Draws a scene and returns it as a PNG data URL. */
 export function picture(scene: Scene): string {
-  const { width, height } = PICTURE;
+  const { width, height } = scene.size ?? PICTURE;
   renderer ??= new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
   renderer.setPixelRatio(1);
   renderer.setSize(width, height, false);
