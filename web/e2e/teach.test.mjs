@@ -159,6 +159,24 @@ test("the pictures of How to play are the core's positions and placements", asyn
   await page.context().close();
 });
 
+test("the solitaire's 3 × 3 × 3 solution opens on stone 1, each stone in its own shade", async () => {
+  const solution = await api(server.url, "/puzzles/cube3");
+  const page = await newPage("nl");
+  await page.goto(`${server.url}/puzzle?show=cube`);
+  await page.waitForFunction(() => document.body.dataset.step === "1");
+  assert.match(await page.textContent("#status"), new RegExp(`^Steen 1 van ${solution.steps.length}`));
+  for (let i = 1; i < solution.steps.length; i++) await page.keyboard.press("ArrowRight");
+  await page.waitForFunction((n) => document.body.dataset.step === String(n), solution.steps.length);
+  const shades = await page.evaluate(() => window.__rumisShades);
+  assert.equal(shades.length, solution.steps.length);
+  for (const s of shades) assert.equal(s.length, 1, "every cube of a stone in one shade");
+  assert.equal(new Set(shades.map((s) => s[0])).size, solution.steps.length, "the stones' shades all differ");
+  assert.deepEqual(await missingKeys(page), []);
+  await shot(page, "teach-puzzle-cube3");
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 // ----- the guided first game -----
 
 /** Cubes of a state's structure, as a set of "x,y,z". */

@@ -22,11 +22,16 @@ export function tintStones(view: Structure3D, stones: Xyz[][]) {
   const stoneOf = new Map<string, number>();
   stones.forEach((cubes, i) => cubes.forEach(([x, y, z]) => stoneOf.set(`${x},${y},${z}`, i)));
   const materials = colours.map((c) => new THREE.MeshLambertMaterial({ color: c }));
+  // What each stone's cubes were given, for the browser tests: stone index -> colours used.
+  const used: Record<number, Set<string>> = {};
   view.scene.traverse((o) => {
     const m = o as THREE.Mesh;
     const d = m.userData as { x?: number; y?: number; z?: number };
     if (!m.isMesh || d.z === undefined || d.z < 0) return;
     const i = stoneOf.get(`${d.x},${d.y},${d.z}`);
-    if (i !== undefined) m.material = materials[i];
+    if (i === undefined) return;
+    m.material = materials[i];
+    (used[i] ??= new Set()).add(colours[i].getHexString());
   });
+  (window as unknown as { __rumisShades: string[][] }).__rumisShades = stones.map((_, i) => [...(used[i] ?? [])]);
 }
