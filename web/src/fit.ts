@@ -11,8 +11,8 @@ interface Orbit {
 /** The eight corners of the box the camera must show (world coordinates of Structure3D). */
 function corners(files: number, ranks: number, height: number): THREE.Vector3[] {
   const out: THREE.Vector3[] = [];
-  const [hx, hz] = [files / 2 + 0.6, ranks / 2 + 0.6];
-  for (const x of [-hx, hx]) for (const z of [-hz, hz]) for (const y of [-0.3, height + 0.2]) out.push(new THREE.Vector3(x, y, z));
+  const [hx, hz] = [files / 2 + 0.3, ranks / 2 + 0.3];
+  for (const x of [-hx, hx]) for (const z of [-hz, hz]) for (const y of [-0.3, height + 0.1]) out.push(new THREE.Vector3(x, y, z));
   return out;
 }
 
@@ -27,7 +27,7 @@ export function fitCamera(
   ranks: number,
   height: number,
   from = new THREE.Vector3(0.35, 0.75, 0.9),
-  margin = 0.9,
+  margin = 0.94,
 ) {
   const target = new THREE.Vector3(0, height / 2, 0);
   const dir = from.clone().normalize();

@@ -105,7 +105,9 @@ export function picture(scene: Scene): string {
       group.add(m, e);
     }
   }
-  const tallest = Math.max(1, ...scene.board.cells.map((c) => c.limit));
+  // Everything in view: the limits, and a refused stone that would stick out above them.
+  const cubesDrawn = [...scene.structure.flatMap((s) => s.cubes), ...(scene.placement?.cubes ?? [])];
+  const tallest = Math.max(1, ...scene.board.cells.map((c) => c.limit), ...cubesDrawn.map((c) => c[2] + 1));
   const aspect = width / height;
   let camera: THREE.Camera;
   if (scene.top) {
