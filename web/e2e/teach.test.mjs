@@ -338,3 +338,22 @@ test("the guided first game from the start page to its end: each step's rule is 
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test("the guide can be skipped from How to play's guided game, and stays skipped after a reload", async () => {
+  const page = await newPage("de");
+  await page.goto(`${server.url}/how-to-play`);
+  await page.waitForSelector('body[data-lessons="ready"]');
+  await page.click("#howto-guided");
+  await page.waitForURL(/\/game\/[a-z0-9]+$/);
+  await page.waitForSelector('#tutorial[data-step="welcome"]');
+  assert.equal((await page.textContent("#tutorial h2")).trim(), texts.de.tutorial.welcome.title);
+  await page.click("#tutorial-skip");
+  assert.equal(await page.$("#tutorial"), null);
+  await page.reload();
+  await page.waitForSelector("#status");
+  await new Promise((r) => setTimeout(r, 500));
+  assert.equal(await page.$("#tutorial"), null, "no guide after skipping it");
+  assert.deepEqual(await missingKeys(page), []);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
