@@ -56,6 +56,8 @@ test("the start page and How to play in each language: no missing key, translate
       assert.notEqual(T.start.newGame, texts.en.start.newGame, `${lang} translates "New game"`);
     }
     assert.match(await page.textContent("#boards"), new RegExp(fill(T.start.columns_other, { count: 20 })), `${lang}: plural of columns`);
+    assert.match(await page.textContent('.board-card[data-board="Chullpa"]'), new RegExp(`^Chullpa${T.start.nick.Chullpa} · 5×4`), `${lang}: the board's nickname`);
+    assert.equal(await page.getAttribute(".seat-row .swatch-Y", "title"), fill(JSON.parse(readFileSync(join(webDir, "src", "locales", lang, "common.json"), "utf8")).colour.Y, {}));
     // At 1280 x 800 "Start the game" and the way in for newcomers are in view without scrolling.
     const box = await page.$eval("#create", (b) => b.getBoundingClientRect().toJSON());
     assert.ok(box.bottom <= 800 && box.top >= 0, `${lang}: the start button is in view (${JSON.stringify(box)})`);

@@ -16,6 +16,14 @@ interface SeatChoice {
 }
 
 const colourName = (c: Letter) => t(`common.colour.${c}`);
+/** The built-in scenarios, whose nicknames (the shape each builds) are translated. */
+const NICKNAMED = ["Chullpa", "Pirka", "Tambo", "Pisac", "Coricancha", "Cucho"];
+/** A colour's swatch, named in the page's language. */
+const namedSwatch = (c: Letter) => {
+  const s = swatch(c);
+  s.title = colourName(c);
+  return s;
+};
 
 export class StartPage {
   private boards: BoardInfo[] = [];
@@ -131,7 +139,7 @@ export class StartPage {
     for (const b of this.boards) {
       const layout = b.layouts?.[String(this.limitPlayers())];
       const facts = [
-        b.aliases[0] ?? "",
+        NICKNAMED.includes(b.name) ? t(`start.nick.${b.name}`) : (b.aliases[0] ?? ""),
         `${b.files}×${b.ranks}`,
         t("start.height", { hmax: layout?.hmax ?? "?" }),
         t("start.columns", { count: layout?.cells.length ?? 0 }),
@@ -229,7 +237,7 @@ export class StartPage {
         "div",
         { class: "seat-row" },
         h("span", {}, t("start.seat", { n: i + 1 })),
-        ...cols.map((c) => swatch(c)),
+        ...cols.map(namedSwatch),
         h("span", { class: "small seat-colours" }, cols.map(colourName).join(" & ")),
         kind,
       );
