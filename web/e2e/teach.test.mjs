@@ -255,59 +255,72 @@ test("the guided first game from the start page to its end: each step's rule is 
   await page.click("#tutorial-next");
 
   const seen = [];
+  const at = {}; // step -> yellow's stones placed when it showed
   let state = await waitTurn(id, 1);
   while (!state.over) {
     const placed = 11 - state.colours.find((c) => c.colour === "Y").stones_left.length;
-    const expectStep = ["first_stone", "contact", "support", "height"][placed];
-    if (expectStep) await page.waitForSelector(`#tutorial[data-step="${expectStep}"]`, { timeout: 10000 });
-    const now = await step(page);
     const cells = occupied(state);
     const { placements } = await api(server.url, `/games/${id}/placements`);
     const n = state.move_number;
-    if (now === "first_stone") {
-      // As explained: every legal place rests on the board and touches the structure...
-      for (const p of placements) {
-        assert.ok(p.cubes.some((c) => c[2] === 0), `${p.placement} rests on the board`);
-        assert.ok(touches(p.cubes, cells, Boolean), `${p.placement} touches the structure`);
+    if (placed === 0) await page.waitForSelector('#tutorial[data-step="first_stone"]', { timeout: 10000 });
+    if (placed === 1) await page.waitForSelector('#tutorial[data-step="contact"]', { timeout: 10000 });
+    // Every step this turn brings, one after another, until none is left.
+    for (;;) {
+      // The guide has looked at this position (its placements included).
+      await page.waitForFunction((n) => Number(document.body.dataset.tutorialAt) === n, state.moves_played, { timeout: 10000 });
+      const now = await step(page);
+      if (!now) break;
+      if (now === "first_stone") {
+        // As explained: every legal place rests on the board and touches the structure...
+        for (const p of placements) {
+          assert.ok(p.cubes.some((c) => c[2] === 0), `${p.placement} rests on the board`);
+          assert.ok(touches(p.cubes, cells, Boolean), `${p.placement} touches the structure`);
+        }
+        // ...and a stone apart from it is refused for that reason.
+        const apart = dominoes(state).find((d) => d.a.height === 0 && d.b.height === 0 && !touches([[d.a.x, d.a.y, 0], [d.b.x, d.b.y, 0]], cells, Boolean));
+        assert.match(await refused(id, token, apart.text, n), /first stone must touch a cube already in the structure/);
+        await shot(page, "teach-tutorial-2-first-stone");
+      } else if (now === "contact") {
+        // A reload resumes the guide where it was.
+        await page.reload();
+        await page.waitForSelector('#tutorial[data-step="contact"]');
+        for (const p of placements) assert.ok(touches(p.cubes, cells, (c) => c === "Y"), `${p.placement} touches yellow`);
+        const alone = dominoes(state).find(
+          (d) => d.a.height === d.b.height && d.a.height < d.a.limit && !touches([[d.a.x, d.a.y, d.a.height], [d.b.x, d.b.y, d.b.height]], cells, (c) => c === "Y"),
+        );
+        assert.match(await refused(id, token, alone.text, n), /must touch a yellow cube/i);
+      } else if (now === "support") {
+        // It shows when a stone can rest on others (or a few stones in)...
+        const onTop = placements.some((p) => p.cubes.some(([x, y, z]) => z > 0 && cells.has(`${x},${y},${z - 1}`)));
+        assert.ok(onTop || placed >= 3, "building on top is possible now");
+        // ...and a stone over a lower column leaves empty space under it: refused.
+        const hollow = dominoes(state).find((d) => d.a.height > d.b.height && d.a.height < d.a.limit);
+        assert.ok(hollow, "a domino can be laid over a step");
+        assert.match(await refused(id, token, hollow.text, n), /empty space under it/);
+        for (const p of placements)
+          for (const [x, y, z] of p.cubes)
+            assert.ok(z === 0 || cells.has(`${x},${y},${z - 1}`) || p.cubes.some((c) => String(c) === String([x, y, z - 1])), `${p.placement}: nothing hollow`);
+      } else if (now === "height") {
+        const limit = state.site.hmax;
+        assert.match(await page.textContent("#tutorial"), new RegExp(`level ${limit}`));
+        const reaches = placements.some((p) => p.cubes.some((c) => c[2] === limit - 1));
+        assert.ok(reaches || placed >= 4, "a stone can reach the limit now");
+        const col = state.position.columns.find((c) => c.height >= 1);
+        assert.match(await refused(id, token, `I4@${col.cell}x4`, n), /above the height limit/);
+        for (const p of placements) for (const c of p.cubes) assert.ok(c[2] < limit, `${p.placement} stays under the limit`);
+        await shot(page, "teach-tutorial-3-height");
+      } else if (now === "out") {
+        const out = state.colours.filter((c) => c.out).map((c) => c.name);
+        assert.ok(out.length > 0);
+        for (const name of out) assert.match(await page.textContent("#tutorial"), new RegExp(name, "i"));
       }
-      // ...and a stone apart from it is refused for that reason.
-      const apart = dominoes(state).find((d) => d.a.height === 0 && d.b.height === 0 && !touches([[d.a.x, d.a.y, 0], [d.b.x, d.b.y, 0]], cells, Boolean));
-      assert.match(await refused(id, token, apart.text, n), /first stone must touch a cube already in the structure/);
-      await shot(page, "teach-tutorial-2-first-stone");
-    } else if (now === "contact") {
-      // A reload resumes the guide where it was.
-      await page.reload();
-      await page.waitForSelector('#tutorial[data-step="contact"]');
-      for (const p of placements) assert.ok(touches(p.cubes, cells, (c) => c === "Y"), `${p.placement} touches yellow`);
-      const alone = dominoes(state).find(
-        (d) => d.a.height === d.b.height && d.a.height < d.a.limit && !touches([[d.a.x, d.a.y, d.a.height], [d.b.x, d.b.y, d.b.height]], cells, (c) => c === "Y"),
-      );
-      assert.match(await refused(id, token, alone.text, n), /must touch a yellow cube/i);
-    } else if (now === "support") {
-      // A stone over a lower column leaves empty space under it: refused.
-      const hollow = dominoes(state).find((d) => d.a.height > d.b.height && d.a.height < d.a.limit);
-      assert.ok(hollow, "a domino can be laid over a step");
-      assert.match(await refused(id, token, hollow.text, n), /empty space under it/);
-      for (const p of placements) for (const [x, y, z] of p.cubes) assert.ok(z === 0 || cells.has(`${x},${y},${z - 1}`) || p.cubes.some((c) => String(c) === String([x, y, z - 1])), `${p.placement}: nothing hollow`);
-    } else if (now === "height") {
-      const limit = state.site.hmax;
-      assert.match(await page.textContent("#tutorial"), new RegExp(`level ${limit}`));
-      const col = state.position.columns.find((c) => c.height >= 1);
-      assert.match(await refused(id, token, `I4@${col.cell}x4`, n), /above the height limit/);
-      for (const p of placements) for (const c of p.cubes) assert.ok(c[2] < limit, `${p.placement} stays under the limit`);
-      await shot(page, "teach-tutorial-3-height");
-    } else if (now === "out") {
-      const out = state.colours.filter((c) => c.out).map((c) => c.name);
-      assert.ok(out.length > 0);
-      for (const name of out) assert.match(await page.textContent("#tutorial"), new RegExp(name, "i"));
-    }
-    if (now) {
       seen.push(now);
+      at[now] = placed;
       await page.click("#tutorial-next");
       await page.waitForFunction((s) => document.body.dataset.tutorialStep !== s, now);
     }
-    // Keep the upright I4 for the height step; otherwise the first legal place.
-    const pick = placements.find((p) => placed >= 3 || p.stone !== "I4") ?? placements[0];
+    // Keep the I4 for the height step (stood up, it is too tall); otherwise the first legal place.
+    const pick = placements.find((p) => seen.includes("height") || p.stone !== "I4") ?? placements[0];
     const res = await fetch(`${server.url}/api/v1/games/${id}/moves`, {
       method: "POST",
       headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
@@ -335,6 +348,8 @@ test("the guided first game from the start page to its end: each step's rule is 
     assert.ok(line.text.includes(`= ${c.score}`));
   }
   assert.deepEqual(seen, ["first_stone", "contact", "support", "height", "out", "score"]);
+  // One rule of placing per turn: each on a later turn than the one before.
+  assert.ok(at.first_stone === 0 && at.contact === 1 && at.support > at.contact && at.height > at.support, JSON.stringify(at));
   await shot(page, "teach-tutorial-4-score");
   assert.deepEqual(await missingKeys(page), []);
   assert.deepEqual(page.errors, []);

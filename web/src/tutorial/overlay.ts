@@ -2,7 +2,7 @@
 // matters, with "Next" and "Skip". It follows the game by itself (the game's events and
 // its own state fetches), so the game page knows nothing of it.
 import { api, Events, tokens } from "../api";
-import type { GameState, Letter } from "../api";
+import type { GameState, Letter, Placement } from "../api";
 import { h } from "../ui";
 import { t } from "../i18n";
 import { lessons } from "../howto/lessons";
@@ -22,6 +22,7 @@ export function attachTutorial(id: string) {
 class Tutorial {
   private card = h("aside", { class: "tutorial", id: "tutorial", role: "dialog", "aria-live": "polite" });
   private state: GameState | null = null;
+  private placements: Placement[] = [];
   private timer = 0;
   private events: Events;
   private shown = "";
@@ -43,7 +44,10 @@ class Tutorial {
 
   private async refresh() {
     try {
-      this.state = await api.state(this.id);
+      const state = await api.state(this.id);
+      // The legal places, to tell when building on top or reaching the limit first matters.
+      this.placements = this.moment(state).myTurn ? (await api.placements(this.id)).placements : [];
+      this.state = state;
     } catch {
       return; // The next event or reconnection tries again.
     }
@@ -54,7 +58,7 @@ class Tutorial {
     const held = Object.keys(tokens.get(this.id)).map(Number);
     const mine: Letter[] = state.seats.filter((s) => held.includes(s.seat)).flatMap((s) => s.colours);
     const placed = mine.length ? 11 - (state.colours.find((c) => c.colour === mine[0])?.stones_left.length ?? 11) : 0;
-    return { state, mine, myTurn: state.seat_to_move !== null && held.includes(state.seat_to_move), placed };
+    return { state, mine, myTurn: state.seat_to_move !== null && held.includes(state.seat_to_move), placed, placements: this.placements };
   }
 
   private update() {
@@ -62,18 +66,23 @@ class Tutorial {
     if (!state || this.progress.skipped) return;
     if (!this.progress.current) {
       const m = this.moment(state);
-      const next = STEPS.find((s) => !this.progress.seen.includes(s.id) && s.when(m));
+      // One rule per turn for the rules of placing: a newcomer reads one, then plays.
+      const fresh = this.progress.readAt !== state.moves_played;
+      const next = STEPS.find((s) => !this.progress.seen.includes(s.id) && (fresh || !s.paced) && s.when(m));
       if (next) {
         this.progress.current = next.id;
         saveProgress(this.id, this.progress);
       }
     }
     this.render(state);
+    // The position the guide has looked at (for the browser tests to wait on).
+    document.body.dataset.tutorialAt = String(state.moves_played);
     if (state.over && !this.progress.current) this.events.close();
   }
 
   private next() {
     if (this.progress.current) this.progress.seen.push(this.progress.current);
+    this.progress.readAt = this.state?.moves_played ?? null;
     this.progress.current = null;
     saveProgress(this.id, this.progress);
     this.update();
