@@ -77,7 +77,7 @@ function scoreFigure(s: LessonScore): HTMLElement {
   );
   return h(
     "figure",
-    { class: "lesson score", "data-lesson": `score-${s.id}` },
+    { class: "lesson scoring", "data-lesson": `score-${s.id}` },
     h("img", { src: url, width: PICTURE.width, height: PICTURE.height, alt: t(`howto.scoreExample.${s.id}`) }),
     h(
       "figcaption",
