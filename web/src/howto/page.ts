@@ -49,6 +49,8 @@ export function exampleFigure(e: LessonExample): HTMLElement {
     board: e.board,
     structure: e.structure,
     placement: { colour: e.colour, cubes: e.cubes, legal: e.legal },
+    // The limit is drawn where it is the point of the picture.
+    limits: e.rule === "too_high",
   });
   return h(
     "figure",

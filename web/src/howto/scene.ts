@@ -22,6 +22,8 @@ export interface Scene {
   placement?: { colour: Letter; cubes: Xyz[]; legal: boolean } | null;
   /** Seen from straight above, as the score counts. */
   top?: boolean;
+  /** Draw each cell's height limit (a faint frame at that level). */
+  limits?: boolean;
   /** Pixels, when not the usual picture size. */
   size?: { width: number; height: number };
 }
@@ -66,7 +68,7 @@ export function picture(scene: Scene): string {
     const m = new THREE.Mesh(tile, tileMat);
     m.position.set(p.x, -0.06, p.z);
     root.add(m);
-    if (!scene.top) {
+    if (scene.limits && !scene.top) {
       const frame = new THREE.LineSegments(new THREE.EdgesGeometry(new THREE.PlaneGeometry(0.98, 0.98).rotateX(-Math.PI / 2)), limitMat);
       frame.position.set(p.x, c.limit, p.z);
       root.add(frame);
@@ -105,9 +107,9 @@ export function picture(scene: Scene): string {
       group.add(m, e);
     }
   }
-  // Everything in view: the limits, and a refused stone that would stick out above them.
+  // Everything in view: the limits when drawn, and a refused stone that would stick out.
   const cubesDrawn = [...scene.structure.flatMap((s) => s.cubes), ...(scene.placement?.cubes ?? [])];
-  const tallest = Math.max(1, ...scene.board.cells.map((c) => c.limit), ...cubesDrawn.map((c) => c[2] + 1));
+  const tallest = Math.max(2, ...(scene.limits ? scene.board.cells.map((c) => c.limit) : []), ...cubesDrawn.map((c) => c[2] + 1));
   const aspect = width / height;
   let camera: THREE.Camera;
   if (scene.top) {
