@@ -1,13 +1,19 @@
-// The app's pages, by path: `/` starts or joins a game, `/game/ID` plays or watches one,
-// `/puzzle` is the solitaire.
+// The app's pages, by path: `/` starts or joins a game, `/game/ID` plays or watches one
+// (with the guide attached when this browser started it as a guided first game),
+// `/how-to-play` explains the rules, `/puzzle` is the solitaire.
 import "./style.css";
 import "./i18n";
 import { GamePage } from "./game";
 import { PuzzlePage } from "./puzzle";
 import { StartPage } from "./start";
+import { HowToPage } from "./howto/page";
+import { attachTutorial } from "./tutorial/overlay";
 
 const root = document.getElementById("app")!;
 const game = location.pathname.match(/^\/game\/([A-Za-z0-9]+)\/?$/);
-if (game) void new GamePage(root, game[1]).start();
-else if (/^\/puzzle\/?$/.test(location.pathname)) void new PuzzlePage(root).start();
+if (game) {
+  void new GamePage(root, game[1]).start();
+  attachTutorial(game[1]);
+} else if (/^\/puzzle\/?$/.test(location.pathname)) void new PuzzlePage(root).start();
+else if (/^\/how-to-play\/?$/.test(location.pathname)) void new HowToPage(root).start();
 else void new StartPage(root).start();

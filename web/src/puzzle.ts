@@ -6,6 +6,8 @@ import { Structure3D } from "./view3d";
 import type { ColumnCubes } from "./view3d";
 import { Placer, typing, viewKey, viewTools } from "./placer";
 import { h, toast } from "./ui";
+import { languagePicker, t } from "./i18n";
+import { tintStones } from "./shades";
 
 const SIZE = "3x3x3";
 const PLAYER: Letter = "R";
@@ -55,7 +57,7 @@ export class PuzzlePage {
     const side = h(
       "aside",
       { class: "side" },
-      h("div", { class: "side-head" }, h("a", { href: "/", class: "home" }, "Rumis"), h("h1", { class: "game-title" }, "Solitaire")),
+      h("div", { class: "side-head" }, h("a", { href: "/", class: "home" }, "Rumis"), h("h1", { class: "game-title" }, t("puzzle.title")), languagePicker()),
       this.el.tabs,
       this.el.status,
       this.el.tray,
@@ -74,7 +76,7 @@ export class PuzzlePage {
         this.view.setMarks(cells, last, cursor);
       },
     });
-    this.placer.attach(this.el.tray, this.el.turns, "Your stones — pick one");
+    this.placer.attach(this.el.tray, this.el.turns, t("puzzle.pick"));
     (window as unknown as Record<string, unknown>).rumis = {
       placements: () => this.placer.placements,
       current: () => this.placer.current?.placement ?? null,
@@ -97,9 +99,9 @@ export class PuzzlePage {
     const tab = (m: Mode, label: string) =>
       h("button", { class: `tab ${this.mode === m ? "on" : ""}`, id: `tab-${m}`, onclick: () => void this.setMode(m) }, label);
     this.el.tabs.replaceChildren(
-      tab("try", "Build the 3×3×3"),
-      tab("cube", "A 3×3×3 solution"),
-      tab("tower5", "The 5×5×5 in turn"),
+      tab("try", t("puzzle.tab.try")),
+      tab("cube", t("puzzle.tab.cube")),
+      tab("tower5", t("puzzle.tab.tower5")),
     );
     this.el.tray.replaceChildren();
     this.el.turns.replaceChildren();
@@ -107,8 +109,7 @@ export class PuzzlePage {
     this.solution = null;
     this.state = null;
     if (mode === "try") {
-      this.el.about.textContent =
-        "Fill the 3 × 3 × 3 box with the eleven stones of one colour, each at most once. Stones go in from above and may not leave a hole underneath. There are 80 928 ways as placed, 3 372 up to turning the cube.";
+      this.el.about.textContent = t("puzzle.about.try");
       try {
         this.moves = JSON.parse(localStorage.getItem("rumis.puzzle.cube3") ?? "[]");
       } catch {
@@ -116,17 +117,15 @@ export class PuzzlePage {
       }
       await this.refresh();
     } else {
-      this.el.about.textContent =
-        mode === "tower5"
-          ? "The rulebook's dare: build the whole 5 × 5 × 5 cube with all four colours, placing in turn R, Y, G, B under the rules of the game (support, contact with one's own colour, height 5). A colour that can no longer place is out. Found by `rumis solve tower5`."
-          : "One of the 80 928 fillings of the 3 × 3 × 3 box with the stones of one colour, found by `rumis solve box --size 3x3x3 --first`, built from below.";
+      this.el.about.textContent = mode === "tower5" ? t("puzzle.about.tower5") : t("puzzle.about.cube");
       try {
         this.solution = await api.puzzleSolution(mode === "tower5" ? "tower5" : "cube3");
       } catch (e) {
         this.el.status.textContent = (e as Error).message;
         return;
       }
-      this.step = this.solution.steps.length;
+      // From the first stone on, so the building can be followed.
+      this.step = 1;
       this.showBoard(this.solution.size);
       this.renderWatch();
     }
@@ -164,13 +163,13 @@ export class PuzzlePage {
     const s = this.el.status;
     s.dataset.state = st.solved ? "solved" : st.stuck ? "stuck" : "building";
     s.textContent = st.solved
-      ? `Solved with ${st.placed.length} stones!`
+      ? t("puzzle.solved", { count: st.placed.length })
       : st.stuck
-        ? `Stuck: ${st.filled} of ${st.volume} cells filled and no stone left fits. Take some back.`
-        : `${st.filled} of ${st.volume} cells filled · ${st.stones_left.length} stones left`;
+        ? t("puzzle.stuck", { filled: st.filled, volume: st.volume })
+        : `${t("puzzle.filled", { filled: st.filled, volume: st.volume })} · ${t("puzzle.left", { count: st.stones_left.length })}`;
     this.el.actions.replaceChildren(
-      h("button", { id: "undo", disabled: this.moves.length === 0, onclick: () => void this.undo() }, "Take back"),
-      h("button", { id: "reset", disabled: this.moves.length === 0, onclick: () => void this.reset() }, "Start again"),
+      h("button", { id: "undo", disabled: this.moves.length === 0, onclick: () => void this.undo() }, t("puzzle.undo")),
+      h("button", { id: "reset", disabled: this.moves.length === 0, onclick: () => void this.reset() }, t("puzzle.reset")),
     );
   }
 
@@ -179,7 +178,7 @@ export class PuzzlePage {
     try {
       await api.puzzle(SIZE, next);
     } catch (e) {
-      toast(`Not placed: ${(e as Error).message}`, true);
+      toast(t("puzzle.notPlaced", { reason: (e as Error).message }), true);
       return;
     }
     this.moves = next;
@@ -206,27 +205,29 @@ export class PuzzlePage {
     const sol = this.solution!;
     const shown = sol.steps.slice(0, this.step);
     this.view.setColumns(columnsOf(shown));
+    // One colour's stones (the 3 × 3 × 3) in shades of it, so each stone reads apart.
+    if (sol.name === "cube3") tintStones(this.view, shown.map((s) => s.cubes));
     this.view.setGhost(null);
     this.view.setMarks([], shown.at(-1)?.cubes ?? null);
     const last = shown.at(-1);
     this.el.status.textContent = last
-      ? `Stone ${this.step} of ${sol.steps.length}: ${last.colour} ${last.placement}`
-      : `The empty box; ${sol.steps.length} stones to come`;
+      ? t("puzzle.stone", { n: this.step, total: sol.steps.length, colour: t(`common.colour.${last.colour}`), placement: last.placement })
+      : t("puzzle.empty", { count: sol.steps.length });
     document.body.dataset.step = String(this.step);
-    const slider = h("input", { type: "range", min: 0, max: sol.steps.length, value: this.step, id: "step", "aria-label": "stone" }) as HTMLInputElement;
+    const slider = h("input", { type: "range", min: 0, max: sol.steps.length, value: this.step, id: "step", "aria-label": t("puzzle.slider") }) as HTMLInputElement;
     slider.addEventListener("input", () => this.go(Number(slider.value)));
     const playing = this.timer !== 0;
     this.el.actions.replaceChildren(
       h(
         "div",
         { class: "replay" },
-        h("button", { onclick: () => this.go(0), title: "start" }, "«"),
-        h("button", { id: "step-back", onclick: () => this.go(this.step - 1), title: "step back" }, "◀"),
+        h("button", { onclick: () => this.go(0), title: t("puzzle.first") }, "«"),
+        h("button", { id: "step-back", onclick: () => this.go(this.step - 1), title: t("puzzle.back") }, "◀"),
         slider,
-        h("button", { id: "step-forward", onclick: () => this.go(this.step + 1), title: "step forward" }, "▶"),
-        h("button", { id: "autoplay", onclick: () => this.autoplay(), title: "play" }, playing ? "Pause" : "Play"),
+        h("button", { id: "step-forward", onclick: () => this.go(this.step + 1), title: t("puzzle.forward") }, "▶"),
+        h("button", { id: "autoplay", onclick: () => this.autoplay(), title: t("puzzle.play") }, playing ? t("puzzle.pause") : t("puzzle.play")),
       ),
-      sol.record ? h("a", { class: "button", href: `data:text/plain;charset=utf-8,${encodeURIComponent(sol.record)}`, download: `${sol.name}.txt` }, "Record") : "",
+      sol.record ? h("a", { class: "button", href: `data:text/plain;charset=utf-8,${encodeURIComponent(sol.record)}`, download: `${sol.name}.txt` }, t("puzzle.record")) : "",
     );
   }
 

@@ -1,8 +1,12 @@
-// The start page: pick a scenario, players, variant and seats; join by link; recent games.
+// The start page: a way in for newcomers (a guided first game, how to play), then pick a
+// scenario, players, variant and seats; join by link; recent games.
 import { api, tokens } from "./api";
 import type { BoardInfo, Letter } from "./api";
 import { Structure3D } from "./view3d";
-import { COLOUR_NAMES, h, swatch, toast } from "./ui";
+import { h, swatch, toast } from "./ui";
+import { languagePicker, t } from "./i18n";
+import { fitCamera } from "./fit";
+import { startGuidedGame } from "./tutorial/launch";
 
 const ORDER: Letter[] = ["R", "Y", "G", "B"];
 
@@ -10,6 +14,16 @@ interface SeatChoice {
   kind: "human" | "ai";
   level: number;
 }
+
+const colourName = (c: Letter) => t(`common.colour.${c}`);
+/** The built-in scenarios, whose nicknames (the shape each builds) are translated. */
+const NICKNAMED = ["Chullpa", "Pirka", "Tambo", "Pisac", "Coricancha", "Cucho"];
+/** A colour's swatch, named in the page's language. */
+const namedSwatch = (c: Letter) => {
+  const s = swatch(c);
+  s.title = colourName(c);
+  return s;
+};
 
 export class StartPage {
   private boards: BoardInfo[] = [];
@@ -30,6 +44,7 @@ export class StartPage {
   constructor(private root: HTMLElement) {}
 
   async start() {
+    document.title = t("start.title");
     this.root.replaceChildren(
       h(
         "div",
@@ -37,26 +52,55 @@ export class StartPage {
         h(
           "header",
           { class: "hero" },
-          h("h1", {}, "Rumis"),
-          h("p", {}, "Build an Inca structure, stone by stone. Whoever shows the most of their colour from above wins."),
-          h("a", { href: "/puzzle", id: "puzzle-link" }, "Solitaire: build the cube →"),
+          h("div", { class: "hero-text" }, h("h1", {}, "Rumis"), h("p", {}, t("start.tagline"))),
+          h(
+            "nav",
+            { class: "hero-links" },
+            h("a", { href: "/how-to-play", id: "howto-link" }, t("start.howtoLink")),
+            h("a", { href: "/puzzle", id: "puzzle-link" }, t("start.puzzleLink")),
+            languagePicker(),
+          ),
         ),
-        (this.el.boards = h("section", { class: "boards", id: "boards" }, "Loading the scenarios…")),
-        (this.el.setup = h("section", { class: "setup", id: "setup" })),
-        (this.el.join = h("section", { class: "join" })),
-        (this.el.recent = h("section", { class: "recent", id: "recent" })),
+        this.newcomer(),
+        h(
+          "div",
+          { class: "start-main" },
+          (this.el.boards = h("section", { class: "boards", id: "boards" }, t("start.loading"))),
+          (this.el.setup = h("section", { class: "setup", id: "setup" })),
+        ),
+        h("div", { class: "start-more" }, (this.el.join = h("section", { class: "join" })), (this.el.recent = h("section", { class: "recent", id: "recent" }))),
       ),
     );
     this.renderJoin();
     try {
       this.boards = await api.boards();
     } catch (e) {
-      this.el.boards.textContent = `The server cannot be reached: ${(e as Error).message}`;
+      this.el.boards.textContent = t("start.unreachable", { reason: (e as Error).message });
       return;
     }
     this.renderBoards();
     this.renderSetup();
     void this.renderRecent();
+  }
+
+  /** The first thing a newcomer sees: learn by playing, or read the rules with pictures. */
+  private newcomer() {
+    const guided = h("button", { class: "primary", id: "guided-game" }, t("start.newcomer.guided")) as HTMLButtonElement;
+    guided.addEventListener("click", async () => {
+      guided.disabled = true;
+      try {
+        location.href = await startGuidedGame();
+      } catch (e) {
+        guided.disabled = false;
+        toast((e as Error).message, true);
+      }
+    });
+    return h(
+      "section",
+      { class: "newcomer", id: "newcomer" },
+      h("div", {}, h("strong", {}, t("start.newcomer.title")), " ", h("span", {}, t("start.newcomer.text"))),
+      h("div", { class: "newcomer-actions" }, guided, h("a", { class: "button", href: "/how-to-play", id: "newcomer-rules" }, t("start.newcomer.rules"))),
+    );
   }
 
   private preview(b: BoardInfo): string {
@@ -70,10 +114,12 @@ export class StartPage {
     }
     const layout = b.layouts?.[String(this.limitPlayers())];
     const cells = layout?.cells ?? [];
-    this.previewView.setBoard(b.files, b.ranks, cells, layout?.hmax ?? 4);
+    const hmax = layout?.hmax ?? 4;
+    this.previewView.setBoard(b.files, b.ranks, cells, hmax);
     this.previewView.setColumns([]);
     this.previewView.setVolume(cells);
-    this.previewView.zoom(0.78);
+    // The whole volume in view, however tall the board is for this player count.
+    fitCamera(this.previewView.camera, this.previewView.controls, b.files, b.ranks, Math.max(...cells.map((c) => c.limit), 1));
     const url = this.previewView.snapshot();
     this.previews.set(key, url);
     return url;
@@ -88,30 +134,39 @@ export class StartPage {
 
   private renderBoards() {
     const el = this.el.boards;
-    el.replaceChildren(h("h2", {}, "Scenario"));
+    el.replaceChildren(h("h2", {}, t("start.scenario")));
     const grid = h("div", { class: "board-grid" });
     for (const b of this.boards) {
       const layout = b.layouts?.[String(this.limitPlayers())];
+      const facts = [
+        NICKNAMED.includes(b.name) ? t(`start.nick.${b.name}`) : (b.aliases[0] ?? ""),
+        `${b.files}×${b.ranks}`,
+        t("start.height", { hmax: layout?.hmax ?? "?" }),
+        t("start.columns", { count: layout?.cells.length ?? 0 }),
+      ].filter(Boolean);
       const card = h(
         "button",
         {
           class: `board-card ${b.name === this.board ? "selected" : ""}`,
           "data-board": b.name,
+          "aria-pressed": b.name === this.board ? "true" : "false",
           onclick: () => {
             this.board = b.name;
             this.renderBoards();
           },
         },
-        h("img", { src: this.preview(b), alt: `${b.name} board`, width: 220, height: 150 }),
+        h("img", { src: this.preview(b), alt: t("start.boardAlt", { name: b.name }), width: 220, height: 150 }),
         h("strong", {}, b.name),
-        h("span", { class: "small" }, `${b.aliases[0] ?? ""} · ${b.files}×${b.ranks} · height ${layout?.hmax ?? "?"} · ${layout?.cells.length ?? "?"} columns`),
-        h("span", { class: "provenance", title: b.source ?? "" }, b.provenance ? (b.provenance === "printed-rules" ? "Board as printed in the rules" : `Board: a ${b.provenance}`) : ""),
+        h("span", { class: "small" }, facts.join(" · ")),
+        h(
+          "span",
+          { class: "provenance", title: b.source ?? "" },
+          b.provenance === "printed-rules" ? t("start.provenance.printed") : b.provenance ? t("start.provenance.reconstruction") : "",
+        ),
       );
       grid.append(card);
     }
     el.append(grid);
-    const chosen = this.boards.find((b) => b.name === this.board);
-    if (chosen?.source) el.append(h("p", { class: "small source" }, `${chosen.name}: ${chosen.source}`));
   }
 
   private seatColours(): Letter[][] {
@@ -131,7 +186,7 @@ export class StartPage {
     const players = h(
       "div",
       { class: "row" },
-      h("span", { class: "label" }, "Players"),
+      h("span", { class: "label" }, t("start.players")),
       ...[2, 3, 4].map((n) =>
         radio("players", String(n), String(n), this.players === n, () => {
           this.players = n;
@@ -142,14 +197,14 @@ export class StartPage {
       ),
     );
     const variants: [string, string, boolean][] = [
-      ["standard", "Standard", true],
-      ["two-player-four-colors", "Two players, four colours", this.players === 2],
-      ["ruinas", "Ruinas (ruins first)", this.players < 4],
+      ["standard", t("start.variants.standard"), true],
+      ["two-player-four-colors", t("start.variants.twoFour"), this.players === 2],
+      ["ruinas", t("start.variants.ruinas"), this.players < 4],
     ];
     const variant = h(
       "div",
       { class: "row" },
-      h("span", { class: "label" }, "Variant"),
+      h("span", { class: "label" }, t("start.variant")),
       ...variants.map(([v, label, ok]) =>
         radio("variant", v, label, this.variant === v, () => {
           this.variant = v;
@@ -159,10 +214,11 @@ export class StartPage {
     );
     const seatRows = this.seatColours().map((cols, i) => {
       const s = this.seats[i];
+      const aiLabel = (l: number) => (l === 1 ? t("start.aiBeginner", { level: l }) : l === 9 ? t("start.aiStrongest", { level: l }) : t("start.ai", { level: l }));
       const kind = h(
         "select",
         {
-          "aria-label": `seat ${i + 1}`,
+          "aria-label": t("start.seat", { n: i + 1 }),
           "data-seat": i,
           onchange: (e: Event) => {
             const v = (e.target as HTMLSelectElement).value;
@@ -174,12 +230,17 @@ export class StartPage {
             this.renderSetup();
           },
         },
-        h("option", { value: "human", selected: s.kind === "human" }, "Human"),
-        ...[1, 2, 3, 4, 5, 6, 7, 8, 9].map((l) =>
-          h("option", { value: `ai:${l}`, selected: s.kind === "ai" && s.level === l }, `AI level ${l}${l === 1 ? " (beginner)" : l === 9 ? " (strongest)" : ""}`),
-        ),
+        h("option", { value: "human", selected: s.kind === "human" }, t("start.human")),
+        ...[1, 2, 3, 4, 5, 6, 7, 8, 9].map((l) => h("option", { value: `ai:${l}`, selected: s.kind === "ai" && s.level === l }, aiLabel(l))),
       );
-      return h("div", { class: "seat-row" }, h("span", {}, `Seat ${i + 1}`), ...cols.map((c) => swatch(c)), h("span", { class: "small" }, cols.map((c) => COLOUR_NAMES[c]).join(" & ")), kind);
+      return h(
+        "div",
+        { class: "seat-row" },
+        h("span", {}, t("start.seat", { n: i + 1 })),
+        ...cols.map(namedSwatch),
+        h("span", { class: "small seat-colours" }, cols.map(colourName).join(" & ")),
+        kind,
+      );
     });
     const humans = this.seatColours().filter((_, i) => this.seats[i].kind === "human").length;
     const mode =
@@ -187,18 +248,19 @@ export class StartPage {
         ? h(
             "div",
             { class: "row" },
-            h("span", { class: "label" }, "Humans"),
-            radio("mode", "hot", "Take turns on this device", this.hotSeat, () => ((this.hotSeat = true), this.renderSetup())),
-            radio("mode", "online", "Online: share a link per seat", !this.hotSeat, () => ((this.hotSeat = false), this.renderSetup())),
+            h("span", { class: "label" }, t("start.humans")),
+            radio("mode", "hot", t("start.hotSeat"), this.hotSeat, () => ((this.hotSeat = true), this.renderSetup())),
+            radio("mode", "online", t("start.online"), !this.hotSeat, () => ((this.hotSeat = false), this.renderSetup())),
           )
         : null;
     el.replaceChildren(
-      h("h2", {}, "New game"),
+      h("h2", {}, t("start.newGame")),
       players,
       variant,
       h("div", { class: "seats" }, ...seatRows),
       mode ?? "",
-      h("button", { class: "primary", id: "create", onclick: () => this.create() }, "Start the game"),
+      // Sticky: "Start the game" stays in view on a short screen.
+      h("div", { class: "create-bar" }, h("button", { class: "primary", id: "create", onclick: () => this.create() }, t("start.create"))),
       (this.el.created = h("div", { class: "created", id: "created" })),
     );
   }
@@ -236,16 +298,22 @@ export class StartPage {
     localStorage.setItem(`rumis.share.${created.id}`, JSON.stringify(links));
     const box = this.el.created;
     box.replaceChildren(
-      h("p", {}, "Send each friend their seat's link. Whoever holds a link plays that seat."),
+      h("p", {}, t("start.shareLinks")),
       ...links.map((l) =>
-        h("div", { class: "link" }, `Seat ${l.seat + 1}: `, h("input", { readonly: true, value: l.url, class: "seat-link", onclick: (e: Event) => (e.target as HTMLInputElement).select() })),
+        h(
+          "div",
+          { class: "link" },
+          t("start.seatLink", { n: l.seat + 1 }),
+          " ",
+          h("input", { readonly: true, value: l.url, class: "seat-link", onclick: (e: Event) => (e.target as HTMLInputElement).select() }),
+        ),
       ),
-      h("a", { class: "button primary", href: `/game/${created.id}`, id: "go" }, `Play seat ${me.seat + 1}`),
+      h("a", { class: "button primary", href: `/game/${created.id}`, id: "go" }, t("start.playSeat", { n: me.seat + 1 })),
     );
   }
 
   private renderJoin() {
-    const input = h("input", { type: "text", placeholder: "a game link or id", id: "join-input", "aria-label": "game link or id" }) as HTMLInputElement;
+    const input = h("input", { type: "text", placeholder: t("start.joinPlaceholder"), id: "join-input", "aria-label": t("start.joinPlaceholder") }) as HTMLInputElement;
     const go = () => {
       const v = input.value.trim();
       if (!v) return;
@@ -260,26 +328,34 @@ export class StartPage {
         // Not a link: an id.
       }
       if (/^[A-Za-z0-9]+$/.test(v)) location.href = `/game/${v}`;
-      else toast("That is neither a game link nor a game id.", true);
+      else toast(t("start.joinBad"), true);
     };
     input.addEventListener("keydown", (e) => e.key === "Enter" && go());
-    this.el.join.replaceChildren(h("h2", {}, "Join a game"), h("div", { class: "row" }, input, h("button", { onclick: go }, "Join")));
+    this.el.join.replaceChildren(h("h2", {}, t("start.join")), h("div", { class: "row" }, input, h("button", { onclick: go }, t("start.joinButton"))));
   }
 
   private async renderRecent() {
     const el = this.el.recent;
     try {
       const [open, finished] = await Promise.all([api.games("open", 8), api.games("finished", 8)]);
-      const row = (g: (typeof open)[number]) =>
-        h(
+      const variantName = (v: string) => (v === "two-player-four-colors" ? t("start.variants.twoFour") : v === "ruinas" ? t("start.variants.ruinas") : "");
+      const row = (g: (typeof open)[number]) => {
+        const v = variantName(g.variant);
+        const facts = [
+          t("start.moves", { count: g.moves_played }),
+          g.status === "finished" ? t("start.finished") : g.to_move ? t("start.toMove", { colour: colourName(g.to_move) }) : "",
+          Object.keys(tokens.get(g.id)).length ? t("start.yours") : "",
+        ].filter(Boolean);
+        return h(
           "li",
           {},
-          h("a", { href: `/game/${g.id}` }, `${g.board}, ${g.players} players${g.variant === "standard" ? "" : ` (${g.variant})`}`),
-          h("span", { class: "small" }, ` · ${g.moves_played} moves · ${g.status === "finished" ? "finished" : `${g.to_move ?? ""} to move`}${Object.keys(tokens.get(g.id)).length ? " · your game" : ""}`),
+          h("a", { href: `/game/${g.id}` }, t("start.recentGame", { board: g.board, count: g.players }) + (v ? ` (${v})` : "")),
+          h("span", { class: "small" }, ` · ${facts.join(" · ")}`),
         );
+      };
       el.replaceChildren(
-        h("h2", {}, "Recent games"),
-        open.length + finished.length === 0 ? h("p", { class: "small" }, "None yet.") : h("ul", {}, ...open.map(row), ...finished.map(row)),
+        h("h2", {}, t("start.recent")),
+        open.length + finished.length === 0 ? h("p", { class: "small" }, t("start.none")) : h("ul", {}, ...open.map(row), ...finished.map(row)),
       );
     } catch {
       el.replaceChildren();

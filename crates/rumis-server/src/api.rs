@@ -37,6 +37,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/v1/games/{id}/placements", get(get_placements))
         .route("/api/v1/games/{id}/hint", post(hint))
         .route("/api/v1/games/{id}/analysis", get(analysis))
+        .route("/api/v1/lessons", get(crate::lessons::handler))
         .route("/api/v1/puzzles/cube", post(puzzle_cube))
         .route("/api/v1/puzzles/{name}", get(puzzle_solution))
         .route("/api/v1/games/{id}/record", get(get_record))

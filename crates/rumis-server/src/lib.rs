@@ -14,6 +14,7 @@ pub mod client;
 mod db;
 mod error;
 mod events;
+mod lessons;
 mod puzzle;
 mod ratelimit;
 mod search;

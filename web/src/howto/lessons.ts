@@ -1,0 +1,48 @@
+// The lessons' positions and placements, as the core judges them (`GET /api/v1/lessons`).
+import type { Letter, Xyz } from "../api";
+import type { SceneBoard } from "./scene";
+
+export interface LessonBoard extends SceneBoard {
+  name: string;
+}
+
+export interface LessonExample {
+  id: string;
+  board: LessonBoard;
+  players: number;
+  moves: string[];
+  structure: { colour: Letter; cubes: Xyz[] }[];
+  colour: Letter;
+  placement: string;
+  stone: string;
+  cubes: Xyz[];
+  legal: boolean;
+  /** The rule the core names when it refuses the placement. */
+  rule: string | null;
+  detail: Record<string, string | number>;
+  reason: string | null;
+}
+
+export interface LessonScore {
+  id: string;
+  board: LessonBoard;
+  players: number;
+  moves: string[];
+  structure: { colour: Letter; cubes: Xyz[] }[];
+  colours: { colour: Letter; seen: number; stones_left: number; score: number }[];
+}
+
+export interface Lessons {
+  examples: LessonExample[];
+  scores: LessonScore[];
+}
+
+let cached: Promise<Lessons> | null = null;
+
+export function lessons(): Promise<Lessons> {
+  cached ??= fetch("/api/v1/lessons").then(async (r) => {
+    if (!r.ok) throw new Error(`${r.status} ${r.statusText}`);
+    return (await r.json()) as Lessons;
+  });
+  return cached;
+}

@@ -1,0 +1,24 @@
+// Starting the guided first game: Chullpa, two players, you (yellow) against the gentlest
+// AI (red, who opens), so that your first stone meets the first-stone rule: on the board,
+// touching the structure.
+// The game is an ordinary one; only this browser remembers it as a tutorial, so the page
+// of the game attaches the guide (see `tutorial/overlay.ts`).
+import { api, tokens } from "../api";
+import { markTutorial } from "./progress";
+
+export const GUIDED_SETUP = {
+  board: "Chullpa",
+  players: 2,
+  variant: "standard",
+  hot_seat: false,
+  seats: [{ kind: "ai", level: 1 }, { kind: "human" }],
+};
+
+/** Creates the game, keeps its seat token, marks it as a tutorial; returns where to go. */
+export async function startGuidedGame(): Promise<string> {
+  const created = await api.create(GUIDED_SETUP);
+  const mine = created.seats.find((s) => s.token);
+  if (mine) tokens.add(created.id, mine.seat, mine.token!);
+  markTutorial(created.id);
+  return `/game/${created.id}`;
+}

@@ -1,0 +1,160 @@
+// The guide over a guided first game: a card that explains each rule the first time it
+// matters, with "Next" and "Skip". It follows the game by itself (the game's events and
+// its own state fetches), so the game page knows nothing of it.
+import { api, Events, tokens } from "../api";
+import type { GameState, Letter, Placement } from "../api";
+import { h } from "../ui";
+import { t } from "../i18n";
+import { lessons } from "../howto/lessons";
+import { exampleFigure } from "../howto/page";
+import { loadProgress, saveProgress } from "./progress";
+import type { Progress } from "./progress";
+import { seenFromAbove, STEPS } from "./steps";
+import type { Moment } from "./steps";
+
+/** Attaches the guide when this browser started game `id` as a guided game. */
+export function attachTutorial(id: string) {
+  const progress = loadProgress(id);
+  if (!progress || progress.skipped) return;
+  new Tutorial(id, progress);
+}
+
+class Tutorial {
+  private card = h("aside", { class: "tutorial", id: "tutorial", role: "dialog", "aria-live": "polite" });
+  private state: GameState | null = null;
+  private placements: Placement[] = [];
+  private timer = 0;
+  private events: Events;
+  private shown = "";
+
+  constructor(
+    private id: string,
+    private progress: Progress,
+  ) {
+    document.body.append(this.card);
+    this.events = new Events(id, () => this.soon(), () => this.soon());
+    this.soon();
+  }
+
+  /** Fetch the state again shortly (events come in bursts: a move, then the AI's). */
+  private soon() {
+    clearTimeout(this.timer);
+    this.timer = window.setTimeout(() => void this.refresh(), 120);
+  }
+
+  private async refresh() {
+    try {
+      const state = await api.state(this.id);
+      // The legal places, to tell when building on top or reaching the limit first matters.
+      this.placements = this.moment(state).myTurn ? (await api.placements(this.id)).placements : [];
+      this.state = state;
+    } catch {
+      return; // The next event or reconnection tries again.
+    }
+    this.update();
+  }
+
+  private moment(state: GameState): Moment {
+    const held = Object.keys(tokens.get(this.id)).map(Number);
+    const mine: Letter[] = state.seats.filter((s) => held.includes(s.seat)).flatMap((s) => s.colours);
+    const placed = mine.length ? 11 - (state.colours.find((c) => c.colour === mine[0])?.stones_left.length ?? 11) : 0;
+    return { state, mine, myTurn: state.seat_to_move !== null && held.includes(state.seat_to_move), placed, placements: this.placements };
+  }
+
+  private update() {
+    const state = this.state;
+    if (!state || this.progress.skipped) return;
+    if (!this.progress.current) {
+      const m = this.moment(state);
+      // One rule per turn for the rules of placing: a newcomer reads one, then plays.
+      const fresh = this.progress.readAt !== state.moves_played;
+      const next = STEPS.find((s) => !this.progress.seen.includes(s.id) && (fresh || !s.paced) && s.when(m));
+      if (next) {
+        this.progress.current = next.id;
+        saveProgress(this.id, this.progress);
+      }
+    }
+    this.render(state);
+    // The position the guide has looked at (for the browser tests to wait on).
+    document.body.dataset.tutorialAt = String(state.moves_played);
+    if (state.over && !this.progress.current) this.events.close();
+  }
+
+  private next() {
+    if (this.progress.current) this.progress.seen.push(this.progress.current);
+    this.progress.readAt = this.state?.moves_played ?? null;
+    this.progress.current = null;
+    saveProgress(this.id, this.progress);
+    this.update();
+  }
+
+  private skip() {
+    this.progress.skipped = true;
+    this.progress.current = null;
+    saveProgress(this.id, this.progress);
+    this.events.close();
+    this.card.remove();
+    delete document.body.dataset.tutorialStep;
+  }
+
+  private render(state: GameState) {
+    const id = this.progress.current;
+    const key = `${id}|${state.moves_played}`;
+    if (key === this.shown) return;
+    this.shown = key;
+    document.body.dataset.tutorialStep = id ?? "";
+    if (!id) {
+      this.card.hidden = true;
+      return;
+    }
+    const step = STEPS.find((s) => s.id === id)!;
+    const index = STEPS.indexOf(step) + 1;
+    const m = this.moment(state);
+    const params: Record<string, string | number> = {
+      colour: m.mine[0] ? t(`common.colour.${m.mine[0]}`) : "",
+      out: state.colours.filter((c) => c.out).map((c) => t(`common.colour.${c.colour}`)).join(", "),
+      hmax: state.site.hmax,
+    };
+    const figure = h("div", { class: "tutorial-figure" });
+    if (step.figure) {
+      void lessons()
+        .then((l) => {
+          const e = l.examples.find((x) => x.id === step.figure);
+          if (e && this.progress.current === id) figure.replaceChildren(exampleFigure(e));
+        })
+        .catch(() => undefined);
+    }
+    this.card.hidden = false;
+    this.card.dataset.step = id;
+    this.card.replaceChildren(
+      h("div", { class: "small" }, t("tutorial.counter", { n: index, total: STEPS.length })),
+      h("h2", {}, t(`tutorial.${id}.title`)),
+      h("p", {}, t(`tutorial.${id}.text`, params)),
+      id === "score" ? this.scores(state) : "",
+      figure,
+      h(
+        "div",
+        { class: "tutorial-actions" },
+        h("button", { class: "primary", id: "tutorial-next", onclick: () => this.next() }, t("tutorial.next")),
+        h("button", { id: "tutorial-skip", onclick: () => this.skip() }, t("tutorial.skip")),
+        h("a", { href: `/how-to-play#${step.section}`, target: "_blank", rel: "noopener" }, t("tutorial.more")),
+      ),
+    );
+  }
+
+  /** Each colour's final score in words: seen from above, less the stones not placed. */
+  private scores(state: GameState) {
+    return h(
+      "ul",
+      { class: "tutorial-scores" },
+      ...state.colours.map((c) => {
+        const seen = seenFromAbove(state, c.colour);
+        return h(
+          "li",
+          { "data-colour": c.colour, "data-seen": seen, "data-left": c.stones_left.length, "data-score": c.score ?? "" },
+          t("tutorial.scoreLine", { colour: t(`common.colour.${c.colour}`), seen, count: c.stones_left.length, score: c.score ?? 0 }),
+        );
+      }),
+    );
+  }
+}
