@@ -685,6 +685,11 @@ pub(crate) fn generate(tables: &GenTables, input: &GenInput, path: CodePath, out
         words: &mut out.words[..n],
         prefix: &mut out.prefix[..n],
     };
+    // SAFETY: `path` is available on this CPU: `generate` is crate-private, and every
+    // public way in (`Position::legal_set_with`, `perft_with`, `random_playout_with`,
+    // `play_generate_with`, …) checks `CodePath::is_available` or uses `CodePath::active`,
+    // which only yields available paths. The x86 functions read `tables` and `input`
+    // through their own bounds (chunks of `CHUNK` bytes, padded tables).
     match path {
         #[cfg(target_arch = "x86_64")]
         CodePath::Avx512 => unsafe { x86::gen_avx512::<SET>(tables, input, o) as usize },
@@ -700,6 +705,8 @@ pub(crate) fn any(tables: &GenTables, input: &GenInput, path: CodePath) -> bool 
         words: &mut [],
         prefix: &mut [],
     };
+    // SAFETY: as in `generate`: `path` is available (crate-private, every public way in
+    // checks it).
     match path {
         #[cfg(target_arch = "x86_64")]
         CodePath::Avx512 => unsafe { x86::gen_avx512::<ANY>(tables, input, o) != 0 },
@@ -716,7 +723,8 @@ pub(crate) fn count(tables: &GenTables, input: &GenInput, path: CodePath) -> usi
         words: &mut [],
         prefix: &mut [],
     };
-    // SAFETY: `path` is available (callers promise it).
+    // SAFETY: as in `generate`: `path` is available (crate-private, every public way in
+    // checks it).
     match path {
         #[cfg(target_arch = "x86_64")]
         CodePath::Avx512 => unsafe { x86::gen_avx512::<COUNT>(tables, input, o) as usize },

@@ -474,10 +474,18 @@ impl Position {
 
     /// Plays a placement known to be legal for the colour to move, like
     /// [`Position::play_unchecked`], and leaves in `set` the legal placements of the colour
-    /// that moves next (empty when the game is over), found on `path` (which must be
-    /// available); returns their number. Each colour passed over costs one generation.
+    /// that moves next (empty when the game is over), found on `path`; returns their
+    /// number, or `None` (and nothing played) when this CPU cannot run `path`. Each colour
+    /// passed over costs one generation.
+    pub fn play_generate_with(&mut self, site: &Site, m: Move, path: CodePath, set: &mut MoveSet) -> Option<usize> {
+        path.is_available().then(|| self.play_generate(site, m, path, set))
+    }
+
+    /// [`Position::play_generate_with`] without the check, for the crate's loops (perft,
+    /// playouts) that checked `path` once at their entry: a path this CPU cannot run would
+    /// execute instructions it does not have, so this must never be public.
     #[inline(always)]
-    pub fn play_generate(&mut self, site: &Site, m: Move, path: CodePath, set: &mut MoveSet) -> usize {
+    pub(crate) fn play_generate(&mut self, site: &Site, m: Move, path: CodePath, set: &mut MoveSet) -> usize {
         let next = self.place(site, m, path);
         self.settle_generate(site, next, path, set)
     }
@@ -489,7 +497,9 @@ impl Position {
         let t = site.template(m);
         let k = colour.index();
         match path {
-            // SAFETY: `path` is available (callers of play_generate promise it).
+            // SAFETY: `path` is available: `place` is private, and its public ways in
+            // (`play_unchecked` on the scalar path, `play_generate_with`) check it; the
+            // crate-private `play_generate` is only reached from loops that checked it.
             #[cfg(target_arch = "x86_64")]
             CodePath::Avx512 => unsafe { self.add_cubes_avx512(site, t, k) },
             _ => self.add_cubes(site, t, k),

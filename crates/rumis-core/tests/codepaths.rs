@@ -63,7 +63,9 @@ fn compare_games(label: &str, start: &Game, games: usize, seed: u64) -> usize {
             plain.play_unchecked(site, m);
             for &path in &paths {
                 let mut fast = pos.clone();
-                let n = fast.play_generate(site, m, path, &mut set);
+                let n = fast
+                    .play_generate_with(site, m, path, &mut set)
+                    .expect("an available path");
                 assert_eq!(fast, plain, "{label}: play_generate on {path} reaches another position");
                 assert_eq!(
                     n,
@@ -182,6 +184,26 @@ fn perft_is_the_same_on_every_path() {
         let want = perft(&s, &p, 2);
         for path in CodePath::available() {
             assert_eq!(perft_with(&s, &p, 2, path), Some(want), "{} {path}", board.name);
+        }
+    }
+}
+
+/// A path this CPU cannot run is refused, not run: the one public way to play on a chosen
+/// path checks it (running AVX-512 code on a CPU without it is undefined behaviour).
+#[test]
+fn play_generate_with_refuses_a_path_this_cpu_lacks() {
+    let board = Board::builtin("chullpa").unwrap().clone();
+    let site = Site::new(board, 4, Variant::Standard, None).unwrap();
+    let start = Position::new(&site);
+    let mut moves = Vec::new();
+    start.legal_moves(&site, &mut moves);
+    let mut set = MoveSet::new();
+    for path in CodePath::ALL {
+        let mut pos = start.clone();
+        let n = pos.play_generate_with(&site, moves[0], path, &mut set);
+        assert_eq!(n.is_some(), path.is_available(), "{path}");
+        if n.is_none() {
+            assert_eq!(pos, start, "{path}: nothing played on a refused path");
         }
     }
 }
