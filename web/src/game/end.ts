@@ -96,7 +96,7 @@ export class EndScreen {
     // Plot area inside margins for the axes' numbers and titles.
     const W = 320,
       H = 170,
-      L = 40,
+      L = 54,
       R = 8,
       T = 8,
       B = 34;
@@ -120,7 +120,7 @@ export class EndScreen {
     g.append(
       svg(
         "text",
-        { x: 11, y: T + ph / 2, "text-anchor": "middle", "font-size": 11, fill: "#2b251d", transform: `rotate(-90 11 ${T + ph / 2})`, class: "axis-y" },
+        { x: 10, y: T + ph / 2, "text-anchor": "middle", "font-size": 11, fill: "#2b251d", transform: `rotate(-90 10 ${T + ph / 2})`, class: "axis-y" },
         t("game.end.axis_chance"),
       ),
     );

@@ -32,7 +32,7 @@ export class MoveList extends Emitter<MoveListEvents> {
           h(
             "thead",
             {},
-            h("tr", {}, h("th", {}, "#"), h("th", {}, t("game.moves.colour")), h("th", {}, t("game.moves.stone")), h("th", {}, t("game.moves.notation"))),
+            h("tr", {}, h("th", {}, "#"), h("th", { "aria-label": t("game.moves.colour") }), h("th", {}, t("game.moves.stone")), h("th", {}, t("game.moves.notation"))),
           ),
           this.body,
         ),
@@ -59,12 +59,12 @@ export class MoveList extends Emitter<MoveListEvents> {
           onclick: () => this.pin(m.number),
         },
         h("td", { class: "num" }, String(m.number)),
-        h("td", {}, swatch(m.colour as Letter), " ", colourName(m.colour as Letter)),
+        h("td", { title: colourName(m.colour as Letter) }, swatch(m.colour as Letter)),
         h("td", { class: "stone-code" }, m.placement.split("@")[0]),
         h("td", { class: "notation" }, m.placement),
       ),
     );
-    if (!rows.length) rows.push(h("tr", {}, h("td", { colspan: 4, class: "small" }, t("game.moves.none"))));
+    if (!rows.length) rows.push(h("tr", {}, h("td", { colspan: 3, class: "small" }, t("game.moves.none"))));
     this.body.replaceChildren(...rows);
     const scroll = this.el.querySelector(".movelist-scroll") as HTMLElement;
     scroll.scrollTop = scroll.scrollHeight;

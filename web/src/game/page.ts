@@ -233,7 +233,7 @@ export class GamePage {
       this.view.resetView();
       if (s.over) this.setTop(true);
     }
-    const variant = s.site.variant === "standard" ? "" : ` · ${s.site.variant}`;
+    const variant = s.site.variant === "ruinas" ? ` · ${t("game.variant.ruinas")}` : s.site.variant === "two-player-four-colors" ? ` · ${t("game.variant.four_colours")}` : "";
     this.el.title.textContent = t("game.title", { board: s.site.board, count: s.site.players }) + variant;
     this.view.setColumns(s.position.columns, falling);
     this.view.setRecent(this.replayAt === null ? [...this.recent.values()].filter((r) => !falling.length || r.cubes !== falling) : []);
@@ -248,7 +248,9 @@ export class GamePage {
   }
 
   private seen() {
-    return { state: this.state!, canPlay: this.canPlay(), thinking: this.store.thinking, replayAt: this.replayAt, tokenFor: (n: number) => this.tokenFor(n) };
+    const s = this.state!;
+    const behind = this.replayAt === null && (this.store.state?.moves_played ?? 0) > s.moves_played;
+    return { state: s, canPlay: this.canPlay(), thinking: this.store.thinking, behind, replayAt: this.replayAt, tokenFor: (n: number) => this.tokenFor(n) };
   }
 
   private renderStatus() {

@@ -9,6 +9,8 @@ export interface Seen {
   state: GameState;
   canPlay: boolean;
   thinking: Thinking | null;
+  /** Moves after the one shown are known already (the page is catching up). */
+  behind: boolean;
   replayAt: number | null;
   tokenFor(seat: number): string | null;
 }
@@ -34,7 +36,8 @@ export function renderStatus(el: HTMLElement, v: Seen) {
     if (v.canPlay) el.append(h("strong", {}, t("game.status.your_turn", { colour: colourName(to) })));
     else if (seat?.kind === "ai") {
       // The AI's search for this very move (its event came after the move before it).
-      const thinking = v.thinking?.move_number === s.move_number && v.thinking.colour === to;
+      // Catching up, the AI has already thought this move through.
+      const thinking = v.behind || (v.thinking?.move_number === s.move_number && v.thinking.colour === to);
       el.append(
         t("game.status.ai", { colour: colourName(to), level: seat.level ?? 0 }),
         " ",

@@ -72,6 +72,12 @@ export class GameView extends Structure3D {
     this.framed = 0;
   }
 
+  override setTopView(on: boolean) {
+    super.setTopView(on);
+    // Seen from above, level numbers say nothing.
+    this.levelMarks.visible = !on;
+  }
+
   setLimitsShown(on: boolean) {
     super.setLimitsShown(on);
     for (const o of this.levelMarks.children) if (o.userData.limitLabel !== undefined) o.visible = on;
