@@ -100,11 +100,23 @@ export class Structure3D {
     return this.renderer.domElement;
   }
 
+  /** Pixels on the right of the canvas covered by a panel: the picture is centred in the rest. */
+  private inset = 0;
+
+  setInsetRight(px: number) {
+    this.inset = px;
+    this.resize();
+  }
+
   private resize() {
     const w = Math.max(this.container.clientWidth, 10);
     const h = Math.max(this.container.clientHeight, 10);
     this.renderer.setSize(w, h, false);
     this.camera.aspect = w / h;
+    const inset = Math.min(this.inset, w / 2);
+    // Shift the picture left by half the covered width (the structure centred in the free part).
+    if (inset > 0) this.camera.setViewOffset(w, h, inset / 2, 0, w, h);
+    else this.camera.clearViewOffset();
     this.camera.updateProjectionMatrix();
     this.fitTop();
     this.dirty = true;
@@ -114,9 +126,12 @@ export class Structure3D {
     const w = Math.max(this.container.clientWidth, 10);
     const h = Math.max(this.container.clientHeight, 10);
     const half = Math.max(this.files, this.ranks) / 2 + 0.8;
-    const a = w / h;
+    const inset = Math.min(this.inset, w / 2);
+    const free = w - inset;
+    const a = free / h;
     const [hw, hh] = a >= 1 ? [half * a, half] : [half, half / a];
-    Object.assign(this.topCamera, { left: -hw, right: hw, top: hh, bottom: -hh });
+    // The board fills the free part; the covered part extends the view to the right.
+    Object.assign(this.topCamera, { left: -hw, right: hw + (2 * hw * inset) / free, top: hh, bottom: -hh });
     this.topCamera.position.set(0, 40, 0);
     this.topCamera.up.set(0, 0, -1);
     this.topCamera.lookAt(0, 0, 0);
@@ -253,7 +268,8 @@ export class Structure3D {
     // A sphere around the board, its labels and the levels asked for.
     const r = 0.5 * Math.hypot(this.files + 1.6, this.ranks + 1.6, Math.min(levels, this.hmax) + 0.5);
     const halfV = THREE.MathUtils.degToRad(this.camera.fov / 2);
-    const halfH = Math.atan(Math.tan(halfV) * this.camera.aspect);
+    const free = Math.max(this.container.clientWidth - Math.min(this.inset, this.container.clientWidth / 2), 10);
+    const halfH = Math.atan(Math.tan(halfV) * (free / Math.max(this.container.clientHeight, 10)));
     const d = Math.min(Math.max(r / Math.sin(Math.min(halfV, halfH)), this.controls.minDistance), this.controls.maxDistance);
     this.controls.target.copy(t);
     this.camera.position.copy(t).add(dir.multiplyScalar(d));

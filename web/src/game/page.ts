@@ -113,10 +113,15 @@ export class GamePage {
     this.root.replaceChildren(h("div", { class: "game" }, wrap, side));
     // The move list sits over the structure's corner on a wide screen, under the status on a phone.
     const narrow = window.matchMedia("(max-width: 760px)");
-    const placeList = () => (narrow.matches ? this.el.players.after(this.moveList.el) : wrap.append(this.moveList.el));
+    this.view = new GameView(stage);
+    const placeList = () => {
+      if (narrow.matches) this.el.players.after(this.moveList.el);
+      else wrap.append(this.moveList.el);
+      // The structure is centred beside the list, not under it.
+      this.view.setInsetRight(narrow.matches ? 0 : this.moveList.el.offsetWidth + 16);
+    };
     placeList();
     narrow.addEventListener("change", placeList);
-    this.view = new GameView(stage);
     wrap.append(viewTools(this.view, () => this.toggleTop()));
     this.view.setLabels(prefs.get("labels", SETTINGS.labels));
     this.view.setLimitsShown(prefs.get("limits", SETTINGS.limits));

@@ -113,6 +113,7 @@ export class GameView extends Structure3D {
       }
       const s = textSprite(String(m.number), 0.42, "#ffffff", `#${colour.getHexString()}`);
       s.position.copy(this.world(top[0], top[1], top[2])).add(new THREE.Vector3(0, 0.75, 0));
+      s.renderOrder = 25; // over the height limits' labels
       this.recent.add(s);
     }
     this.dirty = true;
