@@ -3,7 +3,7 @@
 import * as THREE from "three";
 import { OrbitControls } from "three/examples/jsm/controls/OrbitControls.js";
 import type { Letter, Xyz } from "./api";
-import { labelTexture, tileTexture } from "./view3d-parts";
+import { coordinateLabels, labelTexture, limitOutline, tileTexture } from "./view3d-parts";
 
 export const COLOURS: Record<Letter, number> = {
   R: 0xd83a34,
@@ -173,7 +173,6 @@ export class Structure3D {
     this.buildable.clear();
     const tileGeo = new THREE.BoxGeometry(0.98, 0.12, 0.98);
     const side = new THREE.MeshLambertMaterial({ color: 0xc9bd9f });
-    const limitPoints: number[] = [];
     for (const c of cells) {
       this.buildable.add(`${c.x},${c.y}`);
       const label = c.printed != null ? String(c.printed) : "";
@@ -185,29 +184,8 @@ export class Structure3D {
       this.board.add(tile);
       this.pickables.push(tile);
     }
-    // The height limits: the outline of each plateau of equal limit, drawn faintly at its
-    // level (edges where the neighbour's limit differs or it is not buildable), so a tall
-    // board shows one frame per step instead of a square over every cell.
-    const limitOf = new Map(cells.map((c) => [`${c.x},${c.y}`, c.limit]));
-    for (const c of cells) {
-      const p = this.world(c.x, c.y, 0);
-      for (const [dx, dy] of [
-        [1, 0],
-        [-1, 0],
-        [0, 1],
-        [0, -1],
-      ]) {
-        if ((limitOf.get(`${c.x + dx},${c.y + dy}`) ?? 0) === c.limit) continue;
-        const q = this.world(c.x + dx, c.y + dy, 0);
-        const [mx, mz] = [(p.x + q.x) / 2, (p.z + q.z) / 2];
-        if (dx !== 0) limitPoints.push(mx, c.limit, p.z - 0.5, mx, c.limit, p.z + 0.5);
-        else limitPoints.push(p.x - 0.5, c.limit, mz, p.x + 0.5, c.limit, mz);
-      }
-    }
-    const lg = new THREE.BufferGeometry();
-    lg.setAttribute("position", new THREE.Float32BufferAttribute(limitPoints, 3));
     this.limits.clear();
-    this.limits.add(new THREE.LineSegments(lg, new THREE.LineBasicMaterial({ color: 0x9c8f74, transparent: true, opacity: 0.45 })));
+    this.limits.add(limitOutline(cells, (x, y) => this.world(x, y, 0)));
 
     // A plinth under the whole grid, so the outline reads as one board.
     const plinth = new THREE.Mesh(
@@ -216,34 +194,8 @@ export class Structure3D {
     );
     plinth.position.set(0, -0.22, 0);
     this.board.add(plinth);
-    this.addCoordinates();
+    for (const label of coordinateLabels(files, ranks, (x, y) => this.world(x, y, 0))) this.board.add(label);
     this.resetView();
-  }
-
-  private addCoordinates() {
-    const make = (text: string, x: number, z: number) => {
-      const c = document.createElement("canvas");
-      c.width = c.height = 64;
-      const g = c.getContext("2d")!;
-      g.fillStyle = "#4b4032";
-      g.font = "bold 36px sans-serif";
-      g.textAlign = "center";
-      g.textBaseline = "middle";
-      g.fillText(text, 32, 34);
-      const t = new THREE.CanvasTexture(c);
-      const s = new THREE.Sprite(new THREE.SpriteMaterial({ map: t, depthWrite: false }));
-      s.scale.set(0.45, 0.45, 0.45);
-      s.position.set(x, 0.05, z);
-      this.board.add(s);
-    };
-    for (let f = 0; f < this.files; f++) {
-      const p = this.world(f, 0, 0);
-      make(String.fromCharCode(97 + f), p.x, this.ranks / 2 + 0.55);
-    }
-    for (let r = 0; r < this.ranks; r++) {
-      const p = this.world(0, r, 0);
-      make(String(r + 1), -this.files / 2 - 0.55, p.z);
-    }
   }
 
   resetView() {
