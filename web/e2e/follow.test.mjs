@@ -20,8 +20,8 @@ after(async () => {
   await server?.stop();
 });
 
-async function newPage(viewport = { width: 1280, height: 800 }) {
-  const context = await browser.newContext({ viewport, locale: "en-GB" });
+async function newPage(viewport = { width: 1280, height: 800 }, locale = "en-GB") {
+  const context = await browser.newContext({ viewport, locale });
   const page = await context.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(String(e)));
@@ -198,6 +198,28 @@ test("placing: the ghost is no player's colour and every legal place is marked",
   assert.equal(Number(score.tops) - Number(score.penalty), Number(score.score));
   assert.match(score.title, /seen from above/);
   assert.deepEqual(page.errors, []);
+
+  // Every language draws the game page with no missing text; German on a phone, the tray's
+  // 3D pictures at phone size.
+  for (const locale of ["de-DE", "nl-NL", "fr-FR", "en-GB"]) {
+    const other = await newPage({ width: 390, height: 844 }, locale);
+    await openSeat(other, created);
+    assert.ok(await yourTurn(other));
+    await other.click('.stone[data-stone="Y4"]');
+    await other.waitForFunction(() => document.body.dataset.turning !== "1");
+    assert.deepEqual(await other.evaluate(() => window.__rumisMissingKeys), [], `${locale}: no missing key`);
+    assert.equal(await other.evaluate(() => document.documentElement.lang), locale.slice(0, 2));
+    const text = await other.textContent("body");
+    assert.doesNotMatch(text, /\bgame\.[a-z_]+\.[a-z_]+/, `${locale}: a key shown instead of its text`);
+    assert.equal(await other.locator(".stone img").count(), await other.locator(".stone").count(), "every stone drawn in 3D");
+    if (locale === "de-DE") {
+      assert.match(await other.textContent("#status"), /Du bist dran/);
+      await other.evaluate(() => document.getElementById("tray").scrollIntoView());
+      await shot(other, "phone-de-tray");
+    }
+    assert.deepEqual(other.errors, []);
+    await other.context().close();
+  }
 });
 
 test("the end screen's graph has axes and a legend; a phone shows the whole structure", async () => {
