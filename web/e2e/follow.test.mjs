@@ -225,6 +225,9 @@ test("placing: the ghost is no player's colour and every legal place is marked",
 test("the end screen's graph has axes and a legend; a phone shows the whole structure", async () => {
   const created = await create({ board: "chullpa", players: 2, seats: [{ kind: "ai", level: 1 }, { kind: "ai", level: 1 }] });
   const page = await newPage();
+  // A game that does not exist says so (in words, not a toast).
+  await page.goto(`${server.url}/game/0123456789abcdef`);
+  await page.waitForFunction(() => document.getElementById("status")?.textContent === "No such game.");
   await page.goto(`${server.url}/game/${created.id}`);
   await page.waitForSelector("#final-scores", { timeout: 60000 });
   await page.waitForSelector("#analysis svg polyline", { timeout: 120000 });

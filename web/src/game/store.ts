@@ -58,7 +58,10 @@ export class GameStore extends Emitter<StoreEvents> {
 
   /** Read the game, then follow its events. */
   async start(): Promise<GameState> {
-    await this.run(() => this.fresh());
+    // The first read's failure (no such game) is the caller's to show, not a toast.
+    const first = this.fresh();
+    this.queue = first.catch(() => undefined);
+    await first;
     this.events = new Events(
       this.id,
       (e) => this.run(() => this.apply(e)),
