@@ -22,6 +22,7 @@ function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string,
 
 export class EndScreen {
   private analysis: Analysis | null = null;
+  private asked: Promise<Analysis> | null = null;
 
   constructor(
     private id: string,
@@ -84,13 +85,17 @@ export class EndScreen {
     const a = this.analysis;
     if (!a) {
       box.append(t("game.end.analysing"));
-      api
-        .analysis(this.id)
+      // One request however often the screen is drawn meanwhile.
+      this.asked ??= api.analysis(this.id);
+      this.asked
         .then((r) => {
           this.analysis = r;
           box.replaceWith(this.graph());
         })
-        .catch((e) => (box.textContent = t("game.end.no_analysis", { reason: errorText(e) })));
+        .catch((e) => {
+          this.asked = null;
+          box.textContent = t("game.end.no_analysis", { reason: errorText(e) });
+        });
       return box;
     }
     // Plot area inside margins for the axes' numbers and titles.

@@ -30,6 +30,9 @@ export class GamePage {
   private mine: Record<string, string> = {};
   private hint: Hint | null = null;
   private busy = false;
+  /** A stone is dropping in: nothing to play until it has landed. */
+  private dropping = false;
+  private placements: Placement[] | null = null;
   private replayAt: number | null = null;
   /** The last move of each colour since this browser's own last move. */
   private recent = new Map<Letter, RecentMove>();
@@ -194,22 +197,32 @@ export class GamePage {
       this.busy = false;
     }
     this.state = state;
-    const left = state.over ? [] : (state.colours.find((c) => c.colour === state.to_move)?.stones_left ?? []);
-    this.placer.set(placements ?? [], this.mover(), this.canPlay(), left);
+    this.placements = placements;
+    this.dropping = falling;
+    this.setPlacer();
     this.render(falling && move?.cubes ? move.cubes : []);
+  }
+
+  private setPlacer() {
+    const s = this.state!;
+    const left = s.over ? [] : (s.colours.find((c) => c.colour === s.to_move)?.stones_left ?? []);
+    this.placer.set(this.placements ?? [], this.mover(), this.canPlay(), left);
   }
 
   private landed(move: MoveShown | null) {
     if (this.replayAt !== null || !this.state) return;
     if (move?.cubes && !move.mine) this.recent.set(move.colour, { number: move.number, colour: move.colour, cubes: move.cubes });
-    this.view.setColumns(this.state.position.columns);
-    this.view.setRecent([...this.recent.values()]);
+    if (this.dropping) {
+      this.dropping = false;
+      this.setPlacer();
+    }
+    this.render();
     this.view.frameGrowth();
   }
 
   private canPlay(): boolean {
     const s = this.state;
-    if (!s || s.over || s.seat_to_move === null || this.replayAt !== null || this.busy) return false;
+    if (!s || s.over || s.seat_to_move === null || this.replayAt !== null || this.busy || this.dropping) return false;
     return this.tokenFor(s.seat_to_move) !== null;
   }
 
