@@ -13,7 +13,13 @@ export interface ActionHooks {
 }
 
 /** The settings and their defaults. */
-export const SETTINGS: Record<string, boolean> = { labels: false, sound: false, animate: true, limits: true };
+export const SETTINGS: Record<string, boolean> = {
+  labels: false,
+  sound: false,
+  // Stones dropping in, unless the system asks for less motion.
+  animate: !window.matchMedia?.("(prefers-reduced-motion: reduce)").matches,
+  limits: true,
+};
 
 function setting(name: string, hooks: ActionHooks) {
   return h(
