@@ -312,7 +312,7 @@ test("after a network drop the page reconnects by itself and catches up", async 
   const page = await newPage();
   await page.goto(`${own.url}/game/${created.id}#seat=0,1&token=${token}`);
   await page.waitForSelector("#conn.up");
-  await page.evaluate(() => document.getElementById("labels").click());
+  await page.evaluate(() => document.getElementById("opt-labels").click());
   await own.stop();
   await page.waitForSelector("#conn.down");
   // The server comes back on the same address and database; a move is made elsewhere.

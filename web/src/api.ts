@@ -228,9 +228,27 @@ export const api = {
   recordUrl: (id: string) => `/api/v1/games/${encodeURIComponent(id)}/record`,
 };
 
+/** The messages of a game's WebSocket (docs/server-api.md). */
+export type GameEvent =
+  | { type: "snapshot"; state: GameState }
+  | {
+      type: "move";
+      number: number;
+      colour: Letter;
+      placement: string;
+      by: "ai" | "human";
+      move_number: number;
+      to_move: Letter | null;
+    }
+  | { type: "out"; colour: Letter; after_move: number }
+  | { type: "game_over"; after_move: number; scores: { colour: Letter; score: number }[]; winners: number[] }
+  | { type: "ai_thinking"; colour: Letter; move_number: number; level: number }
+  | { type: "undo"; removed: number[]; move_number: number; to_move: Letter | null }
+  | { type: "resync" };
+
 /**
- * The game's live events. Any event (or a reconnection) means "fetch the state again";
- * the socket reconnects by itself with a growing delay after a drop.
+ * The game's live events, in the order the server sent them; the socket reconnects by
+ * itself with a growing delay after a drop (and then starts again with a snapshot).
  */
 export class Events {
   private ws: WebSocket | null = null;
@@ -239,7 +257,7 @@ export class Events {
 
   constructor(
     private id: string,
-    private onEvent: (e: { type: string; [k: string]: unknown }) => void,
+    private onEvent: (e: GameEvent) => void,
     private onStatus: (connected: boolean) => void,
   ) {
     this.open();
@@ -254,11 +272,13 @@ export class Events {
       this.onStatus(true);
     };
     ws.onmessage = (m) => {
+      let e: GameEvent;
       try {
-        this.onEvent(JSON.parse(String(m.data)));
+        e = JSON.parse(String(m.data));
       } catch {
-        // Not an event of ours: ignore it.
+        return; // Not an event of ours: ignore it.
       }
+      if (e && typeof e.type === "string") this.onEvent(e);
     };
     ws.onclose = () => {
       this.onStatus(false);

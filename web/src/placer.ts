@@ -3,6 +3,8 @@
 // puzzle pages. It only ever offers placements from the list it was given.
 import type { Letter, Placement, StoneInfo, Xyz } from "./api";
 import type { Structure3D } from "./view3d";
+import { t } from "./i18n";
+import { stoneThumbnail } from "./thumbs";
 import { h, stoneIcon } from "./ui";
 
 /** Where the pointer sits on a stone orientation: its first cube on the lowest level. */
@@ -85,6 +87,11 @@ export class Placer {
       if (!info) continue;
       const n = this.placements.filter((p) => p.stone === code).length;
       const sel = this.selected?.stone === code;
+      const orientation = sel ? this.selected!.orientation : (this.bestOrientation(code) ?? 0);
+      const url = stoneThumbnail(info, orientation, this.letter);
+      const picture = url
+        ? h("img", { src: url, alt: "", width: 52, height: 52, "data-orientation": orientation })
+        : stoneIcon(info, orientation, this.letter);
       grid.append(
         h(
           "button",
@@ -92,10 +99,10 @@ export class Placer {
             class: `stone ${sel ? "selected" : ""} ${n === 0 ? "blocked" : ""}`,
             "data-stone": code,
             disabled: !this.enabled || n === 0,
-            title: n === 0 ? `${code}: no place for it now` : `${code}: ${n} places`,
+            title: n === 0 ? t("game.tray.no_place", { stone: code }) : t("game.tray.places", { stone: code, count: n }),
             onclick: () => this.select(code),
           },
-          stoneIcon(info, sel ? this.selected!.orientation : 0, this.letter),
+          picture,
           h("span", {}, code),
         ),
       );
@@ -104,16 +111,25 @@ export class Placer {
     if (this.enabled && this.selected && this.turnsEl) {
       const n = this.orientationPlacements().length;
       this.turnsEl.append(
-        h("span", { class: "label" }, `Turn ${this.selected.stone}:`),
-        h("button", { id: "turn-z", title: "Turn about the vertical axis (R)", onclick: () => this.turn(2) }, "↻ turn"),
-        h("button", { id: "turn-x", title: "Tip forward, about the x axis (T)", onclick: () => this.turn(0) }, "↷ tip"),
-        h("button", { id: "turn-y", title: "Roll sideways, about the y axis (Y)", onclick: () => this.turn(1) }, "⤾ roll"),
-        h("span", { class: "small", id: "orientation-count" }, n ? `${n} places this way up` : "no place this way up — turn it"),
+        h("span", { class: "label" }, t("game.turn.label", { stone: this.selected.stone })),
+        h("button", { id: "turn-z", title: t("game.turn.turn_title"), onclick: () => this.turn(2) }, t("game.turn.turn")),
+        h("button", { id: "turn-x", title: t("game.turn.tip_title"), onclick: () => this.turn(0) }, t("game.turn.tip")),
+        h("button", { id: "turn-y", title: t("game.turn.roll_title"), onclick: () => this.turn(1) }, t("game.turn.roll")),
+        h("span", { class: "small", id: "orientation-count" }, n ? t("game.turn.count", { count: n }) : t("game.turn.none")),
       );
     }
   }
 
-  private orientationPlacements(): Placement[] {
+  /** The orientation with the most places for a stone (the one it is picked up in). */
+  private bestOrientation(code: string): number | null {
+    const counts = new Map<number, number>();
+    for (const p of this.placements) if (p.stone === code) counts.set(p.orientation, (counts.get(p.orientation) ?? 0) + 1);
+    if (counts.size === 0) return null;
+    return [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0][0];
+  }
+
+  /** The legal placements of the chosen stone in its chosen orientation. */
+  orientationPlacements(): Placement[] {
     const sel = this.selected;
     if (!sel) return [];
     return this.placements.filter((p) => p.stone === sel.stone && p.orientation === sel.orientation);
@@ -121,14 +137,10 @@ export class Placer {
 
   select(code: string) {
     if (!this.enabled) return;
-    const counts = new Map<number, number>();
-    for (const p of this.placements) if (p.stone === code) counts.set(p.orientation, (counts.get(p.orientation) ?? 0) + 1);
-    if (counts.size === 0) return;
+    const most = this.bestOrientation(code);
+    if (most === null) return;
     // Keep the orientation when the stone is chosen again; else the one with the most places.
-    const orientation =
-      this.selected?.stone === code
-        ? this.selected.orientation
-        : [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0][0];
+    const orientation = this.selected?.stone === code ? this.selected.orientation : most;
     this.selected = { stone: code, orientation };
     if (!this.cursor) {
       const first = this.orientationPlacements()[0];
@@ -150,6 +162,13 @@ export class Placer {
     sel.orientation = this.stones.get(sel.stone)!.turns[sel.orientation][axis];
     this.renderTray();
     this.update();
+  }
+
+  /** The cube of a placement the pointer aims at: its anchor column's lowest cube of the stone. */
+  anchorCube(p: Placement): Xyz {
+    const [x, y] = this.anchorColumn(p);
+    const zs = p.cubes.filter((c) => c[0] === x && c[1] === y).map((c) => c[2]);
+    return [x, y, Math.min(...zs)];
   }
 
   anchorColumn(p: Placement): [number, number] {
@@ -318,17 +337,19 @@ export function viewTools(view: Structure3D, toggleTop: () => void): HTMLElement
   return h(
     "div",
     { class: "view-tools" },
-    h("button", { title: "Turn left (Q)", "aria-label": "turn left", onclick: () => view.rotateBy(-Math.PI / 8) }, "⟲"),
-    h("button", { title: "Turn right (E)", "aria-label": "turn right", onclick: () => view.rotateBy(Math.PI / 8) }, "⟳"),
-    h("button", { title: "Zoom in (+)", "aria-label": "zoom in", onclick: () => view.zoom(0.85) }, "+"),
-    h("button", { title: "Zoom out (−)", "aria-label": "zoom out", onclick: () => view.zoom(1.18) }, "−"),
-    h("button", { id: "top-view", title: "Top view: how it will be scored (V)", onclick: toggleTop }, "Top"),
-    h("button", { title: "Reset the view (0)", onclick: () => view.resetView() }, "⌂"),
+    h("button", { title: t("game.view.left_title"), "aria-label": t("game.view.left"), onclick: () => view.rotateBy(-Math.PI / 8) }, "⟲"),
+    h("button", { title: t("game.view.right_title"), "aria-label": t("game.view.right"), onclick: () => view.rotateBy(Math.PI / 8) }, "⟳"),
+    h("button", { title: t("game.view.zoom_in_title"), "aria-label": t("game.view.zoom_in"), onclick: () => view.zoom(0.85) }, "+"),
+    h("button", { title: t("game.view.zoom_out_title"), "aria-label": t("game.view.zoom_out"), onclick: () => view.zoom(1.18) }, "−"),
+    h("button", { id: "top-view", title: t("game.view.top_title"), onclick: toggleTop }, t("game.view.top")),
+    h("button", { title: t("game.view.reset_title"), "aria-label": t("game.view.reset"), onclick: () => view.resetView() }, "⌂"),
   );
 }
 
 /** Keystrokes meant for a text field are not moves. */
 export function typing(e: KeyboardEvent): boolean {
   const t = e.target as HTMLElement | null;
-  return !!t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA") || e.ctrlKey || e.metaKey || e.altKey;
+  // A checkbox just ticked keeps the focus: the keys still play.
+  const box = t instanceof HTMLInputElement && (t.type === "checkbox" || t.type === "radio");
+  return (!!t && !box && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA")) || e.ctrlKey || e.metaKey || e.altKey;
 }

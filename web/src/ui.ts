@@ -1,5 +1,6 @@
 // Small DOM helpers shared by the pages.
 import type { Letter, StoneInfo } from "./api";
+import { t } from "./i18n";
 import { COLOURS } from "./view3d";
 
 type Attrs = Record<string, string | number | boolean | ((e: Event) => void) | undefined>;
@@ -26,12 +27,17 @@ export function h<K extends keyof HTMLElementTagNameMap>(
 
 export const COLOUR_NAMES: Record<Letter, string> = { R: "Red", Y: "Yellow", G: "Green", B: "Blue", X: "Ruins" };
 
+/** A colour's name in the reader's language. */
+export function colourName(letter: Letter): string {
+  return t(`common.colour.${letter}`);
+}
+
 export function hex(letter: Letter) {
   return `#${COLOURS[letter].toString(16).padStart(6, "0")}`;
 }
 
 export function swatch(letter: Letter) {
-  return h("span", { class: `swatch swatch-${letter}`, style: `background:${hex(letter)}`, title: COLOUR_NAMES[letter] }, letter);
+  return h("span", { class: `swatch swatch-${letter}`, style: `background:${hex(letter)}`, title: colourName(letter) }, letter);
 }
 
 /**

@@ -3,6 +3,7 @@
 import * as THREE from "three";
 import { OrbitControls } from "three/examples/jsm/controls/OrbitControls.js";
 import type { Letter, Xyz } from "./api";
+import { coordinateLabels, labelTexture, limitOutline, tileTexture } from "./view3d-parts";
 
 export const COLOURS: Record<Letter, number> = {
   R: 0xd83a34,
@@ -25,65 +26,10 @@ export interface ColumnCubes {
   cubes: Letter[];
 }
 
-const cubeGeometry = new THREE.BoxGeometry(0.96, 0.96, 0.96);
-const edgeGeometry = new THREE.EdgesGeometry(cubeGeometry);
-const outlineGeometry = new THREE.EdgesGeometry(new THREE.BoxGeometry(1.04, 1.04, 1.04));
-
-/** A canvas texture with the colour's letter and a pattern, for telling colours apart without hue. */
-function labelTexture(letter: Letter): THREE.Texture {
-  const c = document.createElement("canvas");
-  c.width = c.height = 64;
-  const g = c.getContext("2d")!;
-  g.fillStyle = "#ffffff";
-  g.fillRect(0, 0, 64, 64);
-  g.strokeStyle = "rgba(0,0,0,0.35)";
-  g.lineWidth = 4;
-  g.beginPath();
-  if (letter === "R") for (let i = -64; i < 128; i += 16) (g.moveTo(i, 64), g.lineTo(i + 64, 0));
-  if (letter === "G") for (let i = 8; i < 64; i += 16) (g.moveTo(0, i), g.lineTo(64, i));
-  if (letter === "B") for (let i = 8; i < 64; i += 16) (g.moveTo(i, 0), g.lineTo(i, 64));
-  g.stroke();
-  if (letter === "Y") {
-    g.fillStyle = "rgba(0,0,0,0.35)";
-    for (let i = 8; i < 64; i += 16) for (let j = 8; j < 64; j += 16) g.fillRect(i - 3, j - 3, 6, 6);
-  }
-  g.fillStyle = "rgba(0,0,0,0.85)";
-  g.font = "bold 40px sans-serif";
-  g.textAlign = "center";
-  g.textBaseline = "middle";
-  g.fillText(letter, 32, 34);
-  const t = new THREE.CanvasTexture(c);
-  t.colorSpace = THREE.SRGBColorSpace;
-  return t;
-}
-
-function numberTexture(text: string): THREE.Texture {
-  const c = document.createElement("canvas");
-  c.width = c.height = 64;
-  const g = c.getContext("2d")!;
-  g.fillStyle = "#e9e1cf";
-  g.fillRect(0, 0, 64, 64);
-  g.strokeStyle = "#b9ad93";
-  g.lineWidth = 3;
-  g.strokeRect(1.5, 1.5, 61, 61);
-  if (text) {
-    g.fillStyle = "#6f6452";
-    g.font = "bold 30px sans-serif";
-    g.textAlign = "center";
-    g.textBaseline = "middle";
-    g.fillText(text, 32, 34);
-  }
-  const t = new THREE.CanvasTexture(c);
-  t.colorSpace = THREE.SRGBColorSpace;
-  return t;
-}
-
-const numberTextures = new Map<string, THREE.Texture>();
-function tileTexture(text: string) {
-  let t = numberTextures.get(text);
-  if (!t) numberTextures.set(text, (t = numberTexture(text)));
-  return t;
-}
+export const cubeGeometry = new THREE.BoxGeometry(0.96, 0.96, 0.96);
+export const edgeGeometry = new THREE.EdgesGeometry(cubeGeometry);
+export const outlineGeometry = new THREE.EdgesGeometry(new THREE.BoxGeometry(1.04, 1.04, 1.04));
+const ghostMaterial = new THREE.MeshLambertMaterial({ color: 0xf4f7fb, emissive: 0x8fa3b8, transparent: true, opacity: 0.42, depthWrite: false });
 
 export class Structure3D {
   readonly renderer: THREE.WebGLRenderer;
@@ -92,19 +38,22 @@ export class Structure3D {
   readonly topCamera: THREE.OrthographicCamera;
   readonly controls: OrbitControls;
   private board = new THREE.Group();
-  private cubes = new THREE.Group();
+  protected cubes = new THREE.Group();
   private ghost = new THREE.Group();
   private marks = new THREE.Group();
   private volume = new THREE.Group();
+  /** The height-limit outlines (they can be hidden). */
+  private limits = new THREE.Group();
+
   private pickables: THREE.Object3D[] = [];
-  private files = 1;
-  private ranks = 1;
-  private hmax = 4;
-  private heights = new Map<string, number>();
+  protected files = 1;
+  protected ranks = 1;
+  protected hmax = 4;
+  protected heights = new Map<string, number>();
   private buildable = new Set<string>();
-  private labels = false;
-  private materials = new Map<string, THREE.Material>();
-  private dirty = true;
+  protected labels = false;
+  protected materials = new Map<string, THREE.Material>();
+  protected dirty = true;
   private top = false;
   private spin = 0;
   private raycaster = new THREE.Raycaster();
@@ -126,13 +75,14 @@ export class Structure3D {
     const sun = new THREE.DirectionalLight(0xffffff, 1.6);
     sun.position.set(6, 14, 9);
     this.scene.add(sun);
-    this.scene.add(this.board, this.cubes, this.ghost, this.marks, this.volume);
+    this.scene.add(this.board, this.cubes, this.ghost, this.marks, this.volume, this.limits);
     new ResizeObserver(() => this.resize()).observe(container);
     this.resize();
     const loop = () => {
       if (this.spin !== 0) {
         this.rotateBy(this.spin);
       }
+      this.tick(performance.now());
       if (this.dirty) {
         this.dirty = false;
         this.renderer.render(this.scene, this.top ? this.topCamera : this.camera);
@@ -142,8 +92,20 @@ export class Structure3D {
     requestAnimationFrame(loop);
   }
 
+  /** Called before every frame; a subclass animates here (and sets `dirty`). */
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  protected tick(_now: number) {}
+
   get canvas() {
     return this.renderer.domElement;
+  }
+
+  /** Pixels on the right of the canvas covered by a panel: the picture is centred in the rest. */
+  private inset = 0;
+
+  setInsetRight(px: number) {
+    this.inset = px;
+    this.resize();
   }
 
   private resize() {
@@ -151,6 +113,10 @@ export class Structure3D {
     const h = Math.max(this.container.clientHeight, 10);
     this.renderer.setSize(w, h, false);
     this.camera.aspect = w / h;
+    const inset = Math.min(this.inset, w / 2);
+    // Shift the picture left by half the covered width (the structure centred in the free part).
+    if (inset > 0) this.camera.setViewOffset(w, h, inset / 2, 0, w, h);
+    else this.camera.clearViewOffset();
     this.camera.updateProjectionMatrix();
     this.fitTop();
     this.dirty = true;
@@ -160,9 +126,12 @@ export class Structure3D {
     const w = Math.max(this.container.clientWidth, 10);
     const h = Math.max(this.container.clientHeight, 10);
     const half = Math.max(this.files, this.ranks) / 2 + 0.8;
-    const a = w / h;
+    const inset = Math.min(this.inset, w / 2);
+    const free = w - inset;
+    const a = free / h;
     const [hw, hh] = a >= 1 ? [half * a, half] : [half, half / a];
-    Object.assign(this.topCamera, { left: -hw, right: hw, top: hh, bottom: -hh });
+    // The board fills the free part; the covered part extends the view to the right.
+    Object.assign(this.topCamera, { left: -hw, right: hw + (2 * hw * inset) / free, top: hh, bottom: -hh });
     this.topCamera.position.set(0, 40, 0);
     this.topCamera.up.set(0, 0, -1);
     this.topCamera.lookAt(0, 0, 0);
@@ -174,7 +143,7 @@ export class Structure3D {
     return new THREE.Vector3(x + 0.5 - this.files / 2, z + 0.5, this.ranks / 2 - (y + 0.5));
   }
 
-  private material(letter: Letter, ghost = false): THREE.Material {
+  protected material(letter: Letter, ghost = false): THREE.Material {
     const key = `${letter}${ghost ? "g" : ""}${this.labels ? "l" : ""}`;
     let m = this.materials.get(key);
     if (!m) {
@@ -204,7 +173,6 @@ export class Structure3D {
     this.buildable.clear();
     const tileGeo = new THREE.BoxGeometry(0.98, 0.12, 0.98);
     const side = new THREE.MeshLambertMaterial({ color: 0xc9bd9f });
-    const limitPoints: number[] = [];
     for (const c of cells) {
       this.buildable.add(`${c.x},${c.y}`);
       const label = c.printed != null ? String(c.printed) : "";
@@ -216,28 +184,9 @@ export class Structure3D {
       this.board.add(tile);
       this.pickables.push(tile);
     }
-    // The height limits: the outline of each plateau of equal limit, drawn faintly at its
-    // level (edges where the neighbour's limit differs or it is not buildable), so a tall
-    // board shows one frame per step instead of a square over every cell.
-    const limitOf = new Map(cells.map((c) => [`${c.x},${c.y}`, c.limit]));
-    for (const c of cells) {
-      const p = this.world(c.x, c.y, 0);
-      for (const [dx, dy] of [
-        [1, 0],
-        [-1, 0],
-        [0, 1],
-        [0, -1],
-      ]) {
-        if ((limitOf.get(`${c.x + dx},${c.y + dy}`) ?? 0) === c.limit) continue;
-        const q = this.world(c.x + dx, c.y + dy, 0);
-        const [mx, mz] = [(p.x + q.x) / 2, (p.z + q.z) / 2];
-        if (dx !== 0) limitPoints.push(mx, c.limit, p.z - 0.5, mx, c.limit, p.z + 0.5);
-        else limitPoints.push(p.x - 0.5, c.limit, mz, p.x + 0.5, c.limit, mz);
-      }
-    }
-    const lg = new THREE.BufferGeometry();
-    lg.setAttribute("position", new THREE.Float32BufferAttribute(limitPoints, 3));
-    this.board.add(new THREE.LineSegments(lg, new THREE.LineBasicMaterial({ color: 0x9c8f74, transparent: true, opacity: 0.45 })));
+    this.limits.clear();
+    this.limits.add(limitOutline(cells, (x, y) => this.world(x, y, 0)));
+
     // A plinth under the whole grid, so the outline reads as one board.
     const plinth = new THREE.Mesh(
       new THREE.BoxGeometry(files + 0.4, 0.2, ranks + 0.4),
@@ -245,43 +194,45 @@ export class Structure3D {
     );
     plinth.position.set(0, -0.22, 0);
     this.board.add(plinth);
-    this.addCoordinates();
+    for (const label of coordinateLabels(files, ranks, (x, y) => this.world(x, y, 0))) this.board.add(label);
     this.resetView();
   }
 
-  private addCoordinates() {
-    const make = (text: string, x: number, z: number) => {
-      const c = document.createElement("canvas");
-      c.width = c.height = 64;
-      const g = c.getContext("2d")!;
-      g.fillStyle = "#4b4032";
-      g.font = "bold 36px sans-serif";
-      g.textAlign = "center";
-      g.textBaseline = "middle";
-      g.fillText(text, 32, 34);
-      const t = new THREE.CanvasTexture(c);
-      const s = new THREE.Sprite(new THREE.SpriteMaterial({ map: t, depthWrite: false }));
-      s.scale.set(0.45, 0.45, 0.45);
-      s.position.set(x, 0.05, z);
-      this.board.add(s);
-    };
-    for (let f = 0; f < this.files; f++) {
-      const p = this.world(f, 0, 0);
-      make(String.fromCharCode(97 + f), p.x, this.ranks / 2 + 0.55);
-    }
-    for (let r = 0; r < this.ranks; r++) {
-      const p = this.world(0, r, 0);
-      make(String(r + 1), -this.files / 2 - 0.55, p.z);
-    }
+  resetView() {
+    this.frame(this.hmax, false);
   }
 
-  resetView() {
-    // Far enough that the whole volume the game may fill is in view.
-    const d = Math.max(this.files, this.ranks) * 1.35 + this.hmax * 0.6 + 3;
-    this.controls.target.set(0, this.hmax * 0.3, 0);
-    this.camera.position.set(d * 0.3, this.hmax * 0.3 + d * 0.62, d * 0.78);
+  /** The highest column now. */
+  tallest() {
+    let most = 0;
+    for (const v of this.heights.values()) most = Math.max(most, v);
+    return most;
+  }
+
+  /**
+   * Put the camera where the board and `levels` levels above it are all in view, whatever
+   * the canvas' shape (a phone's narrow canvas limits the width, not the height); from the
+   * same side as now when `keepSide`, else from the front right.
+   */
+  frame(levels: number, keepSide = true) {
+    const t = new THREE.Vector3(0, Math.min(levels, this.hmax) * 0.35, 0);
+    const dir = keepSide ? this.camera.position.clone().sub(this.controls.target).normalize() : new THREE.Vector3(0.3, 0.62, 0.78).normalize();
+    // A sphere around the board, its labels and the levels asked for.
+    const r = 0.5 * Math.hypot(this.files + 1.6, this.ranks + 1.6, Math.min(levels, this.hmax) + 0.5);
+    const halfV = THREE.MathUtils.degToRad(this.camera.fov / 2);
+    const free = Math.max(this.container.clientWidth - Math.min(this.inset, this.container.clientWidth / 2), 10);
+    const halfH = Math.atan(Math.tan(halfV) * (free / Math.max(this.container.clientHeight, 10)));
+    const d = Math.min(Math.max(r / Math.sin(Math.min(halfV, halfH)), this.controls.minDistance), this.controls.maxDistance);
+    this.controls.target.copy(t);
+    this.camera.position.copy(t).add(dir.multiplyScalar(d));
     this.controls.update();
     this.fitTop();
+    this.dirty = true;
+  }
+
+  /** Show or hide the outlines of the height limits. */
+  setLimitsShown(on: boolean) {
+    this.limits.visible = on;
     this.dirty = true;
   }
 
@@ -307,13 +258,16 @@ export class Structure3D {
     this.dirty = true;
   }
 
-  setColumns(columns: ColumnCubes[]) {
+  /** The cubes of the structure; those in `hidden` are left out (a stone about to drop in). */
+  setColumns(columns: ColumnCubes[], hidden: Xyz[] = []) {
+    const skip = new Set(hidden.map(([x, y, z]) => `${x},${y},${z}`));
     this.cubes.clear();
     this.heights.clear();
     const edges = new THREE.LineBasicMaterial({ color: 0x1d1a16, transparent: true, opacity: 0.55 });
     for (const col of columns) {
       this.heights.set(`${col.x},${col.y}`, col.cubes.length);
       col.cubes.forEach((letter, z) => {
+        if (skip.has(`${col.x},${col.y},${z}`)) return;
         const m = new THREE.Mesh(cubeGeometry, this.material(letter));
         m.position.copy(this.world(col.x, col.y, z));
         m.userData = { x: col.x, y: col.y, z };
@@ -334,19 +288,38 @@ export class Structure3D {
   }
 
   /** A stone not yet placed: translucent, in its colour; `hint` draws it as a suggestion. */
-  setGhost(cubes: Xyz[] | null, letter: Letter = "X", hint = false) {
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  setGhost(cubes: Xyz[] | null, _letter: Letter = "X", hint = false) {
+    // Never the mover's colour: a pale glass stone with a dark (a hint: violet) outline, so
+    // it cannot be taken for a stone already placed.
     this.ghost.clear();
     if (cubes) {
-      const lines = new THREE.LineBasicMaterial({ color: hint ? 0x7a2fd0 : 0x000000 });
+      const lines = new THREE.LineBasicMaterial({ color: hint ? 0x7a2fd0 : 0x1b1b1b, depthTest: false, transparent: true });
+      const inner = new THREE.LineBasicMaterial({ color: 0xffffff, depthTest: false, transparent: true, opacity: 0.9 });
       for (const [x, y, z] of cubes) {
-        const m = new THREE.Mesh(cubeGeometry, this.material(letter, true));
+        const m = new THREE.Mesh(cubeGeometry, ghostMaterial);
         m.position.copy(this.world(x, y, z));
-        const e = new THREE.LineSegments(hint ? outlineGeometry : edgeGeometry, lines);
+        m.renderOrder = 5;
+        const e = new THREE.LineSegments(outlineGeometry, lines);
+        const i = new THREE.LineSegments(edgeGeometry, inner);
         e.position.copy(m.position);
-        this.ghost.add(m, e);
+        i.position.copy(m.position);
+        e.renderOrder = i.renderOrder = 6;
+        this.ghost.add(m, e, i);
       }
     }
     this.dirty = true;
+  }
+
+  /** The ghost's fill colour (for the tests: never a colour of the players). */
+  ghostColour(): string | null {
+    const m = this.ghost.children.find((o) => (o as THREE.Mesh).isMesh) as THREE.Mesh | undefined;
+    return m ? `#${(m.material as THREE.MeshLambertMaterial).color.getHexString()}` : null;
+  }
+
+  /** The fill colour of a placed stone of this colour. */
+  stoneColour(letter: Letter): string {
+    return `#${(this.material(letter) as THREE.MeshLambertMaterial).color.getHexString()}`;
   }
 
   /**

@@ -96,15 +96,38 @@ async fn web(State(app): Shared, req: Request) -> Response {
     }
     match &app.config.web_dir {
         Some(dir) if dir.join("index.html").is_file() => {
-            let index = tower_http::services::ServeFile::new(dir.join("index.html"));
+            let assets = path.starts_with("/assets/");
+            // The build writes `.br` and `.gz` beside each file (web/scripts/compress.mjs):
+            // sent when the browser accepts them, with the plain file's content type.
+            let index = tower_http::services::ServeFile::new(dir.join("index.html"))
+                .precompressed_br()
+                .precompressed_gzip();
             // ServeDir refuses `..` and other non-normal components after decoding, so a
             // path never leaves the directory.
             match tower_http::services::ServeDir::new(dir)
+                .precompressed_br()
+                .precompressed_gzip()
                 .fallback(index)
                 .try_call(req)
                 .await
             {
-                Ok(r) => r.map(axum::body::Body::new),
+                Ok(r) => {
+                    let mut r = r.map(axum::body::Body::new);
+                    let html = r
+                        .headers()
+                        .get(header::CONTENT_TYPE)
+                        .is_some_and(|v| v.as_bytes().starts_with(b"text/html"));
+                    // Files under /assets/ have their content's hash in their names: they never
+                    // change. Everything else (index.html above all) is checked every time.
+                    let cache = if assets && !html && r.status().is_success() {
+                        "public, max-age=31536000, immutable"
+                    } else {
+                        "no-cache"
+                    };
+                    r.headers_mut()
+                        .insert(header::CACHE_CONTROL, header::HeaderValue::from_static(cache));
+                    r
+                }
                 Err(e) => ApiError::internal(format!("cannot read the web app: {e}")).into_response(),
             }
         }

@@ -1,0 +1,287 @@
+// Following a game in the browser: opponents' moves shown one after another and listed,
+// "thinking" during an AI search, the ghost unlike a placed stone, every legal place
+// marked, the end screen's graph, the phone layout, and the bundle served compressed.
+// Run: `cd web && npm run build && node --test e2e/follow.test.mjs` (after `cargo build`).
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { startServer, launch, api, waitMovePast, moveNumber, outDir, sleep } from "./harness.mjs";
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function newPage(viewport = { width: 1280, height: 800 }, locale = "en-GB") {
+  const context = await browser.newContext({ viewport, locale });
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  page.errors = errors;
+  return page;
+}
+
+const shot = (page, name) => page.screenshot({ path: join(outDir, `${name}.png`) });
+
+async function create(body) {
+  return api(server.url, "/games", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+}
+
+async function openSeat(page, created, seatIndex = 0) {
+  const seat = created.seats[seatIndex];
+  await page.goto(`${server.url}/game/${created.id}#seat=${seat.seat}&token=${seat.token}`);
+}
+
+async function yourTurn(page, timeout = 60000) {
+  await page.waitForSelector('#status[data-state="your-turn"], #status[data-state="over"]', { timeout });
+  return (await page.getAttribute("#status", "data-state")) === "your-turn";
+}
+
+async function keyboardMove(page) {
+  const before = await moveNumber(page);
+  await page.keyboard.press("n");
+  assert.ok(await page.evaluate(() => window.rumis.current()), "N shows a place");
+  await page.keyboard.press("Enter");
+  await waitMovePast(page, before);
+}
+
+test("4 players: each opponent's move drops in, in order, one after another, and is listed", async () => {
+  const created = await create({
+    board: "coricancha",
+    players: 4,
+    seats: [{ kind: "human" }, { kind: "ai", level: 1 }, { kind: "ai", level: 1 }, { kind: "ai", level: 1 }],
+  });
+  const page = await newPage();
+  await openSeat(page, created);
+  const skipped = new Set();
+  for (let round = 0; round < 3; round++) {
+    assert.ok(await yourTurn(page));
+    await keyboardMove(page);
+    if (round === 1) {
+      // Mid-animation: a stone falling, the earlier ones numbered, the move list beside.
+      await page.waitForFunction(() => (window.__rumisShownMoves ?? []).some((m) => m.animated && m.landedAt === null), null, { timeout: 30000 });
+      await shot(page, "follow-4p-mid-animation");
+    }
+    if (round === 2) {
+      // S ends a drop at once: caught early in a drop, it lands well before its half second.
+      const n = await page.waitForFunction(
+        () => (window.__rumisShownMoves ?? []).find((m) => m.animated && m.landedAt === null && performance.now() - m.shownAt < 150)?.number,
+        null,
+        { timeout: 30000, polling: 10 },
+      );
+      const number = await n.jsonValue();
+      await page.keyboard.press("s");
+      await page.waitForFunction((k) => window.__rumisShownMoves.find((m) => m.number === k).landedAt !== null, number);
+      const m = await page.evaluate((k) => ({ ...window.__rumisShownMoves.find((m) => m.number === k) }), number);
+      assert.ok(m.landedAt - m.shownAt < 400, `move ${number} skipped after ${m.landedAt - m.shownAt} ms`);
+      skipped.add(number);
+    }
+  }
+  assert.ok(await yourTurn(page));
+  await page.waitForFunction(() => window.__rumisShownMoves.every((m) => m.landedAt !== null));
+  const state = await api(server.url, `/games/${created.id}`);
+  assert.equal(state.moves_played, 12);
+  const shown = await page.evaluate(() => window.__rumisShownMoves.map((m) => ({ ...m })));
+  // Every move, in the server's order, shown exactly once.
+  assert.deepEqual(
+    shown.map((m) => [m.number, m.colour, m.placement]),
+    state.moves.map((m) => [m.number, m.colour, m.placement]),
+  );
+  // The opponents' moves dropped in one after another: each lands ~0.5 s after it is shown,
+  // and the next is shown only once the one before it has landed.
+  for (const m of shown) {
+    // Moves still queued when S was pressed are shown at once.
+    const afterSkip = [...skipped].some((k) => m.number > k);
+    if (afterSkip) assert.ok(!m.animated || m.colour !== "R");
+    else assert.equal(m.animated, m.colour !== "R", `move ${m.number} by ${m.colour}: animated only for others`);
+    if (m.animated && !skipped.has(m.number)) assert.ok(m.landedAt - m.shownAt >= 450, `move ${m.number} took ${m.landedAt - m.shownAt} ms`);
+  }
+  for (let i = 1; i < shown.length; i++) assert.ok(shown[i].shownAt >= shown[i - 1].landedAt, `move ${shown[i].number} waited for the one before`);
+  // The move list holds the same record.
+  const rows = await page.$$eval("#movelist tbody tr[data-number]", (trs) =>
+    trs.map((tr) => [Number(tr.dataset.number), tr.dataset.colour, tr.querySelector(".notation").textContent]),
+  );
+  assert.deepEqual(rows, state.moves.map((m) => [m.number, m.colour, m.placement]));
+  // Clicking a move marks its stone.
+  await page.click('#movelist tr[data-number="2"]');
+  assert.ok(await page.$('#movelist tr[data-number="2"].pinned'));
+  // The last round's three opponents' moves stay marked: their numbers over the stones.
+  await shot(page, "follow-4p-round-marked");
+
+  // With "show each move" off, the next round appears at once.
+  await page.uncheck("#opt-animate");
+  await keyboardMove(page);
+  assert.ok(await yourTurn(page));
+  const later = await page.evaluate(() => window.__rumisShownMoves.slice(12).map((m) => ({ ...m })));
+  assert.deepEqual(later.map((m) => m.number), [13, 14, 15, 16]);
+  assert.ok(later.every((m) => !m.animated));
+  assert.deepEqual(page.errors, []);
+});
+
+test("a level-9 AI shows 'is thinking' for its whole search", async () => {
+  const created = await create({ board: "chullpa", players: 2, seats: [{ kind: "human" }, { kind: "ai", level: 9 }] });
+  const page = await newPage();
+  await openSeat(page, created);
+  assert.ok(await yourTurn(page));
+  await page.waitForSelector("#conn.up");
+  // Sample the status every 100 ms from our move until the AI's move is shown.
+  await page.evaluate(() => {
+    window.__samples = [];
+    const timer = setInterval(() => {
+      const el = document.getElementById("ai-thinking");
+      window.__samples.push({ move: Number(document.body.dataset.moveNumber), text: el?.textContent ?? null });
+      if (Number(document.body.dataset.moveNumber) >= 3) clearInterval(timer);
+    }, 100);
+  });
+  await keyboardMove(page);
+  await waitMovePast(page, 2, 60000);
+  const samples = await page.evaluate(() => window.__samples);
+  const waiting = samples.filter((s) => s.move === 2);
+  assert.ok(waiting.length >= 20, `the search took ${waiting.length} samples of 100 ms (level 9 searches seconds)`);
+  // After the first sample (the AI's event may take a moment), every one says "thinking".
+  const late = waiting.slice(3);
+  assert.deepEqual(late.filter((s) => !/thinking/.test(s.text ?? "")), [], "thinking shown for the whole search");
+  assert.deepEqual(page.errors, []);
+});
+
+test("placing: the ghost is no player's colour and every legal place is marked", async () => {
+  const created = await create({ board: "chullpa", players: 2, seats: [{ kind: "human" }, { kind: "ai", level: 1 }] });
+  const page = await newPage();
+  await openSeat(page, created);
+  assert.ok(await yourTurn(page));
+  await keyboardMove(page);
+  assert.ok(await yourTurn(page));
+  for (const stone of ["L4", "Y4", "D2"]) {
+    await page.click(`.stone[data-stone="${stone}"]`);
+    for (const key of [null, "t"]) {
+      if (key) await page.keyboard.press(key);
+      await page.waitForFunction(() => document.body.dataset.turning !== "1");
+      const sel = await page.evaluate(() => window.rumis.selected());
+      const answer = await api(server.url, `/games/${created.id}/placements`);
+      const want = answer.placements.filter((p) => p.stone === sel.stone && p.orientation === sel.orientation);
+      const marked = await page.evaluate(() => window.rumis.markedPlaces());
+      const anchors = await page.evaluate(() => window.rumis.markedAnchors().map((a) => a.join(",")));
+      assert.equal(marked, want.length, `${sel.stone} orientation ${sel.orientation}: marked places`);
+      assert.equal(new Set(anchors).size, want.length, "each place marked at its own spot");
+      // Each mark is on a cube of its placement (where that stone would be).
+      const cubes = new Set(want.flatMap((p) => p.cubes.map((c) => c.join(","))));
+      assert.ok(anchors.every((a) => cubes.has(a)), "marks sit on cubes of legal placements");
+      const count = await page.textContent("#orientation-count");
+      if (want.length === 1) assert.match(count, /^1 place this way up/);
+      else if (want.length > 1) assert.match(count, new RegExp(`^${want.length} places this way up`));
+    }
+  }
+  // A ghost: hover the first marked place.
+  const sel = await page.evaluate(() => window.rumis.selected());
+  const target = await page.evaluate((sel) => window.rumis.placements().find((p) => p.stone === sel.stone && p.orientation === sel.orientation)?.placement, sel);
+  assert.ok(target, "the chosen stone has a place this way up");
+  const [x, y] = await page.evaluate((t) => window.rumis.anchorPoint(t), target);
+  await page.mouse.move(x, y);
+  await page.waitForFunction(() => document.body.dataset.ghost !== "");
+  const ghost = await page.evaluate(() => window.rumis.ghostColour());
+  const colours = await page.evaluate(() => ["R", "Y", "G", "B"].map((c) => window.rumis.stoneColour(c)));
+  assert.ok(ghost, "a ghost is drawn");
+  assert.ok(!colours.includes(ghost), `the ghost (${ghost}) is none of the players' colours ${colours}`);
+  await shot(page, "placing-stone-picked");
+  // The scores explain themselves: seen from above − stones not placed.
+  const score = await page.$eval('#players tr[data-colour="R"] .score', (td) => ({ text: td.textContent, title: td.title, ...td.dataset }));
+  assert.match(score.text, new RegExp(`^${score.tops} − ${score.penalty} =`));
+  assert.equal(Number(score.tops) - Number(score.penalty), Number(score.score));
+  assert.match(score.title, /seen from above/);
+  assert.deepEqual(page.errors, []);
+
+  // Every language draws the game page with no missing text; German on a phone, the tray's
+  // 3D pictures at phone size.
+  for (const locale of ["de-DE", "nl-NL", "fr-FR", "en-GB"]) {
+    const other = await newPage({ width: 390, height: 844 }, locale);
+    await openSeat(other, created);
+    assert.ok(await yourTurn(other));
+    await other.click('.stone[data-stone="Y4"]');
+    await other.waitForFunction(() => document.body.dataset.turning !== "1");
+    assert.deepEqual(await other.evaluate(() => window.__rumisMissingKeys), [], `${locale}: no missing key`);
+    assert.equal(await other.evaluate(() => document.documentElement.lang), locale.slice(0, 2));
+    const text = await other.textContent("body");
+    assert.doesNotMatch(text, /\bgame\.[a-z_]+\.[a-z_]+/, `${locale}: a key shown instead of its text`);
+    assert.equal(await other.locator(".stone img").count(), await other.locator(".stone").count(), "every stone drawn in 3D");
+    if (locale === "de-DE") {
+      assert.match(await other.textContent("#status"), /Du bist dran/);
+      await other.evaluate(() => document.getElementById("tray").scrollIntoView());
+      await shot(other, "phone-de-tray");
+    }
+    assert.deepEqual(other.errors, []);
+    await other.context().close();
+  }
+});
+
+test("the end screen's graph has axes and a legend; a phone shows the whole structure", async () => {
+  const created = await create({ board: "chullpa", players: 2, seats: [{ kind: "ai", level: 1 }, { kind: "ai", level: 1 }] });
+  const page = await newPage();
+  // A game that does not exist says so (in words, not a toast).
+  await page.goto(`${server.url}/game/0123456789abcdef`);
+  await page.waitForFunction(() => document.getElementById("status")?.textContent === "No such game.");
+  await page.goto(`${server.url}/game/${created.id}`);
+  await page.waitForSelector("#final-scores", { timeout: 60000 });
+  await page.waitForSelector("#analysis svg polyline", { timeout: 120000 });
+  const axes = await page.$$eval("#analysis svg text", (ts) => ts.map((t) => t.textContent));
+  for (const label of ["0 %", "50 %", "100 %", "move", "win chance"]) assert.ok(axes.includes(label), `axis label ${label}`);
+  const legend = await page.textContent("#legend");
+  assert.match(legend, /Red/);
+  assert.match(legend, /Yellow/);
+  // No cell of the final table wraps.
+  const heights = await page.$$eval("#final-scores td", (tds) => tds.map((td) => td.getBoundingClientRect().height));
+  assert.ok(Math.max(...heights) < 1.6 * Math.min(...heights), `final table rows of one line: ${heights}`);
+  const state = await api(server.url, `/games/${created.id}`);
+  assert.equal(await page.locator("#movelist tbody tr[data-number]").count(), state.moves_played, "a spectator's move list holds the game");
+  await page.evaluate(() => document.getElementById("analysis").scrollIntoView());
+  await shot(page, "end-screen-graph");
+
+  // A phone: every corner of the board and of the structure's top is on the canvas.
+  const phone = await newPage({ width: 390, height: 844 });
+  await phone.goto(`${server.url}/game/${created.id}`);
+  await phone.waitForSelector("#final-scores");
+  await phone.click("#top-view"); // back to the 3D view
+  await sleep(300);
+  const { files, ranks } = state.site;
+  const tallest = Math.max(...state.position.columns.map((c) => c.height));
+  const box = await phone.locator("#stage canvas").boundingBox();
+  for (const [x, y] of [
+    [0, 0],
+    [files - 1, 0],
+    [0, ranks - 1],
+    [files - 1, ranks - 1],
+  ])
+    for (const z of [0, tallest]) {
+      const [px, py] = await phone.evaluate(([x, y, z]) => window.rumis.screenPoint(x, y, z), [x, y, z]);
+      assert.ok(px >= box.x && px <= box.x + box.width && py >= box.y && py <= box.y + box.height, `(${x},${y},${z}) at ${px},${py} is on the canvas ${JSON.stringify(box)}`);
+    }
+  await shot(phone, "phone-390x844");
+  assert.deepEqual([...page.errors, ...phone.errors], []);
+});
+
+test("the bundle is served compressed, hashed assets cached for good, index.html revalidated", async () => {
+  const index = await fetch(`${server.url}/`, { headers: { "accept-encoding": "br" } });
+  assert.equal(index.headers.get("cache-control"), "no-cache");
+  const html = await index.text();
+  const js = html.match(/\/assets\/[^"]+\.js/)[0];
+  for (const enc of ["br", "gzip"]) {
+    const r = await fetch(`${server.url}${js}`, { headers: { "accept-encoding": enc } });
+    assert.equal(r.status, 200);
+    assert.equal(r.headers.get("content-encoding"), enc);
+    assert.match(r.headers.get("content-type"), /javascript/);
+    assert.match(r.headers.get("cache-control"), /immutable/);
+    assert.ok((await r.text()).length > 100000, "decoded to the whole bundle");
+  }
+  const plain = await fetch(`${server.url}${js}`, { headers: { "accept-encoding": "identity" } });
+  assert.equal(plain.headers.get("content-encoding"), null);
+  // A path under /assets/ that is no file gets the app's page, not cached for good.
+  const missing = await fetch(`${server.url}/assets/nothing.js`);
+  assert.equal(missing.headers.get("cache-control"), "no-cache");
+});

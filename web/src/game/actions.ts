@@ -1,0 +1,77 @@
+// The buttons and settings under the tray, the share links and the keys.
+import { api } from "../api";
+import type { GameState, Hint } from "../api";
+import { t } from "../i18n";
+import { h, prefs } from "../ui";
+import { playerName } from "./panels";
+
+export interface ActionHooks {
+  hint(): void;
+  undo(): void;
+  /** A setting changed (`labels`, `sound`, `animate`, `limits`). */
+  setting(name: string, on: boolean): void;
+}
+
+/** The settings and their defaults. */
+export const SETTINGS: Record<string, boolean> = {
+  labels: false,
+  sound: false,
+  // Stones dropping in, unless the system asks for less motion.
+  animate: !window.matchMedia?.("(prefers-reduced-motion: reduce)").matches,
+  limits: true,
+};
+
+function setting(name: string, hooks: ActionHooks) {
+  return h(
+    "label",
+    { class: "opt" },
+    h("input", {
+      type: "checkbox",
+      id: `opt-${name}`,
+      checked: prefs.get(name, SETTINGS[name]),
+      onchange: (e: Event) => {
+        const on = (e.target as HTMLInputElement).checked;
+        prefs.set(name, on);
+        hooks.setting(name, on);
+      },
+    }),
+    " ",
+    t(`game.settings.${name}`),
+  );
+}
+
+export function renderActions(el: HTMLElement, id: string, s: GameState, canPlay: boolean, replaying: boolean, hint: Hint | null, hooks: ActionHooks) {
+  el.replaceChildren();
+  if (!s.over && !replaying) {
+    el.append(h("button", { id: "hint", title: t("game.actions.hint_title"), disabled: !canPlay, onclick: () => hooks.hint() }, t("game.actions.hint")));
+    if (s.hot_seat)
+      el.append(h("button", { id: "undo", title: t("game.actions.undo_title"), disabled: s.moves_played === 0, onclick: () => hooks.undo() }, t("game.actions.undo")));
+  }
+  el.append(
+    h("a", { class: "button", id: "record", href: api.recordUrl(id), download: `rumis-${id}.txt` }, t("game.actions.record")),
+    h("div", { class: "settings" }, ...["animate", "limits", "labels", "sound"].map((n) => setting(n, hooks))),
+  );
+  if (hint) {
+    el.append(
+      h(
+        "div",
+        { class: "hint-text", id: "hint-text" },
+        t("game.hint.text", { placement: hint.placement, percent: Math.round(hint.estimate * 100), count: hint.simulations }),
+      ),
+    );
+  }
+}
+
+export function renderShare(el: HTMLElement, id: string, s: GameState) {
+  el.replaceChildren();
+  if (s.over) return;
+  const links = JSON.parse(localStorage.getItem(`rumis.share.${id}`) ?? "[]") as { seat: number; url: string }[];
+  const field = (value: string) => h("input", { readonly: true, value, onclick: (e: Event) => (e.target as HTMLInputElement).select() });
+  el.append(h("div", { class: "label" }, t("game.share.title")));
+  for (const l of links) el.append(h("div", { class: "link" }, t("game.share.seat", { seat: l.seat + 1, name: playerName(s, l.seat) }), " ", field(l.url)));
+  el.append(h("div", { class: "link" }, t("game.share.watch"), " ", field(`${location.origin}/game/${id}`)));
+}
+
+export function keysHelp() {
+  return h("details", { class: "help" }, h("summary", {}, t("game.keys.title")), h("p", {}, t("game.keys.text")));
+}

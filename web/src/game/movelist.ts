@@ -1,0 +1,78 @@
+// The list of moves beside the structure: number, colour, stone and notation. Pointing at a
+// move (or clicking it, which keeps it marked) asks for its stone to be highlighted.
+import type { GameState, Letter } from "../api";
+import { t } from "../i18n";
+import { colourName, h, swatch } from "../ui";
+import { Emitter } from "./emitter";
+
+export interface MoveListEvents {
+  /** Highlight this move's stone (null: none). */
+  highlight: number | null;
+}
+
+export class MoveList extends Emitter<MoveListEvents> {
+  readonly el: HTMLElement;
+  private body: HTMLElement;
+  private pinned: number | null = null;
+  private count = -1;
+
+  constructor() {
+    super();
+    this.body = h("tbody");
+    this.el = h(
+      "section",
+      { class: "movelist", id: "movelist", "aria-label": t("game.moves.title") },
+      h("h2", {}, t("game.moves.title")),
+      h(
+        "div",
+        { class: "movelist-scroll" },
+        h(
+          "table",
+          {},
+          h(
+            "thead",
+            {},
+            h("tr", {}, h("th", {}, "#"), h("th", { "aria-label": t("game.moves.colour") }), h("th", {}, t("game.moves.stone")), h("th", {}, t("game.moves.notation"))),
+          ),
+          this.body,
+        ),
+      ),
+    );
+    this.el.addEventListener("mouseleave", () => this.emit("highlight", this.pinned));
+  }
+
+  /** The moves of this state; the newest in view. */
+  render(state: GameState) {
+    const moves = state.moves;
+    if (moves.length === this.count && this.body.children.length) return;
+    this.count = moves.length;
+    if (this.pinned !== null && this.pinned > moves.length) this.pinned = null;
+    const rows = moves.map((m) =>
+      h(
+        "tr",
+        {
+          "data-number": m.number,
+          "data-colour": m.colour,
+          class: m.number === this.pinned ? "pinned" : "",
+          title: t("game.moves.row_title"),
+          onmouseenter: () => this.emit("highlight", m.number),
+          onclick: () => this.pin(m.number),
+        },
+        h("td", { class: "num" }, String(m.number)),
+        h("td", { title: colourName(m.colour as Letter) }, swatch(m.colour as Letter)),
+        h("td", { class: "stone-code" }, m.placement.split("@")[0]),
+        h("td", { class: "notation" }, m.placement),
+      ),
+    );
+    if (!rows.length) rows.push(h("tr", {}, h("td", { colspan: 3, class: "small" }, t("game.moves.none"))));
+    this.body.replaceChildren(...rows);
+    const scroll = this.el.querySelector(".movelist-scroll") as HTMLElement;
+    scroll.scrollTop = scroll.scrollHeight;
+  }
+
+  private pin(n: number) {
+    this.pinned = this.pinned === n ? null : n;
+    for (const tr of this.body.querySelectorAll("tr")) tr.classList.toggle("pinned", Number((tr as HTMLElement).dataset.number) === this.pinned);
+    this.emit("highlight", this.pinned);
+  }
+}

@@ -1,0 +1,431 @@
+// The game page: a composition of the store (the game as known, from the server's events),
+// the follower (moves shown one after another), the 3D view, the placer, the move list and
+// the panels. Modules tell the page what happened through typed events; the page decides.
+import { api, ApiError, tokens } from "../api";
+import type { GameState, Hint, Letter, Placement, StoneInfo, Xyz } from "../api";
+import { t } from "../i18n";
+import { Placer, typing, viewKey, viewTools } from "../placer";
+import { h, knock, prefs, toast } from "../ui";
+import { ActionHooks, SETTINGS, keysHelp, renderActions, renderShare } from "./actions";
+import { EndScreen } from "./end";
+import { errorText } from "./errors";
+import { Follower } from "./follow";
+import { MoveList } from "./movelist";
+import { renderPlayers, renderStatus } from "./panels";
+import { GameStore } from "./store";
+import type { MoveShown } from "./store";
+import { GameView } from "./view";
+import type { RecentMove } from "./view";
+
+export class GamePage {
+  private view!: GameView;
+  private store: GameStore;
+  private follower!: Follower;
+  private placer!: Placer;
+  private moveList = new MoveList();
+  private end: EndScreen;
+  /** The state on screen (the store may already know newer ones, still to be shown). */
+  private state: GameState | null = null;
+  private stones = new Map<string, StoneInfo>();
+  private mine: Record<string, string> = {};
+  private hint: Hint | null = null;
+  private busy = false;
+  /** A stone is dropping in: nothing to play until it has landed. */
+  private dropping = false;
+  private placements: Placement[] | null = null;
+  private replayAt: number | null = null;
+  /** The last move of each colour since this browser's own last move. */
+  private recent = new Map<Letter, RecentMove>();
+  private el: Record<string, HTMLElement> = {};
+  private boardKey = "";
+  private chosen = "";
+
+  constructor(
+    private root: HTMLElement,
+    private id: string,
+  ) {
+    this.store = new GameStore(id, (seat) => this.tokenFor(seat));
+    this.end = new EndScreen(id, { replay: (n) => this.replay(n) });
+  }
+
+  async start() {
+    this.takeTokenFromLink();
+    this.mine = tokens.get(this.id);
+    this.layout();
+    this.store.on("reset", ({ state, placements }) => this.follower.reset(state, placements));
+    this.store.on("move", ({ move, state, placements }) => {
+      if (prefs.get("sound", SETTINGS.sound) && !move.mine) knock();
+      this.follower.move(move, state, placements);
+    });
+    this.store.on("thinking", () => this.state && this.renderStatus());
+    this.store.on("connection", () => this.renderConnection());
+    this.store.on("failed", (e) => toast(errorText(e), true));
+    try {
+      for (const s of await api.stones()) this.stones.set(s.code, s);
+      await this.store.start();
+    } catch (e) {
+      this.el.status.textContent = e instanceof ApiError && e.code === "unknown_game" ? t("game.status.no_game") : errorText(e);
+      return;
+    }
+    window.addEventListener("keydown", (e) => this.onKey(e));
+    window.addEventListener("pagehide", () => this.store.close());
+  }
+
+  /** A seat link carries `#seat=N&token=T`: keep the token here and take it out of the address bar. */
+  private takeTokenFromLink() {
+    const q = new URLSearchParams(location.hash.slice(1));
+    const token = q.get("token");
+    if (token && /^[0-9a-f]{32}$/.test(token)) {
+      for (const seat of (q.get("seat") ?? "0").split(",")) tokens.add(this.id, Number(seat) || 0, token);
+      history.replaceState(null, "", location.pathname);
+    }
+  }
+
+  private layout() {
+    const stage = h("div", { class: "stage", id: "stage" });
+    const skip = h("button", { class: "skip", id: "skip", title: t("game.follow.skip_title"), hidden: true, onclick: () => this.follower.skip() }, t("game.follow.skip"));
+    const wrap = h("div", { class: "stage-wrap" }, stage, skip);
+    const side = h("aside", { class: "side" });
+    this.el = {
+      stage,
+      wrap,
+      side,
+      skip,
+      title: h("h1", { class: "game-title" }, "Rumis"),
+      conn: h("span", { class: "conn", id: "conn" }),
+      status: h("div", { class: "status", id: "status", "aria-live": "polite" }, t("game.status.loading")),
+      players: h("div", { class: "players", id: "players" }),
+      tray: h("div", { class: "tray", id: "tray" }),
+      turns: h("div", { class: "turns", id: "turns" }),
+      actions: h("div", { class: "actions", id: "actions" }),
+      share: h("div", { class: "share", id: "share" }),
+      end: h("div", { class: "end", id: "end" }),
+    };
+    const help = h("a", { class: "button help-link", id: "how-to-play", href: "/how-to-play", title: t("game.help.title"), "aria-label": t("game.help.title") }, "?");
+    side.append(
+      h("div", { class: "side-head" }, h("a", { href: "/", class: "home" }, "Rumis"), this.el.title, this.el.conn, help),
+      this.el.status,
+      this.el.players,
+      this.el.tray,
+      this.el.turns,
+      this.el.actions,
+      this.el.end,
+      this.el.share,
+      keysHelp(),
+    );
+    this.root.replaceChildren(h("div", { class: "game" }, wrap, side));
+    // The move list sits over the structure's corner on a wide screen, under the status on a phone.
+    const narrow = window.matchMedia("(max-width: 760px)");
+    this.view = new GameView(stage);
+    const placeList = () => {
+      if (narrow.matches) this.el.players.after(this.moveList.el);
+      else wrap.append(this.moveList.el);
+      // The structure is centred beside the list, not under it.
+      this.view.setInsetRight(narrow.matches ? 0 : this.moveList.el.offsetWidth + 16);
+    };
+    placeList();
+    narrow.addEventListener("change", placeList);
+    wrap.append(viewTools(this.view, () => this.toggleTop()));
+    this.view.setLabels(prefs.get("labels", SETTINGS.labels));
+    this.view.setLimitsShown(prefs.get("limits", SETTINGS.limits));
+    this.follower = new Follower(this.view, prefs.get("animate", SETTINGS.animate));
+    this.follower.on("show", ({ state, placements, move, falling }) => this.show(state, placements, move, falling));
+    this.follower.on("landed", ({ move }) => this.landed(move));
+    this.follower.on("busy", (on) => (skip.hidden = !on || !this.follower.animate));
+    this.moveList.on("highlight", (n) => void this.highlight(n));
+    this.placer = new Placer(this.view, this.stones, {
+      place: (p) => void this.place(p),
+      draw: (ghost, _cells, cursor) => this.drawPlacing(ghost, cursor),
+    });
+    this.placer.attach(this.el.tray, this.el.turns, t("game.tray.yours"));
+    this.testHooks();
+  }
+
+  /** Hooks for the browser tests: where things are on screen, and what the page holds. */
+  private testHooks() {
+    (window as unknown as Record<string, unknown>).rumis = {
+      screenPoint: (x: number, y: number, z: number) => this.view.screenPoint(x, y, z),
+      placements: () => this.placer.placements,
+      current: () => this.placer.current?.placement ?? null,
+      selected: () => this.placer.selected,
+      /** The page point over the column where a placement's anchor cube would rest. */
+      anchorPoint: (placement: string) => {
+        const p = this.placer.placements.find((q) => q.placement === placement);
+        if (!p) return null;
+        const [x, y] = this.placer.anchorColumn(p);
+        return this.view.screenPoint(x, y, this.view.height(x, y) - 0.5);
+      },
+      ghostColour: () => this.view.ghostColour(),
+      stoneColour: (letter: Letter) => this.view.stoneColour(letter),
+      markedPlaces: () => this.view.placeCount(),
+      markedAnchors: () => this.view.placeAnchors(),
+      select: (stone: string) => this.placer.select(stone),
+    };
+  }
+
+  private drawPlacing(ghost: Placement | null, cursor: [number, number] | null) {
+    if (ghost) this.view.setGhost(ghost.cubes);
+    else if (this.hint && this.canPlay()) this.view.setGhost(this.hint.cubes, "X", true);
+    else this.view.setGhost(null);
+    const places = this.canPlay() ? this.placer.orientationPlacements() : [];
+    this.view.setPlaces(places.map((p) => ({ anchor: this.placer.anchorCube(p), current: p === ghost })));
+    this.view.setMarks([], null, cursor);
+    // A stone newly chosen (or turned): turn to a side where its places are seen.
+    const sel = this.placer.selected;
+    const chosen = sel ? `${sel.stone}|${sel.orientation}` : "";
+    if (chosen !== this.chosen) {
+      this.chosen = chosen;
+      if (sel) this.view.turnToSee(places.map((p) => this.placer.anchorCube(p)));
+    }
+  }
+
+  // ----- showing -----
+
+  private show(state: GameState, placements: Placement[] | null, move: MoveShown | null, falling: boolean) {
+    if (this.replayAt !== null) return;
+    if (!move) {
+      // A whole new state: the last round is what its last move says.
+      this.recent.clear();
+      const last = state.last_move;
+      const seat = last && state.seats.find((s) => s.colours.includes(last.colour));
+      if (last && !(seat?.kind === "human" && this.tokenFor(seat.seat))) this.recent.set(last.colour, { number: last.number, colour: last.colour, cubes: last.cubes });
+    } else if (move.mine) this.recent.clear();
+    // The game just ended: show the structure as it is scored.
+    if (this.state && !this.state.over && state.over) this.setTop(true);
+    if (!this.state || this.state.move_number !== state.move_number) {
+      this.hint = null;
+      this.busy = false;
+    }
+    this.state = state;
+    this.placements = placements;
+    this.dropping = falling;
+    this.setPlacer();
+    this.render(falling && move?.cubes ? move.cubes : []);
+  }
+
+  private setPlacer() {
+    const s = this.state!;
+    const left = s.over ? [] : (s.colours.find((c) => c.colour === s.to_move)?.stones_left ?? []);
+    this.placer.set(this.placements ?? [], this.mover(), this.canPlay(), left);
+  }
+
+  private landed(move: MoveShown | null) {
+    if (this.replayAt !== null || !this.state) return;
+    if (move?.cubes && !move.mine) this.recent.set(move.colour, { number: move.number, colour: move.colour, cubes: move.cubes });
+    if (this.dropping) {
+      this.dropping = false;
+      this.setPlacer();
+    }
+    this.render();
+    this.view.frameGrowth();
+  }
+
+  private canPlay(): boolean {
+    const s = this.state;
+    if (!s || s.over || s.seat_to_move === null || this.replayAt !== null || this.busy || this.dropping) return false;
+    return this.tokenFor(s.seat_to_move) !== null;
+  }
+
+  private tokenFor(seat: number): string | null {
+    return this.mine[String(seat)] ?? null;
+  }
+
+  private mover(): Letter {
+    return (this.state?.to_move ?? "X") as Letter;
+  }
+
+  private render(falling: Xyz[] = []) {
+    const s = this.state!;
+    document.body.dataset.moveNumber = String(s.move_number);
+    document.body.dataset.over = String(s.over);
+    const key = `${s.site.board}|${s.site.players}|${s.site.variant}`;
+    if (key !== this.boardKey) {
+      this.boardKey = key;
+      this.view.setBoard(
+        s.site.files,
+        s.site.ranks,
+        s.position.columns.map((c) => ({ x: c.x, y: c.y, limit: c.limit, printed: c.limit < s.site.hmax ? c.limit : null })),
+        s.site.hmax,
+      );
+      this.view.setColumns(s.position.columns);
+      this.view.resetView();
+      if (s.over) this.setTop(true);
+    }
+    const variant = s.site.variant === "ruinas" ? ` · ${t("game.variant.ruinas")}` : s.site.variant === "two-player-four-colors" ? ` · ${t("game.variant.four_colours")}` : "";
+    this.el.title.textContent = t("game.title", { board: s.site.board, count: s.site.players }) + variant;
+    this.view.setColumns(s.position.columns, falling);
+    this.view.setRecent(this.replayAt === null ? [...this.recent.values()].filter((r) => !falling.length || r.cubes !== falling) : []);
+    this.renderStatus();
+    renderPlayers(this.el.players, this.seen());
+    this.moveList.render(s);
+    this.renderTray();
+    this.renderActions();
+    renderShare(this.el.share, this.id, s);
+    this.end.render(this.el.end, s, this.replayAt);
+    this.placer.update();
+  }
+
+  private seen() {
+    const s = this.state!;
+    const behind = this.replayAt === null && (this.store.state?.moves_played ?? 0) > s.moves_played;
+    return { state: s, canPlay: this.canPlay(), thinking: this.store.thinking, behind, replayAt: this.replayAt, tokenFor: (n: number) => this.tokenFor(n) };
+  }
+
+  private renderStatus() {
+    renderStatus(this.el.status, this.seen());
+  }
+
+  private renderConnection() {
+    const up = this.store.connected;
+    this.el.conn.textContent = up ? t("game.conn.up") : t("game.conn.down");
+    this.el.conn.className = `conn ${up ? "up" : "down"}`;
+  }
+
+  private renderTray() {
+    const to = this.mover();
+    this.placer.attach(this.el.tray, this.el.turns, this.canPlay() ? t("game.tray.yours") : t("game.tray.theirs", { colour: t(`common.colour.${to}`) }));
+    this.placer.renderTray();
+  }
+
+  private renderActions() {
+    const hooks: ActionHooks = { hint: () => void this.askHint(), undo: () => void this.undo(), setting: (n, on) => this.setting(n, on) };
+    renderActions(this.el.actions, this.id, this.state!, this.canPlay(), this.replayAt !== null, this.hint, hooks);
+  }
+
+  private setting(name: string, on: boolean) {
+    if (name === "labels") {
+      this.view.setLabels(on);
+      this.render();
+    } else if (name === "limits") this.view.setLimitsShown(on);
+    else if (name === "animate") {
+      this.follower.animate = on;
+      if (!on) this.follower.skip();
+    }
+  }
+
+  private async highlight(n: number | null) {
+    if (n === null || !this.state || n > this.state.moves.length) return this.view.setHighlight(null);
+    try {
+      this.view.setHighlight(await this.store.cubesOf(n));
+    } catch {
+      this.view.setHighlight(null);
+    }
+  }
+
+  // ----- acting -----
+
+  private async place(p: Placement) {
+    const s = this.state;
+    if (!s || this.busy || s.seat_to_move === null) return;
+    const token = this.tokenFor(s.seat_to_move);
+    if (!token) return;
+    this.busy = true;
+    try {
+      const r = await api.move(this.id, token, p.placement, s.move_number);
+      if (prefs.get("sound", SETTINGS.sound)) knock();
+      this.placer.selected = null;
+      this.hint = null;
+      // The move's event shows it; this covers a socket that is down.
+      this.store.catchUp(r.number);
+      // Nothing to place until the next position is shown (unless its event came first).
+      if (this.state?.move_number === s.move_number) {
+        this.placer.set([], this.mover(), false, []);
+        this.renderTray();
+        this.placer.update();
+      }
+    } catch (e) {
+      this.busy = false;
+      toast(t("game.toast.not_placed", { reason: errorText(e) }), true);
+    }
+  }
+
+  private async askHint() {
+    if (!this.canPlay()) return;
+    this.el.status.append(h("span", { class: "small", id: "hint-wait" }, " ", t("game.hint.wait")));
+    try {
+      this.hint = await api.hint(this.id, 6);
+      this.placer.selected = null;
+      this.renderTray();
+      this.renderActions();
+      this.placer.update();
+    } catch (e) {
+      toast(t("game.toast.no_hint", { reason: errorText(e) }), true);
+    }
+    document.getElementById("hint-wait")?.remove();
+  }
+
+  private async undo() {
+    const s = this.state;
+    if (!s || !s.hot_seat) return;
+    const token = Object.values(this.mine)[0];
+    if (!token) return;
+    try {
+      await api.undo(this.id, token, s.move_number);
+      this.placer.selected = null;
+    } catch (e) {
+      toast(t("game.toast.no_undo", { reason: errorText(e) }), true);
+    }
+    await this.store.reload();
+  }
+
+  private async replay(n: number) {
+    const live = this.store.state;
+    if (!live) return;
+    this.replayAt = n >= live.moves_played && live.over ? null : n;
+    if (this.replayAt === null) {
+      this.state = null;
+      this.show(live, null, null, false);
+      this.landed(null);
+      return;
+    }
+    this.setTop(false);
+    try {
+      const at = await api.state(this.id, n);
+      if (this.replayAt !== n) return;
+      this.state = at;
+      this.placer.set([], this.mover(), false, []);
+      this.render();
+      const last = at.last_move;
+      this.view.setRecent(last ? [{ number: last.number, colour: last.colour, cubes: last.cubes }] : []);
+    } catch (e) {
+      toast(errorText(e), true);
+    }
+  }
+
+  private setTop(on: boolean) {
+    this.view.setTopView(on);
+    document.getElementById("top-view")?.classList.toggle("on", on);
+  }
+
+  private toggleTop() {
+    this.setTop(!this.view.topView);
+  }
+
+  private onKey(e: KeyboardEvent) {
+    if (typing(e) || !this.state) return;
+    const k = e.key;
+    const { files, ranks } = this.state.site;
+    if ((k === "s" || k === "S") && this.follower.busy) {
+      e.preventDefault();
+      this.follower.skip();
+      return;
+    }
+    if (k === "Escape") this.hint = null;
+    if (this.placer.key(k, files, ranks) || viewKey(this.view, k, () => this.toggleTop())) {
+      e.preventDefault();
+      if (k === "Escape") this.renderActions();
+      return;
+    }
+    if (k === "Enter" || (k === " " && (e.target as HTMLElement)?.tagName !== "BUTTON")) {
+      e.preventDefault();
+      if (this.placer.current) void this.place(this.placer.current);
+      else if (this.hint && this.canPlay()) void this.place(this.hint);
+    } else if (k === "h" || k === "H") {
+      e.preventDefault();
+      void this.askHint();
+    } else if ((k === "u" || k === "U") && this.state.hot_seat) {
+      e.preventDefault();
+      void this.undo();
+    }
+  }
+}

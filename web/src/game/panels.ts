@@ -1,0 +1,114 @@
+// The status line and the players' table, drawn from the state shown; the scores explain
+// themselves ("seen from above − stones not placed").
+import type { GameState, Letter } from "../api";
+import { t } from "../i18n";
+import { colourName, h, swatch } from "../ui";
+import type { Thinking } from "./store";
+
+export interface Seen {
+  state: GameState;
+  canPlay: boolean;
+  thinking: Thinking | null;
+  /** Moves after the one shown are known already (the page is catching up). */
+  behind: boolean;
+  replayAt: number | null;
+  tokenFor(seat: number): string | null;
+}
+
+/** The names of a player's colours ("Red & Green"). */
+export function playerName(s: GameState, p: number) {
+  const seat = s.seats.find((x) => x.seat === p);
+  return seat?.colours.map(colourName).join(" & ") ?? t("game.status.player", { n: p + 1 });
+}
+
+export function renderStatus(el: HTMLElement, v: Seen) {
+  const s = v.state;
+  el.replaceChildren();
+  if (v.replayAt !== null) {
+    el.append(t("game.status.replay", { at: v.replayAt, total: s.moves_played }));
+  } else if (s.over) {
+    const w = (s.winners ?? []).map((p) => playerName(s, p));
+    el.append(h("strong", {}, w.length === 1 ? t("game.status.wins", { name: w[0] }) : t("game.status.draw", { names: w.join(t("game.status.and")) })));
+  } else {
+    const to = s.to_move as Letter;
+    const seat = s.seats.find((x) => x.seat === s.seat_to_move);
+    el.append(swatch(to), " ");
+    if (v.canPlay) el.append(h("strong", {}, t("game.status.your_turn", { colour: colourName(to) })));
+    else if (seat?.kind === "ai") {
+      // The AI's search for this very move (its event came after the move before it).
+      // Catching up, the AI has already thought this move through.
+      const thinking = v.behind || (v.thinking?.move_number === s.move_number && v.thinking.colour === to);
+      el.append(
+        t("game.status.ai", { colour: colourName(to), level: seat.level ?? 0 }),
+        " ",
+        h("span", { class: "thinking", id: "ai-thinking", "data-thinking": String(thinking) }, thinking ? t("game.status.thinking") : t("game.status.to_move")),
+      );
+    } else el.append(t("game.status.waiting", { colour: colourName(to) }));
+  }
+  el.dataset.state = s.over ? "over" : v.canPlay ? "your-turn" : "waiting";
+}
+
+/** Columns showing this colour from above. */
+export function topsOf(s: GameState, colour: Letter) {
+  return s.position.columns.filter((col) => col.top === colour).length;
+}
+
+export function renderPlayers(el: HTMLElement, v: Seen) {
+  const s = v.state;
+  const rows = s.colours.map((c) => {
+    const seat = s.seats.find((x) => x.colours.includes(c.colour));
+    const who =
+      seat?.kind === "ai"
+        ? t("game.players.ai", { level: seat.level ?? 0 })
+        : seat && v.tokenFor(seat.seat)
+          ? s.hot_seat
+            ? t("game.players.here")
+            : t("game.players.you")
+          : t("game.players.human");
+    const tops = topsOf(s, c.colour);
+    const score = c.score ?? 0;
+    // The score is the server's; what is not seen from above is what the stones left cost.
+    const left = tops - score;
+    const moving = c.colour === s.to_move && !s.over;
+    return h(
+      "tr",
+      { class: `${moving ? "to-move" : ""} ${c.out && !s.over ? "out" : ""}`, "data-colour": c.colour },
+      h("td", {}, moving ? "▶" : ""),
+      h("td", { class: "name" }, swatch(c.colour), " ", colourName(c.colour)),
+      h("td", { class: "who" }, who),
+      h("td", { class: "left", title: t("game.players.left_title") }, t("game.players.left", { count: c.stones_left.length })),
+      h(
+        "td",
+        { class: "score", "data-score": String(score), "data-tops": tops, "data-penalty": left, title: t("game.players.score_title", { tops, left, score }) },
+        h("span", { class: "parts" }, `${tops} − ${left} =`),
+        " ",
+        h("strong", {}, score < 0 ? `−${-score}` : String(score)),
+      ),
+      h("td", { class: "out-mark" }, c.out && !s.over ? t("game.players.out") : ""),
+    );
+  });
+  el.replaceChildren(
+    h(
+      "table",
+      {},
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          h("th"),
+          h("th", {}, t("game.players.colour")),
+          h("th", {}, t("game.players.seat")),
+          h("th", {}, t("game.players.stones")),
+          h("th", { class: "score", title: t("game.players.score_head_title") }, t("game.players.score_head")),
+          h("th"),
+        ),
+      ),
+      h("tbody", {}, ...rows),
+    ),
+  );
+  if (s.site.variant === "two-player-four-colors") {
+    el.append(h("p", { class: "small" }, s.players.map((p, i) => `${playerName(s, i)}: ${p}`).join(" · "), " ", t("game.players.better")));
+  }
+}
