@@ -14,6 +14,7 @@ import { MoveList } from "./movelist";
 import { renderPlayers, renderStatus } from "./panels";
 import { GameStore } from "./store";
 import type { MoveShown } from "./store";
+import { installTestHooks } from "./hooks";
 import { GameView } from "./view";
 import type { RecentMove } from "./view";
 
@@ -138,29 +139,7 @@ export class GamePage {
       draw: (ghost, _cells, cursor) => this.drawPlacing(ghost, cursor),
     });
     this.placer.attach(this.el.tray, this.el.turns, t("game.tray.yours"));
-    this.testHooks();
-  }
-
-  /** Hooks for the browser tests: where things are on screen, and what the page holds. */
-  private testHooks() {
-    (window as unknown as Record<string, unknown>).rumis = {
-      screenPoint: (x: number, y: number, z: number) => this.view.screenPoint(x, y, z),
-      placements: () => this.placer.placements,
-      current: () => this.placer.current?.placement ?? null,
-      selected: () => this.placer.selected,
-      /** The page point over the column where a placement's anchor cube would rest. */
-      anchorPoint: (placement: string) => {
-        const p = this.placer.placements.find((q) => q.placement === placement);
-        if (!p) return null;
-        const [x, y] = this.placer.anchorColumn(p);
-        return this.view.screenPoint(x, y, this.view.height(x, y) - 0.5);
-      },
-      ghostColour: () => this.view.ghostColour(),
-      stoneColour: (letter: Letter) => this.view.stoneColour(letter),
-      markedPlaces: () => this.view.placeCount(),
-      markedAnchors: () => this.view.placeAnchors(),
-      select: (stone: string) => this.placer.select(stone),
-    };
+    installTestHooks(this.view, this.placer);
   }
 
   private drawPlacing(ghost: Placement | null, cursor: [number, number] | null) {
