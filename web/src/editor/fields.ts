@@ -61,7 +61,7 @@ export class FieldsView {
         "div",
         { class: "ed-field", id: `ed-${key}-group` },
         h("span", { class: "label" }, title),
-        h("div", { class: "ed-inline" }, ...COUNTS.map((c) => h("label", {}, t("editor.fields.players", { count: c }), " ", make(c)))),
+        h("div", { class: "ed-inline" }, ...COUNTS.map((c) => h("label", { class: "ed-count" }, t("editor.fields.players", { count: c }), make(c)))),
         slot(slotName),
       );
     const hmax = perCount(t("editor.fields.hmax"), "hmax", (c) => input(`hmax-${c}`, { type: "number", min: 1, max: 15, class: "ed-num" }, (v) => s.setHmax(c, v)), "hmax");

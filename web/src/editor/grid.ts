@@ -55,6 +55,9 @@ export class GridView {
 
   private build() {
     const { files, ranks } = this.state.draft;
+    // Cells as large as the column allows for a small board, and still clickable on a big one.
+    const cell = Math.max(20, Math.min(44, Math.floor(520 / files), Math.floor(560 / ranks)));
+    this.grid.style.setProperty("--ed-cell", `${cell}px`);
     this.grid.style.gridTemplateColumns = `2em repeat(${files}, var(--ed-cell))`;
     this.buttons = [];
     const children: HTMLElement[] = [];
@@ -91,8 +94,9 @@ export class GridView {
       }
     // The frame as one red rectangle over its cells, like the rulebook's red line.
     const box = this.frameBox;
-    const lo = frame && this.buttons[frame.files[0] + frame.ranks[0] * d.files];
-    const hi = frame && this.buttons[Math.min(frame.files[1], d.files - 1) + Math.min(frame.ranks[1], d.ranks - 1) * d.files];
+    const onGrid = frame && frame.files[0] < d.files && frame.ranks[0] < d.ranks;
+    const lo = onGrid && this.buttons[frame.files[0] + frame.ranks[0] * d.files];
+    const hi = onGrid && this.buttons[Math.min(frame.files[1], d.files - 1) + Math.min(frame.ranks[1], d.ranks - 1) * d.files];
     box.hidden = !(lo && hi);
     if (lo && hi) {
       const pad = 3;
