@@ -5,13 +5,14 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startServer, launch, api, outDir, binary } from "./harness.mjs";
 
 let server;
 let browser;
+const NAME = 'Tëst "Steps" \\ 1';
 
 before(async () => {
   server = await startServer();
@@ -70,7 +71,8 @@ test("build a board from scratch, see the core refuse a bad frame, download it f
   assert.match(await page.textContent("#fault-grid"), /Line \d+: the footprint is empty/);
   assert.equal(await page.isDisabled("#ed-download"), true, "nothing to download while refused");
 
-  await page.fill("#ed-name", "Test Steps");
+  // A name with a quote, a backslash and an accent: the file escapes them as TOML does.
+  await page.fill("#ed-name", NAME);
   await page.fill("#ed-aliases", "steps, Stufen");
   await page.fill("#ed-files", "4");
   await page.fill("#ed-ranks", "3");
@@ -118,14 +120,14 @@ test("build a board from scratch, see the core refuse a bad frame, download it f
 
   // Download: the very file the core accepted, and the CLI reads it with the same figures.
   const [download] = await Promise.all([page.waitForEvent("download"), page.click("#ed-download")]);
-  assert.equal(download.suggestedFilename(), "test-steps.toml");
+  assert.equal(download.suggestedFilename(), "test-steps-1.toml");
   const dir = mkdtempSync(join(tmpdir(), "rumis-editor-"));
   const file = join(dir, "test-steps.toml");
   await download.saveAs(file);
   const row = cliRow(file);
   assert.deepEqual(
     { name: row.name, size: row.size, columns: row.columns, hmax: row.hmax, frames: row.frames },
-    { name: "Test Steps", size: "4x3", columns: "4/5/5", hmax: "4/6/8", frames: "2p a1:b2" },
+    { name: NAME, size: "4x3", columns: "4/5/5", hmax: "4/6/8", frames: "2p a1:b2" },
     row.out,
   );
   assert.match(row.out, /aliases: steps, Stufen/);
@@ -133,7 +135,8 @@ test("build a board from scratch, see the core refuse a bad frame, download it f
   assert.deepEqual(checked.columns, { 2: 4, 3: 5, 4: 5 });
   // `rumis show` plays on it: b2's limit is its printed 2 for 2 players.
   const show = execFileSync(binary(), ["show", "--board-file", file, "--players", "2"], { encoding: "utf8" });
-  assert.match(show, /Test Steps/, show);
+  assert.ok(show.includes(NAME), show);
+  assert.match(show, /Height limits:\n\s+a\s+b\s+c\s+d\n\s+3\s*\n\s+2\s+4\s+2\s*\n\s+1\s+4\s+4\s*\n/, show);
 
   // Open a file: a bad one changes nothing and says why (with its name and line); the
   // downloaded one comes back as it was.
@@ -146,7 +149,7 @@ test("build a board from scratch, see the core refuse a bad frame, download it f
   assert.match(await page.textContent("#fault-upload"), /ragged\.toml:\d+: grid row has 3 cells but the first row has 4 \(ragged rows\)/);
   assert.equal(await page.inputValue("#ed-name"), "My board", "a refused file changes nothing");
   await page.setInputFiles("#ed-upload", file);
-  await page.waitForFunction(() => document.querySelector("#ed-name").value === "Test Steps");
+  await page.waitForFunction((name) => document.querySelector("#ed-name").value === name, NAME);
   await verdict(page, "ok");
   assert.equal(await page.inputValue("#ed-frame-2"), "a1:b2");
   assert.equal(await page.textContent("#fault-upload"), "");
@@ -187,4 +190,5 @@ test("build a board from scratch, see the core refuse a bad frame, download it f
   assert.deepEqual(errors, []);
   assert.equal(await state(page), "refused");
   await context.close();
+  rmSync(dir, { recursive: true, force: true });
 });

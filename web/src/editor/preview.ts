@@ -22,6 +22,7 @@ export class PreviewView extends Emitter<PreviewEvents> {
   private tabs: HTMLButtonElement[];
   private board: CheckedBoard | null = null;
   private shown: Count = 2;
+  private drawn = "";
 
   constructor() {
     super();
@@ -73,10 +74,16 @@ export class PreviewView extends Emitter<PreviewEvents> {
     this.view ??= new Structure3D(this.stage);
     const key = String(this.shown);
     const layout = b.layouts[key];
-    this.view.setBoard(b.files, b.ranks, layout.cells, layout.hmax);
-    this.view.setColumns([]);
-    this.view.setVolume(layout.cells);
-    fitCamera(this.view.camera, this.view.controls, b.files, b.ranks, Math.max(1, ...layout.cells.map((c) => c.limit)));
+    // Drawn again only when the shape changed: a new name or fact leaves the picture (and
+    // the camera the person may have turned) as it is.
+    const drawn = JSON.stringify([b.files, b.ranks, layout]);
+    if (drawn !== this.drawn) {
+      this.drawn = drawn;
+      this.view.setBoard(b.files, b.ranks, layout.cells, layout.hmax);
+      this.view.setColumns([]);
+      this.view.setVolume(layout.cells);
+      fitCamera(this.view.camera, this.view.controls, b.files, b.ranks, Math.max(1, ...layout.cells.map((c) => c.limit)));
+    }
     this.stage.dataset.board = b.name;
     this.stage.dataset.players = key;
     this.stage.dataset.columns = String(b.columns[key]);
