@@ -118,6 +118,21 @@ test("build a board from scratch, see the core refuse a bad frame, download it f
   await verdict(page, "ok");
   assert.equal(await page.$$eval(".ed-cell.fault", (c) => c.length), 0);
 
+  // More refusals, each at its place: an Hmax out of range, a grid over the engine's 128 cells.
+  await page.fill("#ed-hmax-4", "40");
+  await verdict(page, "refused");
+  assert.match(await page.textContent("#fault-hmax"), /^Line \d+: hmax for 4 players is 40; it must be 1 to 15$/);
+  await page.fill("#ed-hmax-4", "8");
+  await verdict(page, "ok");
+  await page.fill("#ed-files", "12");
+  await page.fill("#ed-ranks", "11");
+  await verdict(page, "refused");
+  assert.match(await page.textContent("#fault-grid"), /the grid has 12 x 11 = 132 cells; the engine supports at most 128/);
+  await page.fill("#ed-ranks", "3");
+  await page.fill("#ed-files", "4");
+  await verdict(page, "ok");
+  assert.equal(await page.$$eval(".ed-cell.on", (c) => c.length), 5, "the cells kept through the resize");
+
   // Download: the very file the core accepted, and the CLI reads it with the same figures.
   const [download] = await Promise.all([page.waitForEvent("download"), page.click("#ed-download")]);
   assert.equal(download.suggestedFilename(), "test-steps-1.toml");

@@ -115,7 +115,8 @@ export class EditorPage {
       this.el.status.className = "ed-status bad";
       this.el.status.textContent = v.fault.reason;
       const onGrid = v.target?.part === "grid" ? v.target.row : null;
-      const gridFault = v.target?.part === "grid" || (v.target?.part === "frame" && v.cells.length > 0) || v.target === null;
+      // At the grid: its own lines, a frame that names cells, and a line the page has no field for.
+      const gridFault = v.target?.part === "grid" || (v.target?.part === "frame" && v.cells.length > 0) || (v.target === null && v.fault.line !== null);
       this.el.gridFault.textContent = gridFault ? t("editor.fault", { line: v.fault.line ?? "?", message: v.fault.message }) : "";
       this.grid.showFault(onGrid, v.cells);
       this.fields.showFault(v.target, v.fault);
