@@ -22,7 +22,7 @@ export class GridView {
   private faultRow: number | null = null;
   private faultCells: [number, number][] = [];
   /** A stroke of the brush under way: the value it paints, or the corner a frame started at. */
-  private stroke: { value: number | null } | { corner: [number, number] } | null = null;
+  private stroke: { value: number | null; last: [number, number] } | { corner: [number, number] } | null = null;
   private keyCorner: [number, number] | null = null;
 
   constructor(
@@ -125,7 +125,7 @@ export class GridView {
     }
     // The footprint brush paints the opposite of the first cell it touches, all stroke long.
     const value = tool.kind === "height" ? tool.value : this.state.cell(...at) === null ? 0 : null;
-    this.stroke = { value };
+    this.stroke = { value, last: at };
     this.state.paint([at], value);
   }
 
@@ -134,7 +134,15 @@ export class GridView {
     const at = this.cellAt(document.elementFromPoint(e.clientX, e.clientY));
     if (!at) return;
     if ("corner" in this.stroke) this.dragTo(at);
-    else this.state.paint([at], this.stroke.value);
+    else {
+      // A quick stroke skips cells between two pointer events: paint the line between them.
+      const [x0, y0] = this.stroke.last;
+      const n = Math.max(Math.abs(at[0] - x0), Math.abs(at[1] - y0));
+      const line: [number, number][] = [];
+      for (let i = 1; i <= n; i++) line.push([Math.round(x0 + ((at[0] - x0) * i) / n), Math.round(y0 + ((at[1] - y0) * i) / n)]);
+      this.stroke.last = at;
+      if (line.length) this.state.paint(line, this.stroke.value);
+    }
   }
 
   private dragTo(at: [number, number]) {
