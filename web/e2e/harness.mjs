@@ -13,7 +13,7 @@ const repo = resolve(webDir, "..");
 export const outDir = join(here, "out");
 mkdirSync(outDir, { recursive: true });
 
-function binary() {
+export function binary() {
   if (process.env.RUMIS_BIN) return process.env.RUMIS_BIN;
   const target = process.env.CARGO_TARGET_DIR ?? join(repo, "target");
   for (const p of [join(target, "debug", "rumis"), join(target, "release", "rumis")]) if (existsSync(p)) return p;

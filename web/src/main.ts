@@ -1,6 +1,6 @@
 // The app's pages, by path: `/` starts or joins a game, `/game/ID` plays or watches one
 // (with the guide attached when this browser started it as a guided first game),
-// `/how-to-play` explains the rules, `/puzzle` is the solitaire.
+// `/how-to-play` explains the rules, `/puzzle` is the solitaire, `/boards/edit` the board editor.
 import "./style.css";
 import "./i18n";
 import { GamePage } from "./game";
@@ -8,6 +8,7 @@ import { PuzzlePage } from "./puzzle";
 import { StartPage } from "./start";
 import { HowToPage } from "./howto/page";
 import { attachTutorial } from "./tutorial/overlay";
+import { EditorPage } from "./editor/page";
 
 const root = document.getElementById("app")!;
 const game = location.pathname.match(/^\/game\/([A-Za-z0-9]+)\/?$/);
@@ -16,4 +17,5 @@ if (game) {
   attachTutorial(game[1]);
 } else if (/^\/puzzle\/?$/.test(location.pathname)) void new PuzzlePage(root).start();
 else if (/^\/how-to-play\/?$/.test(location.pathname)) void new HowToPage(root).start();
+else if (/^\/boards\/edit\/?$/.test(location.pathname)) void new EditorPage(root).start();
 else void new StartPage(root).start();

@@ -58,6 +58,7 @@ export class StartPage {
             { class: "hero-links" },
             h("a", { href: "/how-to-play", id: "howto-link" }, t("start.howtoLink")),
             h("a", { href: "/puzzle", id: "puzzle-link" }, t("start.puzzleLink")),
+            h("a", { href: "/boards/edit", id: "editor-link" }, t("editor.startLink")),
             languagePicker(),
           ),
         ),

@@ -29,6 +29,7 @@ pub fn router(app: Arc<App>) -> Router {
     Router::new()
         .route("/api/v1", get(index))
         .route("/api/v1/boards", get(boards))
+        .merge(crate::boards::routes())
         .route("/api/v1/stones", get(stones))
         .route("/api/v1/games", post(create_game).get(list_games))
         .route("/api/v1/games/{id}", get(get_game))
@@ -148,6 +149,8 @@ async fn index() -> Json<Value> {
         "api": 1,
         "endpoints": [
             "GET /api/v1/boards",
+            "POST /api/v1/boards/check",
+            "GET /api/v1/boards/{name}/toml",
             "GET /api/v1/stones",
             "POST /api/v1/games",
             "GET /api/v1/games?status=open|finished&limit=N",

@@ -10,6 +10,7 @@
 
 mod ai;
 mod api;
+mod boards;
 pub mod client;
 mod db;
 mod error;

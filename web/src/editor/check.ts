@@ -1,0 +1,129 @@
+// The core's verdict on the board being edited, through the server
+// (`POST /api/v1/boards/check`): the file written from the draft is sent after a short
+// pause in the changes, and the answer to the latest one is announced. Also the small
+// fetches the editor needs (the built-in boards and their files).
+import type { BoardInfo } from "../api";
+import { Emitter } from "./state";
+import type { CheckedBoard, Target, Written } from "./toml";
+
+/** The core's refusal of a file: its words, and where it is. */
+export interface Fault {
+  code: string;
+  /** "file:line: message", or the server's sentence when it is no board error. */
+  reason: string;
+  line: number | null;
+  message: string;
+}
+
+export type Verdict =
+  | { ok: true; written: Written; board: CheckedBoard }
+  | { ok: false; written: Written; fault: Fault; target: Target | null; cells: [number, number][] };
+
+export interface CheckerEvents {
+  /** A check was asked for and has not been answered yet. */
+  pending: null;
+  verdict: Verdict;
+}
+
+class Refused extends Error {
+  constructor(public fault: Fault) {
+    super(fault.reason);
+  }
+}
+
+async function call(method: string, path: string, body?: unknown): Promise<Response> {
+  let res: Response;
+  try {
+    res = await fetch(`/api/v1${path}`, {
+      method,
+      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new Refused({ code: "network", reason: "the server cannot be reached", line: null, message: "" });
+  }
+  if (!res.ok) {
+    const e = (await res.json().catch(() => ({}))) as { error?: string; reason?: string; line?: number; message?: string };
+    const reason = e.reason ?? `${res.status} ${res.statusText}`;
+    throw new Refused({ code: e.error ?? "http", reason, line: e.line ?? null, message: e.message ?? reason });
+  }
+  return res;
+}
+
+/** The core's reading of a board file: the board, or the fault with its line. */
+export async function checkText(toml: string, file?: string): Promise<{ board: CheckedBoard } | { fault: Fault }> {
+  try {
+    const res = await call("POST", "/boards/check", file ? { toml, file } : { toml });
+    return (await res.json()) as { board: CheckedBoard };
+  } catch (e) {
+    if (e instanceof Refused) return { fault: e.fault };
+    throw e;
+  }
+}
+
+export const builtins = async () => ((await (await call("GET", "/boards")).json()) as { boards: BoardInfo[] }).boards;
+
+export const builtinFile = async (name: string) => (await call("GET", `/boards/${encodeURIComponent(name)}/toml`)).text();
+
+/** Cells a message names ("frame a1:c2 …", "… at b1 …") that lie on a grid of this size. */
+export function namedCells(message: string, files: number, ranks: number): [number, number][] {
+  const out: [number, number][] = [];
+  for (const m of message.matchAll(/\b([a-z])([1-9]\d{0,2})\b/g)) {
+    const x = m[1].charCodeAt(0) - 97;
+    const y = Number(m[2]) - 1;
+    if (x < files && y < ranks && !out.some(([a, b]) => a === x && b === y)) out.push([x, y]);
+  }
+  return out;
+}
+
+/** Asks the core about the latest file, a pause after the last change; older answers are dropped. */
+export class Checker extends Emitter<CheckerEvents> {
+  private timer = 0;
+  private asked = 0;
+  private inFlight = 0;
+  private latest: Verdict | null = null;
+
+  constructor(private delayMs = 250) {
+    super();
+  }
+
+  get verdict() {
+    return this.latest;
+  }
+
+  /** Whether a check is waiting or under way (the verdict is not the draft's yet). */
+  get busy() {
+    return this.timer !== 0 || this.inFlight > 0;
+  }
+
+  /** Check `written` (the draft's file) soon; `files` × `ranks` is its grid. */
+  request(written: Written, files: number, ranks: number) {
+    clearTimeout(this.timer);
+    this.emit("pending", null);
+    this.timer = window.setTimeout(() => {
+      this.timer = 0;
+      void this.run(written, files, ranks);
+    }, this.delayMs);
+  }
+
+  private async run(written: Written, files: number, ranks: number) {
+    const n = ++this.asked;
+    this.inFlight++;
+    let answer: Awaited<ReturnType<typeof checkText>>;
+    try {
+      answer = await checkText(written.text);
+    } finally {
+      this.inFlight--;
+    }
+    if (n !== this.asked) return;
+    let verdict: Verdict;
+    if ("board" in answer) verdict = { ok: true, written, board: answer.board };
+    else {
+      const { fault } = answer;
+      const target = fault.line ? (written.lines[fault.line - 1] ?? null) : null;
+      verdict = { ok: false, written, fault, target, cells: namedCells(fault.message, files, ranks) };
+    }
+    this.latest = verdict;
+    this.emit("verdict", verdict);
+  }
+}
