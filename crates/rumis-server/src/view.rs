@@ -3,7 +3,8 @@
 use rumis_core::{Cube, Game, Move, Outcome, Position, Site};
 use serde_json::{json, Value};
 
-use crate::db::{Loaded, Summary};
+use crate::service::Loaded;
+use crate::store::Summary;
 
 /// The game after its first `at` moves (all of them when `None`, or when `at` is more).
 pub fn game_at(l: &Loaded, at: Option<usize>) -> Game {
@@ -133,7 +134,7 @@ pub fn state(l: &Loaded, at: Option<usize>) -> Value {
     let to_move = game.to_move();
     json!({
         "id": l.id,
-        "status": if l.game.is_over() { "finished" } else { "open" },
+        "status": l.status,
         "created": l.created,
         "updated": l.updated,
         "hot_seat": l.setup.hot_seat,
