@@ -398,8 +398,11 @@ async fn list_games(
 ) -> Result<Json<Value>, ApiError> {
     let Query(params) = params.map_err(|e| ApiError::bad_request("bad_query", e.body_text()))?;
     let status = params.status.as_deref().unwrap_or("open");
-    if status != "open" && status != "finished" {
-        return Err(ApiError::bad_request("bad_query", "status is \"open\" or \"finished\""));
+    if !["open", "finished", "abandoned"].contains(&status) {
+        return Err(ApiError::bad_request(
+            "bad_query",
+            "status is \"open\", \"finished\" or \"abandoned\"",
+        ));
     }
     let limit = params
         .limit

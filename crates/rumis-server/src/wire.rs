@@ -100,6 +100,4 @@ pub enum GameEvent {
     Deleted { game: String },
     /// Nobody moved for too long: the game ended without a result.
     Abandoned { game: String },
-    /// Events may have been lost: read the game again.
-    Resync,
 }
