@@ -397,6 +397,9 @@ impl Games {
 
     /// Events that change nothing stored (an AI is thinking).
     pub async fn announce(&self, events: Vec<Event>) {
+        if events.is_empty() {
+            return;
+        }
         if self.store.is_postgres() {
             let payloads: Vec<String> = events.iter().map(Event::to_payload).collect();
             if let Err(e) = self.store.notify(events::CHANNEL, &payloads).await {
