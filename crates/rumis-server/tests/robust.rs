@@ -243,7 +243,7 @@ async fn a_creator_deletes_a_game_nobody_joined(db: String) {
 /// listed as abandoned and takes no more moves.
 async fn idle_games_are_abandoned(db: String) {
     let mut c = config(&db);
-    c.game_ttl = Some(Duration::from_millis(400));
+    c.game_ttl = Some(Duration::from_millis(1500));
     let server = start(c).await;
     let addr = server.addr;
     let created = create(addr, json!({ "board": "chullpa", "players": 2 })).await;
