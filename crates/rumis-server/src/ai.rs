@@ -108,3 +108,21 @@ async fn play(games: &Arc<Games>, job: &Job, cap: Duration) {
         Err(e) => eprintln!("rumis server: AI for game {id}: move {number} refused: {e}"),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rumis_core::{Board, Site, Variant};
+
+    /// Level 9 searches 4.5 s a move; the server's cap cuts it short (a liveness bound, not
+    /// a speed figure: 3 s is far above the 0.3 s cap and far below 4.5 s).
+    #[test]
+    fn the_move_cap_cuts_a_level_9_search() {
+        let board = Board::builtin("chullpa").unwrap().clone();
+        let game = Game::new(Arc::new(Site::new(board, 2, Variant::Standard, None).unwrap()));
+        let started = std::time::Instant::now();
+        let m = player(9, 1, Duration::from_millis(300)).choose(&game);
+        assert!(m.is_some());
+        assert!(started.elapsed() < Duration::from_secs(3), "{:?}", started.elapsed());
+    }
+}
