@@ -212,13 +212,28 @@ export const api = {
   state: (id: string, at?: number) =>
     call<GameState>("GET", `/games/${encodeURIComponent(id)}${at === undefined ? "" : `?at=${at}`}`),
   placements: (id: string) => call<PlacementsAnswer>("GET", `/games/${encodeURIComponent(id)}/placements`),
-  move: (id: string, token: string, placement: string, expected: number) =>
-    call<{ number: number; move_number: number }>(
-      "POST",
-      `/games/${encodeURIComponent(id)}/moves`,
-      { placement, expected_move_number: expected },
-      token,
-    ),
+  /**
+   * Sends a move until it is acknowledged: after a network error or a busy server the same
+   * move goes again (with a growing pause, for about half a minute), and the server answers
+   * a move it already accepted with its first acknowledgement — so a move that committed
+   * while its answer was lost is never shown as an error.
+   */
+  move: async (id: string, token: string, placement: string, expected: number) => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await call<{ number: number; move_number: number }>(
+          "POST",
+          `/games/${encodeURIComponent(id)}/moves`,
+          { placement, expected_move_number: expected },
+          token,
+        );
+      } catch (e) {
+        const again = e instanceof ApiError && (e.status === 0 || e.status >= 500) && attempt < 8;
+        if (!again) throw e;
+        await new Promise((r) => setTimeout(r, Math.min(250 * 2 ** attempt, 8000)));
+      }
+    }
+  },
   undo: (id: string, token: string, expected: number) =>
     call<{ removed: number[] }>("POST", `/games/${encodeURIComponent(id)}/undo`, { expected_move_number: expected }, token),
   hint: (id: string, level: number) => call<Hint>("POST", `/games/${encodeURIComponent(id)}/hint`, { level }),

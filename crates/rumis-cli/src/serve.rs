@@ -20,6 +20,14 @@ pub struct ServeArgs {
     /// The built web app to serve at / (default: $RUMIS_WEB_DIR, else web/dist if it exists).
     #[arg(long, value_name = "DIR")]
     web_dir: Option<PathBuf>,
+    /// Days without a move after which an unfinished game is marked abandoned (0: never).
+    #[arg(long, value_name = "DAYS", default_value_t = 30.0)]
+    game_ttl: f64,
+    /// Open games without a human seat allowed per creating address, and in all.
+    #[arg(long, value_name = "N", default_value_t = 2)]
+    ai_only_per_address: i64,
+    #[arg(long, value_name = "N", default_value_t = 8)]
+    ai_only_total: i64,
 }
 
 /// The web app's directory: `--web-dir`, else `RUMIS_WEB_DIR`, else `web/dist` if it is
@@ -48,6 +56,13 @@ pub fn run(args: &ServeArgs) -> Result<(), String> {
     config.rate_per_second = args.rate;
     config.rate_burst = (args.rate * 3.0).max(1.0);
     config.web_dir = web_dir(args.web_dir.clone())?;
+    if !args.game_ttl.is_finite() || args.game_ttl < 0.0 {
+        return Err("--game-ttl is a number of days, 0 or more".into());
+    }
+    config.game_ttl =
+        (args.game_ttl > 0.0).then(|| std::time::Duration::from_secs_f64((args.game_ttl * 86_400.0).min(1e10)));
+    config.ai_only_per_creator = args.ai_only_per_address;
+    config.ai_only_total = args.ai_only_total;
     rumis_server::serve_blocking(config)
 }
 

@@ -1,61 +1,16 @@
-//! AI seats: the server plays them on blocking worker threads (never on the async runtime),
-//! then submits the move through the same transaction as a client's.
+//! AI seats: workers take games from the AI queue (`queue.rs`), search on blocking threads
+//! (never on the async runtime), then submit the move through the game service like a
+//! client's move.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
+use std::time::Duration;
 
-use rumis_ai::PlayerSpec;
-use tokio::sync::Semaphore;
+use rumis_ai::{level_config, Mcts, MctsConfig, Player};
+use rumis_core::Game;
 
-use crate::db::{Actor, SeatKind};
-use crate::{events, App};
-
-pub struct Runner {
-    /// Games with a driver task running; `true` when asked to look again once it ends.
-    active: Mutex<HashMap<String, bool>>,
-    /// Limits how many AI moves are computed at once.
-    workers: Option<Arc<Semaphore>>,
-}
-
-impl Runner {
-    pub fn new(workers: usize) -> Runner {
-        Runner {
-            active: Mutex::new(HashMap::new()),
-            workers: (workers > 0).then(|| Arc::new(Semaphore::new(workers))),
-        }
-    }
-}
-
-/// Makes sure an AI seat to move in this game gets played: starts a driver task for the
-/// game, or tells the running one to look again.
-pub fn kick(app: &Arc<App>, game: &str) {
-    if app.ai.workers.is_none() {
-        return;
-    }
-    {
-        let mut active = app.ai.active.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(again) = active.get_mut(game) {
-            *again = true;
-            return;
-        }
-        active.insert(game.to_string(), false);
-    }
-    let app = app.clone();
-    let game = game.to_string();
-    tokio::spawn(async move {
-        loop {
-            drive(&app, &game).await;
-            let mut active = app.ai.active.lock().unwrap_or_else(|e| e.into_inner());
-            match active.get_mut(&game) {
-                Some(again) if *again => *again = false,
-                _ => {
-                    active.remove(&game);
-                    return;
-                }
-            }
-        }
-    });
-}
+use crate::error::GameError;
+use crate::queue::{AiQueue, Job};
+use crate::service::{Actor, Games};
 
 /// A seed for an AI move: the same game and move number give the same choice.
 pub(crate) fn seed(game: &str, number: i64) -> u64 {
@@ -66,55 +21,108 @@ pub(crate) fn seed(game: &str, number: i64) -> u64 {
     h
 }
 
-/// Plays AI moves while an AI seat is to move.
-async fn drive(app: &Arc<App>, id: &str) {
-    let Some(workers) = app.ai.workers.clone() else { return };
-    loop {
-        let loaded = match app.store.load(id).await {
-            Ok(l) => l,
-            Err(e) => {
-                eprintln!("rumis server: AI for game {id}: cannot load it: {}", e.reason);
-                return;
-            }
-        };
-        let Some(seat) = loaded.seat_to_move().filter(|s| s.kind == SeatKind::Ai).cloned() else {
-            return;
-        };
-        let Ok(_permit) = workers.acquire().await else { return };
-        let number = loaded.move_number();
-        let colour = loaded.game.to_move().map(|c| c.letter()).unwrap_or('?');
-        app.announce(vec![events::ai_thinking(id, colour, number, seat.level)])
-            .await;
-        let game = loaded.game;
-        let level = seat.level.clamp(1, 9);
-        let s = seed(id, number);
-        let chosen = tokio::task::spawn_blocking(move || {
-            let mut player = PlayerSpec::Level(level).build(s, 1);
-            player.choose(&game).map(|m| game.notation(m))
+/// The player of a level, searching at most `cap` a move.
+fn player(level: u8, seed: u64, cap: Duration) -> Box<dyn Player> {
+    if level <= 3 {
+        return rumis_ai::level(level, seed, 1);
+    }
+    let config = level_config(level);
+    let time = Some(config.time.map_or(cap, |t| t.min(cap)));
+    Box::new(Mcts::new(MctsConfig {
+        threads: 1,
+        seed,
+        time,
+        ..config
+    }))
+}
+
+/// Starts `workers` workers on the queue.
+pub fn start(
+    games: Arc<Games>,
+    queue: Arc<AiQueue>,
+    workers: usize,
+    cap: Duration,
+) -> Vec<tokio::task::JoinHandle<()>> {
+    (0..workers)
+        .map(|_| {
+            let games = games.clone();
+            let queue = queue.clone();
+            tokio::spawn(async move {
+                loop {
+                    let job = queue.next().await;
+                    play(&games, &job, cap).await;
+                    queue.done(&job);
+                }
+            })
         })
+        .collect()
+}
+
+/// Plays one AI move in a game, if an AI seat is to move.
+async fn play(games: &Arc<Games>, job: &Job, cap: Duration) {
+    let id = &job.game;
+    let loaded = match games.load(id).await {
+        Ok(l) => l,
+        Err(GameError::UnknownGame(_)) => return,
+        Err(e) => {
+            eprintln!("rumis server: AI for game {id}: cannot load it: {e}");
+            // Busy: look again later rather than strand the game.
+            if matches!(e, GameError::Busy(_)) {
+                tokio::time::sleep(Duration::from_secs(1)).await;
+                games.requeue(id, job.human);
+            }
+            return;
+        }
+    };
+    let Some(seat) = Games::ai_turn(&loaded) else { return };
+    let number = loaded.move_number();
+    let Some(colour) = loaded.game.to_move() else { return };
+    games
+        .announce(vec![games.thinking(id, colour, number, seat.level)])
         .await;
-        let text = match chosen {
-            Ok(Some(t)) => t,
-            Ok(None) => return,
-            Err(e) => {
-                eprintln!("rumis server: AI for game {id}: the search failed: {e}");
-                return;
-            }
-        };
-        let order = app.lock_game(id).await;
-        let submitted = app.store.submit(id, &Actor::Ai(seat.seat), &text, number).await;
-        if let Ok(accepted) = &submitted {
-            app.committed(events::for_move(accepted));
+    let game: Game = loaded.game;
+    let level = seat.level.clamp(1, 9);
+    let s = seed(id, number);
+    let chosen = tokio::task::spawn_blocking(move || {
+        let mut player = player(level, s, cap);
+        player.choose(&game).map(|m| game.notation(m))
+    })
+    .await;
+    let text = match chosen {
+        Ok(Some(t)) => t,
+        Ok(None) => return,
+        Err(e) => {
+            eprintln!("rumis server: AI for game {id}: the search failed: {e}");
+            return;
         }
-        drop(order);
-        match submitted {
-            Ok(_) => {}
-            // The game moved on meanwhile (an undo): look again.
-            Err(e) if e.status.as_u16() == 409 => continue,
-            Err(e) => {
-                eprintln!("rumis server: AI for game {id}: move {number} refused: {}", e.reason);
-                return;
-            }
+    };
+    match games.submit(id, Actor::Ai(seat.seat), text, number).await {
+        // The service queues the game again when another AI seat is to move.
+        Ok(_) => {}
+        // The game moved on meanwhile (an undo): look again.
+        Err(GameError::StaleMoveNumber { .. } | GameError::NotYourTurn { .. }) => games.requeue(id, job.human),
+        Err(GameError::Busy(_)) => {
+            tokio::time::sleep(Duration::from_secs(1)).await;
+            games.requeue(id, job.human);
         }
+        Err(e) => eprintln!("rumis server: AI for game {id}: move {number} refused: {e}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rumis_core::{Board, Site, Variant};
+
+    /// Level 9 searches 4.5 s a move; the server's cap cuts it short (a liveness bound, not
+    /// a speed figure: 3 s is far above the 0.3 s cap and far below 4.5 s).
+    #[test]
+    fn the_move_cap_cuts_a_level_9_search() {
+        let board = Board::builtin("chullpa").unwrap().clone();
+        let game = Game::new(Arc::new(Site::new(board, 2, Variant::Standard, None).unwrap()));
+        let started = std::time::Instant::now();
+        let m = player(9, 1, Duration::from_millis(300)).choose(&game);
+        assert!(m.is_some());
+        assert!(started.elapsed() < Duration::from_secs(3), "{:?}", started.elapsed());
     }
 }

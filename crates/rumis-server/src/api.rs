@@ -18,8 +18,9 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use tokio::sync::broadcast::error::RecvError;
 
-use crate::db::{self, Actor, NewSeat, SeatKind, Setup};
 use crate::error::{printable, ApiError};
+use crate::service::{self, Actor, NewSeat};
+use crate::store::{SeatKind, Setup};
 use crate::{ai, events, search, view, App};
 
 type Shared = State<Arc<App>>;
@@ -32,7 +33,7 @@ pub fn router(app: Arc<App>) -> Router {
         .merge(crate::boards::routes())
         .route("/api/v1/stones", get(stones))
         .route("/api/v1/games", post(create_game).get(list_games))
-        .route("/api/v1/games/{id}", get(get_game))
+        .route("/api/v1/games/{id}", get(get_game).delete(delete_game))
         .route("/api/v1/games/{id}/moves", post(submit_move))
         .route("/api/v1/games/{id}/undo", post(undo))
         .route("/api/v1/games/{id}/placements", get(get_placements))
@@ -155,6 +156,7 @@ async fn index() -> Json<Value> {
             "POST /api/v1/games",
             "GET /api/v1/games?status=open|finished&limit=N",
             "GET /api/v1/games/{id}?at=N",
+            "DELETE /api/v1/games/{id}",
             "POST /api/v1/games/{id}/moves",
             "POST /api/v1/games/{id}/undo",
             "GET /api/v1/games/{id}/placements?at=N",
@@ -302,6 +304,7 @@ struct CreateRequest {
 
 async fn create_game(
     State(app): Shared,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     body: Result<Bytes, axum::extract::rejection::BytesRejection>,
 ) -> Result<Response, ApiError> {
     let req: CreateRequest = parse_body(body)?;
@@ -366,7 +369,7 @@ async fn create_game(
             Some(s) => s,
             None => getrandom::u64().map_err(|e| ApiError::internal(format!("no randomness: {e}")))?,
         };
-        let start = db::start_game(&setup).map_err(|e| ApiError::bad_request("bad_setup", e))?;
+        let start = service::start_game(&setup).map_err(|e| ApiError::bad_request("bad_setup", e))?;
         let game = Game::with_random_ruins(start.site_arc().clone(), seed);
         setup.ruins = game.ruins().iter().map(|&m| game.notation(m)).collect();
     }
@@ -405,31 +408,8 @@ async fn create_game(
             })
             .collect::<Result<_, _>>()?,
     };
-    let (id, tokens) = app.store.create(&setup, &seats).await?;
-    let seats_json: Vec<Value> = seats
-        .iter()
-        .enumerate()
-        .map(|(i, s)| {
-            json!({
-                "seat": i,
-                "colours": site.colours_of(i).iter().map(|c| c.to_string()).collect::<Vec<_>>(),
-                "kind": s.kind.name(),
-                "level": (s.kind == SeatKind::Ai).then_some(s.level),
-                "token": tokens[i],
-            })
-        })
-        .collect();
-    ai::kick(&app, &id);
-    let body = json!({
-        "id": id,
-        "hot_seat": setup.hot_seat,
-        "seats": seats_json,
-        "ruins": setup.ruins,
-        "state_url": format!("/api/v1/games/{id}"),
-        "events_url": format!("/api/v1/games/{id}/events"),
-        "record_url": format!("/api/v1/games/{id}/record"),
-    });
-    Ok((StatusCode::CREATED, Json(body)).into_response())
+    let created = app.games.create(setup, seats, &peer.ip().to_string()).await?;
+    Ok((StatusCode::CREATED, Json(created)).into_response())
 }
 
 #[derive(Deserialize)]
@@ -445,14 +425,17 @@ async fn list_games(
 ) -> Result<Json<Value>, ApiError> {
     let Query(params) = params.map_err(|e| ApiError::bad_request("bad_query", e.body_text()))?;
     let status = params.status.as_deref().unwrap_or("open");
-    if status != "open" && status != "finished" {
-        return Err(ApiError::bad_request("bad_query", "status is \"open\" or \"finished\""));
+    if !["open", "finished", "abandoned"].contains(&status) {
+        return Err(ApiError::bad_request(
+            "bad_query",
+            "status is \"open\", \"finished\" or \"abandoned\"",
+        ));
     }
     let limit = params
         .limit
         .unwrap_or(app.config.list_limit)
         .clamp(1, app.config.list_limit);
-    let games = app.store.list(status, limit).await?;
+    let games = app.games.list(status, limit).await?;
     Ok(Json(
         json!({ "status": status, "games": games.iter().map(view::summary).collect::<Vec<_>>() }),
     ))
@@ -471,7 +454,7 @@ async fn get_game(
 ) -> Result<Json<Value>, ApiError> {
     let Query(params) = params.map_err(|e| ApiError::bad_request("bad_query", e.body_text()))?;
     check_id(&id)?;
-    let loaded = app.store.load(&id).await?;
+    let loaded = app.games.load(&id).await?;
     let state = tokio::task::spawn_blocking(move || view::state(&loaded, params.at))
         .await
         .map_err(|e| ApiError::internal(e.to_string()))?;
@@ -485,7 +468,7 @@ async fn get_placements(
 ) -> Result<Json<Value>, ApiError> {
     let Query(params) = params.map_err(|e| ApiError::bad_request("bad_query", e.body_text()))?;
     check_id(&id)?;
-    let loaded = app.store.load(&id).await?;
+    let loaded = app.games.load(&id).await?;
     let list = tokio::task::spawn_blocking(move || view::placements(&loaded, params.at))
         .await
         .map_err(|e| ApiError::internal(e.to_string()))?;
@@ -513,7 +496,7 @@ async fn hint(
         parse_body(body)?
     };
     let level = search::hint_level(req.level)?;
-    let loaded = app.store.load(&id).await?;
+    let loaded = app.games.load(&id).await?;
     let seed = ai::seed(&id, loaded.move_number());
     Ok(Json(search::hint(&app.searches, loaded.game, level, seed).await?))
 }
@@ -521,7 +504,7 @@ async fn hint(
 /// Every colour's win estimate at every position of the game, and the moves that lost most.
 async fn analysis(State(app): Shared, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
     check_id(&id)?;
-    let loaded = app.store.load(&id).await?;
+    let loaded = app.games.load(&id).await?;
     let answer = search::analysis(&app.searches, &id, loaded.game).await?;
     Ok(Json((*answer).clone()))
 }
@@ -550,28 +533,17 @@ async fn submit_move(
         ));
     }
     let token = bearer(&headers).or(req.token);
-    let _order = app.lock_game(&id).await;
     let accepted = app
-        .store
-        .submit(
-            &id,
-            &Actor::Token(token.as_deref()),
-            &req.placement,
-            req.expected_move_number,
-        )
+        .games
+        .submit(&id, Actor::Token(token), req.placement, req.expected_move_number)
         .await?;
-    app.committed(events::for_move(&accepted));
-    ai::kick(&app, &id);
-    let body = json!({
-        "number": accepted.number,
-        "colour": accepted.colour.to_string(),
-        "placement": accepted.placement,
-        "move_number": accepted.number + 1,
-        "to_move": accepted.to_move.map(|c| c.to_string()),
-        "out": accepted.newly_out.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
-        "over": accepted.over,
-    });
-    Ok((StatusCode::CREATED, Json(body)).into_response())
+    // A move sent again after it was accepted: its first acknowledgement, as 200.
+    let status = if accepted.fresh {
+        StatusCode::CREATED
+    } else {
+        StatusCode::OK
+    };
+    Ok((status, Json(accepted.ack)).into_response())
 }
 
 #[derive(Deserialize)]
@@ -587,24 +559,42 @@ async fn undo(
     Path(id): Path<String>,
     headers: HeaderMap,
     body: Result<Bytes, axum::extract::rejection::BytesRejection>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Response, ApiError> {
     check_id(&id)?;
     let req: UndoRequest = parse_body(body)?;
     let token = bearer(&headers).or(req.token);
-    let _order = app.lock_game(&id).await;
-    let undone = app.store.undo(&id, token.as_deref(), req.expected_move_number).await?;
-    app.committed(events::for_undo(&undone));
-    ai::kick(&app, &id);
-    Ok(Json(json!({
-        "removed": undone.removed,
-        "move_number": undone.move_number,
-        "to_move": undone.to_move.map(|c| c.to_string()),
-    })))
+    let undone = app.games.undo(&id, token, req.expected_move_number).await?;
+    Ok(Json(undone).into_response())
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct DeleteRequest {
+    #[serde(default)]
+    token: Option<String>,
+}
+
+/// Deletes a game its creator made and nobody else joined.
+async fn delete_game(
+    State(app): Shared,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Result<Bytes, axum::extract::rejection::BytesRejection>,
+) -> Result<Response, ApiError> {
+    check_id(&id)?;
+    let empty = body.as_ref().is_ok_and(|b| b.iter().all(u8::is_ascii_whitespace));
+    let req: DeleteRequest = if empty {
+        DeleteRequest::default()
+    } else {
+        parse_body(body)?
+    };
+    let token = bearer(&headers).or(req.token);
+    Ok(Json(app.games.delete(&id, token).await?).into_response())
 }
 
 async fn get_record(State(app): Shared, Path(id): Path<String>) -> Result<Response, ApiError> {
     check_id(&id)?;
-    let mut loaded = app.store.load(&id).await?;
+    let mut loaded = app.games.load(&id).await?;
     loaded
         .game
         .tags
@@ -630,8 +620,8 @@ async fn events(
 ) -> Result<Response, ApiError> {
     check_id(&id)?;
     // Subscribe before reading the snapshot, so that no event falls between them.
-    let rx = app.events.subscribe();
-    let loaded = app.store.load(&id).await?;
+    let rx = app.events.subscribe(&id);
+    let loaded = app.games.load(&id).await?;
     let ws = ws.map_err(|e| {
         ApiError::bad_request(
             "not_websocket",
@@ -674,7 +664,7 @@ async fn session(
             event = rx.recv() => match event {
                 Ok(e) if e.game == events::ALL => {
                     // Events may have been lost (a listener reconnected): a fresh snapshot.
-                    let Ok(loaded) = app.store.load(&id).await else { return };
+                    let Ok(loaded) = app.games.load(&id).await else { return };
                     count = loaded.game.moves().len() as i64;
                     if !send(&mut socket, &json!({ "type": "snapshot", "state": view::state(&loaded, None) })).await {
                         return;
@@ -696,7 +686,7 @@ async fn session(
                 }
                 Err(RecvError::Lagged(_)) => {
                     // Too slow to keep up: a fresh snapshot instead of the missed events.
-                    let Ok(loaded) = app.store.load(&id).await else { return };
+                    let Ok(loaded) = app.games.load(&id).await else { return };
                     count = loaded.game.moves().len() as i64;
                     if !send(&mut socket, &json!({ "type": "snapshot", "state": view::state(&loaded, None) })).await {
                         return;

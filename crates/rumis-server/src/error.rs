@@ -1,8 +1,89 @@
-//! The API's errors: a status and `{ "error": code, "reason": sentence, ... }`.
+//! Errors. [`GameError`] is what the game service and storage say went wrong, in the game's
+//! words; [`ApiError`] is an HTTP answer: a status and
+//! `{ "error": code, "reason": sentence, ... }`. The one mapping from the first to the
+//! second is `impl From<GameError> for ApiError` below, so that no other module chooses a
+//! status for a game's error.
 
-use axum::http::StatusCode;
+use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde_json::{json, Value};
+
+/// Why the game service refused or failed a request.
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum GameError {
+    #[error("there is no game '{}'", printable(.0))]
+    UnknownGame(String),
+    #[error("{0}")]
+    BadSetup(String),
+    #[error("moving needs the seat's token: 'Authorization: Bearer <token>' or \"token\" in the body")]
+    MissingToken,
+    #[error("this token holds no seat of this game")]
+    WrongToken,
+    #[error("the game is over")]
+    GameOver,
+    #[error("the game was abandoned: nobody moved for too long")]
+    Abandoned,
+    #[error("it is {}'s turn, and this token does not hold that seat", .to_move.map(|c| c.name()).unwrap_or("nobody"))]
+    NotYourTurn { to_move: Option<rumis_core::Colour> },
+    #[error("{reason}")]
+    StaleMoveNumber { move_number: i64, reason: String },
+    #[error("{0}")]
+    MalformedMove(String),
+    #[error("{0}")]
+    IllegalMove(String),
+    #[error("undo is only for hot-seat games, where one token holds every human seat")]
+    UndoNotAllowed,
+    #[error("no human move to take back")]
+    NothingToUndo,
+    #[error("{0}")]
+    NotDeletable(String),
+    #[error("{0}")]
+    TooManyAiGames(String),
+    /// The database stayed locked or slow: try again later.
+    #[error("{0}")]
+    Busy(String),
+    #[error("{0}")]
+    Internal(String),
+}
+
+impl GameError {
+    pub fn internal(reason: impl Into<String>) -> GameError {
+        GameError::Internal(reason.into())
+    }
+}
+
+/// How long a client is told to wait after `503 busy`.
+pub const BUSY_RETRY_SECONDS: u64 = 2;
+
+impl From<GameError> for ApiError {
+    fn from(e: GameError) -> ApiError {
+        let reason = e.to_string();
+        match e {
+            GameError::UnknownGame(id) => ApiError::not_found(&id),
+            GameError::BadSetup(_) => ApiError::bad_request("bad_setup", reason),
+            GameError::MissingToken => ApiError::new(StatusCode::UNAUTHORIZED, "missing_token", reason),
+            GameError::WrongToken => ApiError::new(StatusCode::FORBIDDEN, "wrong_token", reason),
+            GameError::GameOver => ApiError::conflict("game_over", reason),
+            GameError::Abandoned => ApiError::conflict("game_abandoned", reason),
+            GameError::NotYourTurn { to_move } => {
+                ApiError::conflict("not_your_turn", reason).with(json!({ "to_move": to_move.map(|c| c.to_string()) }))
+            }
+            GameError::StaleMoveNumber { move_number, .. } => {
+                ApiError::conflict("stale_move_number", reason).with(json!({ "move_number": move_number }))
+            }
+            GameError::MalformedMove(_) => ApiError::bad_request("malformed_move", reason),
+            GameError::IllegalMove(_) => ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "illegal_move", reason),
+            GameError::UndoNotAllowed => ApiError::new(StatusCode::FORBIDDEN, "undo_not_allowed", reason),
+            GameError::NothingToUndo => ApiError::conflict("nothing_to_undo", reason),
+            GameError::NotDeletable(_) => ApiError::conflict("not_deletable", reason),
+            GameError::TooManyAiGames(_) => ApiError::new(StatusCode::TOO_MANY_REQUESTS, "too_many_ai_games", reason)
+                .with(json!({ "retry_after_seconds": 60 })),
+            GameError::Busy(_) => ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "busy", reason)
+                .with(json!({ "retry_after_seconds": BUSY_RETRY_SECONDS })),
+            GameError::Internal(_) => ApiError::internal(reason),
+        }
+    }
+}
 
 #[derive(Clone, Debug)]
 pub struct ApiError {
@@ -66,13 +147,17 @@ impl IntoResponse for ApiError {
         if self.status.is_server_error() {
             eprintln!("rumis server: {} {}: {}", self.status.as_u16(), self.error, self.reason);
         }
-        (self.status, axum::Json(self.body())).into_response()
-    }
-}
-
-impl From<sqlx::Error> for ApiError {
-    fn from(e: sqlx::Error) -> ApiError {
-        ApiError::internal(format!("database: {e}"))
+        // A client told to wait gets the wait in the header too.
+        let retry = self
+            .extra
+            .as_ref()
+            .and_then(|e| e.get("retry_after_seconds"))
+            .and_then(Value::as_u64);
+        let mut r = (self.status, axum::Json(self.body())).into_response();
+        if let Some(secs) = retry {
+            r.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(secs));
+        }
+        r
     }
 }
 

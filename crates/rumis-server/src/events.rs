@@ -1,23 +1,28 @@
-//! Game events for WebSocket subscribers: one broadcast channel per server; each subscriber
-//! keeps the events of its game.
+//! Game events for WebSocket subscribers: one broadcast channel per game with subscribers,
+//! so that a game's events wake only that game's subscribers.
 //!
-//! On SQLite (one instance) a committed change's events go straight to the channel. On
-//! PostgreSQL they are sent with `pg_notify` inside the transaction that commits the change,
-//! so they are delivered at commit, in commit order, to every instance listening, this one
-//! included; a listener task feeds them into the channel.
+//! On SQLite (one instance) a committed change's events are handed to the hub by the game
+//! service's write task. On PostgreSQL they are sent with `pg_notify` inside the
+//! transaction that commits the change, so they are delivered at commit, in commit order,
+//! to every instance listening, this one included; a listener task feeds them into the hub.
+//!
+//! This module knows events as JSON values with their game; what an event says is the game
+//! service's (`service.rs`) and its wire shapes (`wire.rs`).
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 use serde_json::{json, Value};
 use tokio::sync::broadcast;
-
-use crate::db::{Accepted, Undone};
 
 /// The PostgreSQL channel of game events.
 pub const CHANNEL: &str = "rumis_events";
 
 /// The game id of an event for every subscriber: resynchronise (events may have been lost).
 pub const ALL: &str = "*";
+
+/// Events a slow subscriber may fall behind before it gets a fresh snapshot instead.
+const BACKLOG: usize = 256;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Event {
@@ -28,7 +33,7 @@ pub struct Event {
 }
 
 impl Event {
-    fn new(game: &str, after_move: Option<i64>, body: Value) -> Event {
+    pub fn new(game: &str, after_move: Option<i64>, body: Value) -> Event {
         Event {
             game: game.to_string(),
             after_move,
@@ -51,88 +56,100 @@ impl Event {
     }
 }
 
-/// A committed move: `move`, then `out` for each colour it put out, then `game_over`.
-pub fn for_move(a: &Accepted) -> Vec<Event> {
-    let mut events = vec![Event::new(
-        &a.game,
-        Some(a.number),
-        json!({
-            "type": "move",
-            "game": a.game,
-            "number": a.number,
-            "colour": a.colour.to_string(),
-            "placement": a.placement,
-            "by": a.by.name(),
-            "move_number": a.number + 1,
-            "to_move": a.to_move.map(|c| c.to_string()),
-        }),
-    )];
-    for c in &a.newly_out {
-        events.push(Event::new(
-            &a.game,
-            Some(a.number),
-            json!({ "type": "out", "game": a.game, "colour": c.to_string(), "after_move": a.number }),
-        ));
-    }
-    if a.over {
-        let scores: Vec<Value> = a
-            .scores
-            .iter()
-            .map(|(c, s)| json!({ "colour": c.to_string(), "score": s }))
-            .collect();
-        events.push(Event::new(
-            &a.game,
-            Some(a.number),
-            json!({ "type": "game_over", "game": a.game, "after_move": a.number, "scores": scores, "winners": a.winners }),
-        ));
-    }
-    events
-}
-
-pub fn for_undo(u: &Undone) -> Vec<Event> {
-    vec![Event::new(
-        &u.game,
-        None,
-        json!({
-            "type": "undo",
-            "game": u.game,
-            "removed": u.removed,
-            "move_number": u.move_number,
-            "to_move": u.to_move.map(|c| c.to_string()),
-        }),
-    )]
-}
-
-pub fn ai_thinking(game: &str, colour: char, move_number: i64, level: u8) -> Event {
-    Event::new(
-        game,
-        None,
-        json!({ "type": "ai_thinking", "game": game, "colour": colour.to_string(), "move_number": move_number, "level": level }),
-    )
-}
-
 pub fn resync() -> Event {
     Event::new(ALL, None, json!({ "type": "resync" }))
 }
 
+pub type Receiver = broadcast::Receiver<Arc<Event>>;
+
+/// The channels by game.
 pub struct Hub {
-    tx: broadcast::Sender<Arc<Event>>,
+    channels: Mutex<HashMap<String, broadcast::Sender<Arc<Event>>>>,
+}
+
+impl Default for Hub {
+    fn default() -> Hub {
+        Hub::new()
+    }
 }
 
 impl Hub {
     pub fn new() -> Hub {
-        let (tx, _) = broadcast::channel(4096);
-        Hub { tx }
-    }
-
-    pub fn subscribe(&self) -> broadcast::Receiver<Arc<Event>> {
-        self.tx.subscribe()
-    }
-
-    pub fn send(&self, events: Vec<Event>) {
-        for e in events {
-            // No subscriber is not an error.
-            let _ = self.tx.send(Arc::new(e));
+        Hub {
+            channels: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// The events of one game from now on (and every `resync`).
+    pub fn subscribe(&self, game: &str) -> Receiver {
+        let mut channels = self.channels.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(tx) = channels.get(game) {
+            return tx.subscribe();
+        }
+        // Games whose subscribers all left are forgotten now and then, not at every event.
+        if channels.len() >= 64 && channels.len().is_power_of_two() {
+            channels.retain(|_, tx| tx.receiver_count() > 0);
+        }
+        let (tx, rx) = broadcast::channel(BACKLOG);
+        channels.insert(game.to_string(), tx);
+        rx
+    }
+
+    /// Hands events to their game's subscribers; `resync` to every game's.
+    pub fn send(&self, events: Vec<Event>) {
+        let mut channels = self.channels.lock().unwrap_or_else(|e| e.into_inner());
+        for e in events {
+            let e = Arc::new(e);
+            if e.game == ALL {
+                for tx in channels.values() {
+                    let _ = tx.send(e.clone());
+                }
+                continue;
+            }
+            let gone = match channels.get(&e.game) {
+                // No subscriber is not an error.
+                Some(tx) => tx.send(e.clone()).is_err(),
+                None => false,
+            };
+            if gone {
+                channels.remove(&e.game);
+            }
+        }
+    }
+
+    /// Games with a channel (for tests of forgetting).
+    #[cfg(test)]
+    fn channel_count(&self) -> usize {
+        self.channels.lock().unwrap().len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A game's subscriber is not woken by another game's events, and gets its own.
+    #[test]
+    fn subscribers_get_only_their_games_events() {
+        let hub = Hub::new();
+        let mut a = hub.subscribe("a");
+        let mut b = hub.subscribe("b");
+        hub.send(vec![Event::new("b", Some(1), json!({ "type": "move" }))]);
+        assert!(matches!(a.try_recv(), Err(broadcast::error::TryRecvError::Empty)));
+        assert_eq!(b.try_recv().unwrap().game, "b");
+        hub.send(vec![resync()]);
+        assert_eq!(a.try_recv().unwrap().game, ALL);
+        assert_eq!(b.try_recv().unwrap().game, ALL);
+    }
+
+    /// A game whose subscribers left has its channel dropped at its next event.
+    #[test]
+    fn channels_without_subscribers_are_dropped() {
+        let hub = Hub::new();
+        let a = hub.subscribe("a");
+        assert_eq!(hub.channel_count(), 1);
+        drop(a);
+        hub.send(vec![Event::new("a", None, json!({}))]);
+        assert_eq!(hub.channel_count(), 0);
     }
 }

@@ -7,29 +7,36 @@
 //! move number, before it is acknowledged; `UNIQUE (game, number)` makes two submissions of
 //! one turn unable to both succeed. AI seats are played on blocking worker threads.
 //! The JSON shapes are in `docs/server-api.md`.
+//!
+//! The layers: `api` (HTTP: extract and answer) → `service` (the game service: rules
+//! through the core, transactions, events, AI work) → `store` (SQL). `error` maps the
+//! service's errors to statuses; `events` is the hub of per-game channels; `queue` and `ai`
+//! play the AI seats; `wire` holds the typed answers and events.
 
 mod ai;
 mod api;
 mod boards;
 pub mod client;
-mod db;
 mod error;
 mod events;
 mod lessons;
 mod puzzle;
+mod queue;
 mod ratelimit;
 mod search;
+mod service;
+mod store;
 mod view;
+pub mod wire;
 
-use std::collections::HashMap;
 use std::net::SocketAddr;
-use std::sync::{Arc, Weak};
+use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::net::TcpListener;
 
-pub use db::drop_database;
 pub use error::ApiError;
+pub use store::drop_database;
 
 /// How a server runs.
 #[derive(Clone, Debug)]
@@ -50,6 +57,16 @@ pub struct Config {
     /// The built web app (`web/dist`), served at `/`; without one (or without its
     /// `index.html`) `/` says how to build it.
     pub web_dir: Option<std::path::PathBuf>,
+    /// Open games without a human seat, per creating address and in all.
+    pub ai_only_per_creator: i64,
+    pub ai_only_total: i64,
+    /// The longest an AI searches for one move (level 9 searches 4.5 s).
+    pub ai_move_cap: Duration,
+    /// Unfinished games without a move for this long are marked abandoned (`None`: never).
+    pub game_ttl: Option<Duration>,
+    /// How many games with an AI seat to move a start resumes at once (the rest when the
+    /// server is restarted again; each is a row read, not a game replayed).
+    pub resume_limit: i64,
 }
 
 impl Config {
@@ -63,61 +80,23 @@ impl Config {
             ai_workers: std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
             list_limit: 50,
             web_dir: None,
+            ai_only_per_creator: 2,
+            ai_only_total: 8,
+            ai_move_cap: Duration::from_secs(5),
+            game_ttl: Some(Duration::from_secs(30 * 24 * 3600)),
+            resume_limit: 10_000,
         }
     }
 }
 
 /// Everything a request handler needs.
 pub(crate) struct App {
-    pub store: db::Store,
-    pub events: events::Hub,
-    pub ai: ai::Runner,
+    pub games: Arc<service::Games>,
+    pub events: Arc<events::Hub>,
     pub limiter: ratelimit::Limiter,
     /// Hints and analyses.
     pub searches: search::Searches,
     pub config: Config,
-    /// One lock per game being written in this process, held from the transaction to the
-    /// publication of its events, so that subscribers get a game's events in order.
-    locks: std::sync::Mutex<HashMap<String, Weak<tokio::sync::Mutex<()>>>>,
-}
-
-impl App {
-    /// The events of a committed change. On PostgreSQL they went out with its transaction
-    /// and come back through the listener, like every other instance's.
-    pub(crate) fn committed(&self, events: Vec<events::Event>) {
-        if !self.store.is_postgres() {
-            self.events.send(events);
-        }
-    }
-
-    /// Events that change nothing stored (an AI is thinking).
-    pub(crate) async fn announce(&self, events: Vec<events::Event>) {
-        if self.store.is_postgres() {
-            if let Err(e) = self.store.notify(&events).await {
-                eprintln!("rumis server: cannot notify: {}", e.reason);
-            }
-        } else {
-            self.events.send(events);
-        }
-    }
-
-    pub(crate) async fn lock_game(&self, id: &str) -> tokio::sync::OwnedMutexGuard<()> {
-        let lock = {
-            let mut locks = self.locks.lock().unwrap_or_else(|e| e.into_inner());
-            if locks.len() > 1024 {
-                locks.retain(|_, w| w.strong_count() > 0);
-            }
-            match locks.get(id).and_then(Weak::upgrade) {
-                Some(l) => l,
-                None => {
-                    let l = Arc::new(tokio::sync::Mutex::new(()));
-                    locks.insert(id.to_string(), Arc::downgrade(&l));
-                    l
-                }
-            }
-        };
-        lock.lock_owned().await
-    }
 }
 
 /// A running server.
@@ -126,6 +105,8 @@ pub struct Server {
     shutdown: Option<tokio::sync::oneshot::Sender<()>>,
     task: tokio::task::JoinHandle<std::io::Result<()>>,
     listener: Option<tokio::task::JoinHandle<()>>,
+    /// The AI workers and the expiry of idle games: stopped with the server.
+    background: Vec<tokio::task::JoinHandle<()>>,
 }
 
 impl Server {
@@ -142,6 +123,9 @@ impl Server {
         if let Some(l) = self.listener.take() {
             l.abort();
         }
+        for t in self.background.drain(..) {
+            t.abort();
+        }
         let _ = tokio::time::timeout(Duration::from_secs(10), &mut self.task).await;
     }
 
@@ -157,23 +141,28 @@ impl Server {
 /// Opens the database (running its migrations), binds the address, resumes every pending
 /// AI turn and starts serving. Must run inside a multi-threaded tokio runtime.
 pub async fn start(config: Config) -> Result<Server, String> {
-    let store = db::Store::open(&config.database_url).await?;
+    let store = store::Store::open(&config.database_url).await?;
     let tcp = TcpListener::bind(config.addr)
         .await
         .map_err(|e| format!("cannot listen on {}: {e}", config.addr))?;
     let addr = tcp.local_addr().map_err(|e| e.to_string())?;
+    let hub = Arc::new(events::Hub::new());
+    let queue = Arc::new(queue::AiQueue::new(config.ai_workers));
+    let limits = service::Limits {
+        ai_only_per_creator: config.ai_only_per_creator,
+        ai_only_total: config.ai_only_total,
+    };
+    let games = Arc::new(service::Games::new(store, hub.clone(), queue.clone(), limits));
     let app = Arc::new(App {
-        store,
-        events: events::Hub::new(),
-        ai: ai::Runner::new(config.ai_workers),
+        games: games.clone(),
+        events: hub,
         limiter: ratelimit::Limiter::new(config.rate_burst, config.rate_per_second),
         searches: search::Searches::new(),
         config,
-        locks: Default::default(),
     });
     // PostgreSQL: listen before serving, so that no event is missed.
-    let listener = if app.store.is_postgres() {
-        let mut l = sqlx::postgres::PgListener::connect(app.store.url())
+    let listener = if games.store().is_postgres() {
+        let mut l = sqlx::postgres::PgListener::connect(games.store().url())
             .await
             .map_err(|e| format!("cannot listen for events: {e}"))?;
         l.listen(events::CHANNEL)
@@ -183,10 +172,28 @@ pub async fn start(config: Config) -> Result<Server, String> {
     } else {
         None
     };
-    // A pending AI turn resumes after a restart.
-    let pending = app.store.open_games().await.map_err(|e| e.reason)?;
-    for id in pending {
-        ai::kick(&app, &id);
+    let mut background = Vec::new();
+    if app.config.ai_workers > 0 {
+        background.extend(ai::start(
+            games.clone(),
+            queue,
+            app.config.ai_workers,
+            app.config.ai_move_cap,
+        ));
+        // A pending AI turn resumes after a restart.
+        games.resume(app.config.resume_limit).await.map_err(|e| e.to_string())?;
+    }
+    if let Some(ttl) = app.config.game_ttl {
+        let games = games.clone();
+        background.push(tokio::spawn(async move {
+            let every = (ttl / 4).clamp(Duration::from_millis(100), Duration::from_secs(600));
+            loop {
+                if let Err(e) = games.expire(ttl).await {
+                    eprintln!("rumis server: cannot expire idle games: {e}");
+                }
+                tokio::time::sleep(every).await;
+            }
+        }));
     }
     let router = api::router(app.clone());
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
@@ -202,6 +209,7 @@ pub async fn start(config: Config) -> Result<Server, String> {
         shutdown: Some(tx),
         task,
         listener,
+        background,
     })
 }
 
@@ -231,7 +239,7 @@ pub fn serve_blocking(config: Config) -> Result<(), String> {
         .build()
         .map_err(|e| format!("cannot start the runtime: {e}"))?;
     runtime.block_on(async move {
-        let db = db::redact(&config.database_url);
+        let db = store::redact(&config.database_url);
         let web = match &config.web_dir {
             Some(dir) => format!("web app {}", dir.display()),
             None => "web app not built".to_string(),

@@ -1,9 +1,13 @@
-//! The JSON view of a game, computed by the core from the stored moves.
+//! The view of a game (`wire::State`, `wire::Placements`, …), computed by the core from
+//! the stored moves.
 
 use rumis_core::{Cube, Game, Move, Outcome, Position, Site};
 use serde_json::{json, Value};
 
-use crate::db::{Loaded, Summary};
+use crate::wire;
+
+use crate::service::Loaded;
+use crate::store::Summary;
 
 /// The game after its first `at` moves (all of them when `None`, or when `at` is more).
 pub fn game_at(l: &Loaded, at: Option<usize>) -> Game {
@@ -27,15 +31,27 @@ pub fn placement(game: &Game, m: Move) -> Value {
     placement_on(game.site(), game.position(), m)
 }
 
+fn cubes_of(cubes: &[(u8, u8, u8)]) -> Vec<wire::Cube> {
+    cubes.iter().map(|&(x, y, z)| [x, y, z]).collect()
+}
+
+fn placement_info(site: &Site, pos: &Position, m: Move) -> wire::Placement {
+    let t = site.template(m);
+    wire::Placement {
+        placement: site.notation(m),
+        stone: t.stone.code().to_string(),
+        orientation: t.orientation as usize,
+        cubes: cubes_of(&site.cubes(pos, m)),
+    }
+}
+
 /// A placement on a position, with its stone, orientation and the cubes it would occupy.
 pub fn placement_on(site: &Site, pos: &Position, m: Move) -> Value {
-    let t = site.template(m);
-    json!({
-        "placement": site.notation(m),
-        "stone": t.stone.code(),
-        "orientation": t.orientation,
-        "cubes": cubes_json(&site.cubes(pos, m)),
-    })
+    to_json(&placement_info(site, pos, m))
+}
+
+fn to_json<T: serde::Serialize>(v: &T) -> Value {
+    serde_json::to_value(v).unwrap_or(Value::Null)
 }
 
 /// Every legal placement of the colour to move after the first `at` moves, sorted by text.
@@ -43,54 +59,53 @@ pub fn placements(l: &Loaded, at: Option<usize>) -> Value {
     let game = game_at(l, at);
     let mut list: Vec<(String, Move)> = game.legal_moves().into_iter().map(|m| (game.notation(m), m)).collect();
     list.sort();
-    json!({
-        "move_number": game.moves().len() + 1,
-        "colour": game.to_move().map(|c| c.to_string()),
-        "placements": list.iter().map(|&(_, m)| placement(&game, m)).collect::<Vec<_>>(),
+    to_json(&wire::Placements {
+        move_number: game.moves().len() + 1,
+        colour: game.to_move().map(|c| c.to_string()),
+        placements: list
+            .iter()
+            .map(|&(_, m)| placement_info(game.site(), game.position(), m))
+            .collect(),
     })
 }
 
 /// The last move played in `game`, with the cubes it took (on the position before it).
-fn last_move(game: &Game) -> Value {
+fn last_move(game: &Game) -> Option<wire::LastMove> {
     let n = game.moves().len();
-    let (Some(&m), Some(before), Some(colour)) = (
-        game.moves().last(),
-        n.checked_sub(1).and_then(|i| game.positions().get(i)),
-        n.checked_sub(1).and_then(|i| game.mover(i)),
-    ) else {
-        return Value::Null;
-    };
-    json!({
-        "number": n,
-        "colour": colour.to_string(),
-        "placement": game.notation(m),
-        "cubes": cubes_json(&game.site().cubes(before, m)),
+    let i = n.checked_sub(1)?;
+    let (&m, before, colour) = (game.moves().last()?, game.positions().get(i)?, game.mover(i)?);
+    Some(wire::LastMove {
+        number: n,
+        colour: colour.to_string(),
+        placement: game.notation(m),
+        cubes: cubes_of(&game.site().cubes(before, m)),
     })
 }
 
 /// A game's state after its first `at` moves (all of them when `None`).
 pub fn state(l: &Loaded, at: Option<usize>) -> Value {
+    to_json(&state_of(l, at))
+}
+
+pub fn state_of(l: &Loaded, at: Option<usize>) -> wire::State {
     let played = l.game.moves().len();
     let game = game_at(l, at);
     let shown = game.moves().len();
     let site = game.site();
     let pos = game.position();
     let board = &site.board;
-    let columns: Vec<Value> = site
+    let columns = site
         .footprint()
-        .map(|c| {
-            let cubes: Vec<String> = (1..=pos.height(c))
+        .map(|c| wire::ColumnInfo {
+            cell: site.column_name(c),
+            x: c % board.files,
+            y: c / board.files,
+            limit: site.limit[c],
+            height: pos.height(c),
+            top: pos.top(c).map(|t| t.letter().to_string()),
+            cubes: (1..=pos.height(c))
                 .map(|z| pos.cube(c, z).map(Cube::letter).unwrap_or('?').to_string())
-                .collect();
-            json!({
-                "cell": site.column_name(c),
-                "x": c % board.files,
-                "y": c / board.files,
-                "limit": site.limit[c],
-                "height": pos.height(c),
-                "top": pos.top(c).map(|t| t.letter().to_string()),
-                "cubes": cubes,
-            })
+                .collect(),
         })
         .collect();
     let Outcome {
@@ -99,83 +114,86 @@ pub fn state(l: &Loaded, at: Option<usize>) -> Value {
         winners,
     } = game.outcome();
     let over = game.is_over();
-    let colours: Vec<Value> = site
+    let colours = site
         .order
         .iter()
-        .map(|&c| {
-            let stones: Vec<String> = pos.stones_left(c).iter().map(|s| s.code().to_string()).collect();
-            json!({
-                "colour": c.to_string(),
-                "name": c.name(),
-                "seat": site.player_of(c),
-                "out": pos.is_out(c),
-                "score": scores.iter().find(|s| s.0 == c).map(|s| s.1),
-                "stones_left": stones,
-            })
+        .map(|&c| wire::ColourInfo {
+            colour: c.to_string(),
+            name: c.name().to_string(),
+            seat: site.player_of(c),
+            out: pos.is_out(c),
+            score: scores.iter().find(|s| s.0 == c).map(|s| s.1),
+            stones_left: pos.stones_left(c).iter().map(|s| s.code().to_string()).collect(),
         })
         .collect();
-    let seats: Vec<Value> = l
+    let seats = l
         .seats
         .iter()
-        .map(|s| {
-            json!({
-                "seat": s.seat,
-                "colours": s.colours.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
-                "kind": s.kind.name(),
-                "level": (s.level > 0).then_some(s.level),
-            })
+        .map(|s| wire::SeatInfo {
+            seat: s.seat,
+            colours: s.colours.iter().map(|c| c.to_string()).collect(),
+            kind: s.kind.name().to_string(),
+            level: (s.level > 0).then_some(s.level),
         })
         .collect();
-    let moves: Vec<Value> = l.moves[..shown]
+    let moves = l.moves[..shown]
         .iter()
-        .map(|m| json!({ "number": m.number, "colour": m.colour, "placement": m.placement, "created": m.created }))
+        .map(|m| wire::MoveInfo {
+            number: m.number,
+            colour: m.colour.clone(),
+            placement: m.placement.clone(),
+            created: m.created,
+        })
         .collect();
     let to_move = game.to_move();
-    json!({
-        "id": l.id,
-        "status": if l.game.is_over() { "finished" } else { "open" },
-        "created": l.created,
-        "updated": l.updated,
-        "hot_seat": l.setup.hot_seat,
-        "site": {
-            "board": board.name,
-            "files": board.files,
-            "ranks": board.ranks,
-            "players": site.players,
-            "variant": site.variant.name(),
-            "colours": site.order.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
-            "ruin_colour": site.ruin_colour.map(|c| c.to_string()),
-            "ruins": l.setup.ruins,
-            "hmax": board.hmax(site.limit_players),
+    wire::State {
+        id: l.id.clone(),
+        status: l.status.clone(),
+        created: l.created,
+        updated: l.updated,
+        hot_seat: l.setup.hot_seat,
+        site: wire::SiteInfo {
+            board: board.name.clone(),
+            files: board.files,
+            ranks: board.ranks,
+            players: site.players,
+            variant: site.variant.name().to_string(),
+            colours: site.order.iter().map(|c| c.to_string()).collect(),
+            ruin_colour: site.ruin_colour.map(|c| c.to_string()),
+            ruins: l.setup.ruins.clone(),
+            hmax: board.hmax(site.limit_players),
         },
-        "seats": seats,
-        "moves_played": played,
-        "at": shown,
-        "move_number": shown + 1,
-        "to_move": to_move.map(|c| c.to_string()),
-        "seat_to_move": to_move.and_then(|c| site.player_of(c)),
-        "over": over,
-        "colours": colours,
-        "players": players,
-        "winners": if over { json!(winners) } else { Value::Null },
-        "moves": moves,
-        "last_move": last_move(&game),
-        "legal_moves": game.legal_notations(),
-        "position": { "cube_count": pos.cube_count(), "columns": columns },
-    })
+        seats,
+        moves_played: played,
+        at: shown,
+        move_number: shown + 1,
+        to_move: to_move.map(|c| c.to_string()),
+        seat_to_move: to_move.and_then(|c| site.player_of(c)),
+        over,
+        colours,
+        players,
+        winners: over.then_some(winners),
+        moves,
+        last_move: last_move(&game),
+        legal_moves: game.legal_notations(),
+        position: wire::PositionInfo {
+            cube_count: pos.cube_count(),
+            columns,
+        },
+    }
 }
 
 pub fn summary(s: &Summary) -> Value {
-    json!({
-        "id": s.id,
-        "board": s.board,
-        "players": s.players,
-        "variant": s.variant,
-        "status": s.status,
-        "to_move": (!s.to_move.is_empty()).then_some(&s.to_move),
-        "moves_played": s.move_count,
-        "move_number": s.move_count + 1,
-        "created": s.created,
-        "updated": s.updated,
+    to_json(&wire::Summary {
+        id: s.id.clone(),
+        board: s.board.clone(),
+        players: s.players,
+        variant: s.variant.clone(),
+        status: s.status.clone(),
+        to_move: (!s.to_move.is_empty()).then(|| s.to_move.clone()),
+        moves_played: s.move_count,
+        move_number: s.move_count + 1,
+        created: s.created,
+        updated: s.updated,
     })
 }

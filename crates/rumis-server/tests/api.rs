@@ -269,10 +269,13 @@ async fn simultaneous_submissions_exactly_one_accepted(db: String) {
             }));
         }
         let mut accepted = Vec::new();
+        let mut repeated = Vec::new();
         for task in tasks {
             let (m, r) = task.await.unwrap();
             match r.status {
                 201 => accepted.push(m),
+                // The accepted move sent again: its acknowledgement again.
+                200 => repeated.push(m),
                 409 => {
                     let e = r.json()["error"].clone();
                     assert!(e == "stale_move_number" || e == "not_your_turn", "{}", r.text());
@@ -281,6 +284,10 @@ async fn simultaneous_submissions_exactly_one_accepted(db: String) {
             }
         }
         assert_eq!(accepted.len(), 1, "round {round}: {accepted:?}");
+        assert!(
+            repeated.iter().all(|m| *m == accepted[0]),
+            "round {round}: {repeated:?}"
+        );
         let st = state(a.addr, &id).await;
         assert_eq!(st["moves_played"], round);
         assert_eq!(st["moves"][(round - 1) as usize]["placement"], accepted[0].as_str());

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use futures_util::StreamExt;
-use rumis_server::client;
+pub use rumis_server::client;
 use rumis_server::{Config, Server};
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;

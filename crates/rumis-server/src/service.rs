@@ -1,0 +1,817 @@
+//! The game service: between the HTTP handlers and storage. It decides — who may move, which
+//! move is legal (by asking `rumis_core`), what a write changes — inside the transaction
+//! storage opens; it publishes the events of what was committed and hands AI turns to the AI
+//! queue. Handlers only extract and answer; storage only stores.
+//!
+//! **Work after a commit is never lost.** A write runs in a task of its own
+//! (`tokio::spawn`), not in the request's future: a client that goes away while its move
+//! commits cancels only its wait for the answer, never the commit's events or the AI turn
+//! that follows. What a restart must resume is derived from what is committed: the games
+//! row says when an AI seat is to move (`ai_to_move`), and start-up queues those games. On
+//! PostgreSQL the events go out with the commit itself (`pg_notify` in its transaction).
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::sync::{Arc, Mutex, OnceLock, Weak};
+use std::time::{Duration, Instant};
+
+use rumis_core::{Board, Colour, Game, MoveError, Site, Variant};
+use sha2::{Digest, Sha256};
+
+use crate::error::{printable, GameError};
+use crate::events::{self, Event, Hub};
+use crate::queue::AiQueue;
+use crate::store::{MoveRow, NewGame, Progress, Seat, SeatKind, Setup, Store, StoredGame, Summary};
+use crate::wire::{self, GameEvent};
+
+/// A write that stays busy this long answers `503 busy`.
+const WRITE_DEADLINE: Duration = Duration::from_secs(4);
+
+/// The service's limits.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Open games without a human seat, per creating address and in all.
+    pub ai_only_per_creator: i64,
+    pub ai_only_total: i64,
+}
+
+/// A game read from storage and replayed by the core.
+pub struct Loaded {
+    pub id: String,
+    pub setup: Setup,
+    pub seats: Vec<Seat>,
+    pub moves: Vec<MoveRow>,
+    pub game: Game,
+    /// `open`, `finished` or `abandoned`.
+    pub status: String,
+    pub created: i64,
+    pub updated: i64,
+}
+
+impl Loaded {
+    /// The next move's number (1-based).
+    pub fn move_number(&self) -> i64 {
+        self.game.moves().len() as i64 + 1
+    }
+
+    pub fn seat_of(&self, colour: Colour) -> Option<&Seat> {
+        self.seats.iter().find(|s| s.colours.contains(&colour))
+    }
+
+    /// The seat to move, if the game is not over.
+    pub fn seat_to_move(&self) -> Option<&Seat> {
+        self.seat_of(self.game.to_move()?)
+    }
+
+    pub fn has_human(&self) -> bool {
+        self.seats.iter().any(|s| s.kind == SeatKind::Human)
+    }
+
+    /// Whether an AI seat is to move in a game still played.
+    fn ai_to_move(&self) -> bool {
+        self.status == "open" && self.seat_to_move().is_some_and(|s| s.kind == SeatKind::Ai)
+    }
+
+    fn progress(&self) -> Progress {
+        let over = self.game.is_over();
+        Progress {
+            status: if over { "finished" } else { "open" },
+            to_move: self.game.to_move(),
+            move_count: self.game.moves().len() as i64,
+            ai_to_move: !over && self.seat_to_move().is_some_and(|s| s.kind == SeatKind::Ai),
+        }
+    }
+}
+
+/// A seat as asked for when creating a game.
+#[derive(Clone, Debug)]
+pub struct NewSeat {
+    pub kind: SeatKind,
+    pub level: u8,
+}
+
+/// Who submits a move.
+#[derive(Clone, Debug)]
+pub enum Actor {
+    /// A client with the token it gave (if any).
+    Token(Option<String>),
+    /// The server, for the AI seat with this index.
+    Ai(usize),
+}
+
+/// A move accepted: its acknowledgement and, when it was committed now (not a repeat),
+/// its events.
+#[derive(Clone, Debug)]
+pub struct Accepted {
+    pub ack: wire::MoveAck,
+    /// `false`: the same move had been accepted before; this is its acknowledgement again.
+    pub fresh: bool,
+}
+
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}
+
+fn random_hex(n: usize) -> Result<String, GameError> {
+    let mut bytes = vec![0u8; n];
+    getrandom::fill(&mut bytes).map_err(|e| GameError::internal(format!("no randomness: {e}")))?;
+    Ok(hex(&bytes))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+pub fn hash_token(token: &str) -> String {
+    hex(&Sha256::digest(token.as_bytes()))
+}
+
+/// Compares two hashes in time independent of where they differ.
+fn same_hash(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+/// Prepared sites, shared: a site is immutable and costly to enumerate.
+fn site_for(setup: &Setup) -> Result<Arc<Site>, String> {
+    type Key = (String, usize, Variant, Vec<Colour>);
+    static SITES: OnceLock<Mutex<HashMap<Key, Arc<Site>>>> = OnceLock::new();
+    let key = (setup.board.clone(), setup.players, setup.variant, setup.colours.clone());
+    let sites = SITES.get_or_init(Default::default);
+    if let Some(s) = sites.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        return Ok(s.clone());
+    }
+    let board = Board::builtin(&setup.board)
+        .ok_or_else(|| {
+            format!(
+                "unknown board '{}'; the boards are {}",
+                printable(&setup.board),
+                Board::builtin_names()
+            )
+        })?
+        .clone();
+    let site = Arc::new(Site::new(board, setup.players, setup.variant, Some(setup.colours.clone())).map_err(|e| e.0)?);
+    let mut map = sites.lock().unwrap_or_else(|e| e.into_inner());
+    if map.len() > 256 {
+        map.clear();
+    }
+    map.insert(key, site.clone());
+    Ok(site)
+}
+
+/// The game before its first move.
+pub fn start_game(setup: &Setup) -> Result<Game, String> {
+    let site = site_for(setup)?;
+    if setup.ruins.is_empty() {
+        Ok(Game::new(site))
+    } else {
+        let ruins: Vec<&str> = setup.ruins.iter().map(String::as_str).collect();
+        Game::with_ruin_texts(site, &ruins)
+    }
+}
+
+/// Replays stored rows with the core.
+fn replay(s: StoredGame) -> Result<Loaded, GameError> {
+    let id = s.id;
+    let mut game = start_game(&s.setup).map_err(|e| GameError::internal(format!("stored game {id}: {e}")))?;
+    for (i, m) in s.moves.iter().enumerate() {
+        if m.number != i as i64 + 1 {
+            return Err(GameError::internal(format!(
+                "stored game {id}: move {} is missing",
+                i + 1
+            )));
+        }
+        game.play_text(&m.placement).map_err(|e| {
+            GameError::internal(format!(
+                "stored game {id}: move {} '{}' does not replay: {e}",
+                m.number, m.placement
+            ))
+        })?;
+    }
+    Ok(Loaded {
+        id,
+        setup: s.setup,
+        seats: s.seats,
+        moves: s.moves,
+        game,
+        status: s.status,
+        created: s.created,
+        updated: s.updated,
+    })
+}
+
+/// The seats a token holds.
+fn authorise(loaded: &Loaded, token: Option<&str>) -> Result<Vec<usize>, GameError> {
+    let token = token.ok_or(GameError::MissingToken)?;
+    let hash = hash_token(token);
+    let held: Vec<usize> = loaded
+        .seats
+        .iter()
+        .filter(|s| s.kind == SeatKind::Human && same_hash(&s.token_hash, &hash))
+        .map(|s| s.seat)
+        .collect();
+    if held.is_empty() {
+        return Err(GameError::WrongToken);
+    }
+    Ok(held)
+}
+
+/// Plays `text` for the colour to move (checked by the core); the acknowledgement, and the
+/// events it makes.
+fn play(game: &mut Game, id: &str, text: &str, by: SeatKind) -> Result<(wire::MoveAck, Vec<Event>), GameError> {
+    let number = game.moves().len() as i64 + 1;
+    let colour = game.to_move().ok_or(GameError::GameOver)?;
+    let order = game.site().order.clone();
+    let out_before: Vec<Colour> = order.iter().copied().filter(|&c| game.position().is_out(c)).collect();
+    let m = game.play_text(text).map_err(|e| match e {
+        MoveError::Syntax(s) => GameError::MalformedMove(s),
+        MoveError::Illegal(i) => GameError::IllegalMove(format!("{}: {i}", printable(text))),
+    })?;
+    let placement = game.notation(m);
+    let newly_out: Vec<Colour> = order
+        .iter()
+        .copied()
+        .filter(|&c| game.position().is_out(c) && !out_before.contains(&c))
+        .collect();
+    let to_move = game.to_move().map(|c| c.to_string());
+    let ack = wire::MoveAck {
+        number,
+        colour: colour.to_string(),
+        placement: placement.clone(),
+        move_number: number + 1,
+        to_move: to_move.clone(),
+        out: newly_out.iter().map(|c| c.to_string()).collect(),
+        over: game.is_over(),
+    };
+    let mut events = vec![event(
+        id,
+        Some(number),
+        GameEvent::Move {
+            game: id.into(),
+            number,
+            colour: colour.to_string(),
+            placement,
+            by: by.name().into(),
+            move_number: number + 1,
+            to_move,
+        },
+    )];
+    for c in &newly_out {
+        events.push(event(
+            id,
+            Some(number),
+            GameEvent::Out {
+                game: id.into(),
+                colour: c.to_string(),
+                after_move: number,
+            },
+        ));
+    }
+    if game.is_over() {
+        let outcome = game.outcome();
+        events.push(event(
+            id,
+            Some(number),
+            GameEvent::GameOver {
+                game: id.into(),
+                after_move: number,
+                scores: outcome
+                    .scores
+                    .iter()
+                    .map(|(c, s)| wire::Score {
+                        colour: c.to_string(),
+                        score: *s,
+                    })
+                    .collect(),
+                winners: outcome.winners,
+            },
+        ));
+    }
+    Ok((ack, events))
+}
+
+fn event(game: &str, after_move: Option<i64>, body: GameEvent) -> Event {
+    Event::new(
+        game,
+        after_move,
+        serde_json::to_value(body).unwrap_or(serde_json::Value::Null),
+    )
+}
+
+/// The acknowledgement of move `number` if `text` is that very move, made by a seat in
+/// `held`: a client that did not see the answer to its move sends it again.
+fn repeated(loaded: &Loaded, held: &[usize], number: i64, text: &str) -> Option<wire::MoveAck> {
+    let index = usize::try_from(number - 1).ok()?;
+    let stored = loaded.moves.get(index)?;
+    let mut game = loaded.game.clone();
+    while game.moves().len() > index {
+        game.undo();
+    }
+    let seat = loaded.seat_of(game.to_move()?)?;
+    if !held.contains(&seat.seat) {
+        return None;
+    }
+    let (ack, _) = play(&mut game, &loaded.id, text, seat.kind).ok()?;
+    (ack.placement == stored.placement).then_some(ack)
+}
+
+pub struct Games {
+    store: Store,
+    hub: Arc<Hub>,
+    queue: Arc<AiQueue>,
+    limits: Limits,
+    /// One lock per game being written in this process, held from the transaction to the
+    /// publication of its events, so that subscribers get a game's events in order.
+    locks: Mutex<HashMap<String, Weak<tokio::sync::Mutex<()>>>>,
+}
+
+impl Games {
+    pub fn new(store: Store, hub: Arc<Hub>, queue: Arc<AiQueue>, limits: Limits) -> Games {
+        Games {
+            store,
+            hub,
+            queue,
+            limits,
+            locks: Default::default(),
+        }
+    }
+
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    async fn lock_game(&self, id: &str) -> tokio::sync::OwnedMutexGuard<()> {
+        let lock = {
+            let mut locks = self.locks.lock().unwrap_or_else(|e| e.into_inner());
+            if locks.len() > 1024 {
+                locks.retain(|_, w| w.strong_count() > 0);
+            }
+            match locks.get(id).and_then(Weak::upgrade) {
+                Some(l) => l,
+                None => {
+                    let l = Arc::new(tokio::sync::Mutex::new(()));
+                    locks.insert(id.to_string(), Arc::downgrade(&l));
+                    l
+                }
+            }
+        };
+        lock.lock_owned().await
+    }
+
+    /// Tries a write again while the database is busy, until [`WRITE_DEADLINE`].
+    async fn retrying<T, F, Fut>(&self, mut attempt: F) -> Result<T, GameError>
+    where
+        F: FnMut(Duration) -> Fut,
+        Fut: Future<Output = Result<T, GameError>>,
+    {
+        let deadline = Instant::now() + WRITE_DEADLINE;
+        let mut n = 0u32;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match attempt(left).await {
+                Err(GameError::Busy(reason)) => {
+                    n += 1;
+                    let pause = Duration::from_millis(5 << n.min(6));
+                    if Instant::now() + pause >= deadline {
+                        return Err(GameError::Busy(format!("the database stayed busy: {reason}")));
+                    }
+                    tokio::time::sleep(pause).await;
+                }
+                r => return r,
+            }
+        }
+    }
+
+    /// What happens after a commit: on SQLite its events go to this instance's subscribers
+    /// (on PostgreSQL they went out with the commit); an AI seat to move is queued.
+    fn committed(&self, id: &str, events: Vec<Event>, ai_to_move: Option<bool>) {
+        if !self.store.is_postgres() {
+            self.hub.send(events);
+        }
+        if let Some(human) = ai_to_move {
+            self.queue.push(id, human);
+        }
+    }
+
+    /// Events that change nothing stored (an AI is thinking).
+    pub async fn announce(&self, events: Vec<Event>) {
+        if events.is_empty() {
+            return;
+        }
+        if self.store.is_postgres() {
+            let payloads: Vec<String> = events.iter().map(Event::to_payload).collect();
+            if let Err(e) = self.store.notify(events::CHANNEL, &payloads).await {
+                eprintln!("rumis server: cannot notify: {e}");
+            }
+        } else {
+            self.hub.send(events);
+        }
+    }
+
+    pub fn thinking(&self, id: &str, colour: Colour, move_number: i64, level: u8) -> Event {
+        event(
+            id,
+            None,
+            GameEvent::AiThinking {
+                game: id.into(),
+                colour: colour.to_string(),
+                move_number,
+                level,
+            },
+        )
+    }
+
+    /// Reads and replays a game.
+    pub async fn load(&self, id: &str) -> Result<Loaded, GameError> {
+        let stored = self
+            .store
+            .read(id)
+            .await?
+            .ok_or_else(|| GameError::UnknownGame(id.into()))?;
+        replay(stored)
+    }
+
+    pub async fn list(&self, status: &str, limit: i64) -> Result<Vec<Summary>, GameError> {
+        self.store.list(status, limit).await
+    }
+
+    /// Creates a game for `creator` (an address): the tokens of its human seats are in the
+    /// answer, and only their hashes are stored.
+    pub async fn create(&self, setup: Setup, seats: Vec<NewSeat>, creator: &str) -> Result<wire::Created, GameError> {
+        let game = start_game(&setup).map_err(GameError::BadSetup)?;
+        let site = game.site().clone();
+        let player_count = match setup.variant {
+            Variant::TwoPlayerFourColors => 2,
+            _ => setup.players,
+        };
+        if seats.len() != player_count {
+            return Err(GameError::BadSetup(format!(
+                "this game has {player_count} players, so it needs {player_count} seats, not {}",
+                seats.len()
+            )));
+        }
+        let humans = seats.iter().any(|s| s.kind == SeatKind::Human);
+        if !humans {
+            // AI-only games cost CPU without a person waiting: a few per address and in all.
+            let (mine, total) = self.store.ai_only_open(creator).await?;
+            if mine >= self.limits.ai_only_per_creator || total >= self.limits.ai_only_total {
+                return Err(GameError::TooManyAiGames(format!(
+                    "too many games without a human seat are open ({mine} from this address, {total} in all; \
+                     at most {} and {}); try again when one ends",
+                    self.limits.ai_only_per_creator, self.limits.ai_only_total
+                )));
+            }
+        }
+        let shared = if setup.hot_seat { Some(random_hex(16)?) } else { None };
+        let mut tokens = Vec::new();
+        for s in &seats {
+            tokens.push(match (s.kind, &shared) {
+                (SeatKind::Ai, _) => None,
+                (SeatKind::Human, Some(t)) => Some(t.clone()),
+                (SeatKind::Human, None) => Some(random_hex(16)?),
+            });
+        }
+        let id = random_hex(8)?;
+        let to_move = game.to_move();
+        let ai_first = to_move.is_some_and(|c| {
+            site.player_of(c)
+                .and_then(|p| seats.get(p))
+                .is_some_and(|s| s.kind == SeatKind::Ai)
+        });
+        let new = NewGame {
+            id: &id,
+            setup: &Setup {
+                board: site.board.name.clone(),
+                colours: site.order.clone(),
+                ..setup.clone()
+            },
+            seats: seats
+                .iter()
+                .enumerate()
+                .map(|(i, s)| {
+                    (
+                        site.colours_of(i),
+                        s.kind,
+                        s.level,
+                        tokens[i].as_deref().map(hash_token).unwrap_or_default(),
+                    )
+                })
+                .collect(),
+            progress: Progress {
+                status: if to_move.is_some() { "open" } else { "finished" },
+                to_move,
+                move_count: 0,
+                ai_to_move: ai_first,
+            },
+            creator,
+            now: now_ms(),
+        };
+        let new = &new;
+        self.retrying(|left| async move {
+            let mut w = self.store.begin_write(left).await?;
+            Store::insert_game(&mut w.tx, new).await?;
+            w.tx.commit().await?;
+            Ok(())
+        })
+        .await?;
+        if ai_first {
+            self.queue.push(&id, humans);
+        }
+        Ok(wire::Created {
+            id: id.clone(),
+            hot_seat: setup.hot_seat,
+            seats: seats
+                .iter()
+                .enumerate()
+                .map(|(i, s)| wire::CreatedSeat {
+                    seat: i,
+                    colours: site.colours_of(i).iter().map(|c| c.to_string()).collect(),
+                    kind: s.kind.name().into(),
+                    level: (s.kind == SeatKind::Ai).then_some(s.level),
+                    token: tokens[i].clone(),
+                })
+                .collect(),
+            ruins: setup.ruins.clone(),
+            state_url: format!("/api/v1/games/{id}"),
+            events_url: format!("/api/v1/games/{id}/events"),
+            record_url: format!("/api/v1/games/{id}/record"),
+        })
+    }
+
+    /// Accepts a move: one transaction checks the seat, the expected move number and (by the
+    /// core) the move, and inserts it; it is committed before this returns. The same move
+    /// sent again gets its first acknowledgement. Runs in a task of its own (see the
+    /// module's comment).
+    pub async fn submit(
+        self: &Arc<Self>,
+        id: &str,
+        actor: Actor,
+        text: String,
+        expected: i64,
+    ) -> Result<Accepted, GameError> {
+        let this = self.clone();
+        let id = id.to_string();
+        tokio::spawn(async move {
+            let _order = this.lock_game(&id).await;
+            let (accepted, events, ai) = this
+                .retrying(|left| this.try_submit(&id, &actor, &text, expected, left))
+                .await?;
+            if accepted.fresh {
+                this.committed(&id, events, ai);
+            }
+            Ok(accepted)
+        })
+        .await
+        .map_err(|e| GameError::internal(format!("the move's task failed: {e}")))?
+    }
+
+    async fn try_submit(
+        &self,
+        id: &str,
+        actor: &Actor,
+        text: &str,
+        expected: i64,
+        left: Duration,
+    ) -> Result<(Accepted, Vec<Event>, Option<bool>), GameError> {
+        let mut w = self.store.begin_write(left).await?;
+        // Take the game's lock before reading anything.
+        if !Store::lock_game(&mut w.tx, id, now_ms()).await? {
+            return Err(GameError::UnknownGame(id.into()));
+        }
+        let stored = Store::read_in(&mut w.tx, id)
+            .await?
+            .ok_or_else(|| GameError::UnknownGame(id.into()))?;
+        let mut loaded = replay(stored)?;
+        let held = match actor {
+            Actor::Ai(seat) => vec![*seat],
+            Actor::Token(token) => authorise(&loaded, token.as_deref())?,
+        };
+        let number = loaded.move_number();
+        let stale = || GameError::StaleMoveNumber {
+            move_number: number,
+            reason: format!("the next move is number {number}, not {expected}"),
+        };
+        if expected < number {
+            // Rolled back when `w` is dropped: a repeat writes nothing.
+            return match repeated(&loaded, &held, expected, text) {
+                Some(ack) => Ok((Accepted { ack, fresh: false }, Vec::new(), None)),
+                None => Err(stale()),
+            };
+        }
+        if loaded.status == "abandoned" {
+            return Err(GameError::Abandoned);
+        }
+        if loaded.game.is_over() {
+            return Err(GameError::GameOver);
+        }
+        let seat = match loaded.seat_to_move() {
+            Some(s) if held.contains(&s.seat) && (matches!(actor, Actor::Token(_)) || s.kind == SeatKind::Ai) => {
+                s.clone()
+            }
+            _ => {
+                return Err(GameError::NotYourTurn {
+                    to_move: loaded.game.to_move(),
+                })
+            }
+        };
+        if expected != number {
+            return Err(stale());
+        }
+        let colour = loaded.game.to_move().ok_or(GameError::GameOver)?;
+        let (ack, events) = play(&mut loaded.game, id, text, seat.kind)?;
+        Store::insert_move(&mut w.tx, id, number, &ack.placement, colour, now_ms()).await?;
+        let progress = loaded.progress();
+        Store::set_progress(&mut w.tx, id, &progress).await?;
+        if self.store.is_postgres() {
+            let payloads: Vec<String> = events.iter().map(Event::to_payload).collect();
+            Store::notify_in(&mut w.tx, events::CHANNEL, &payloads).await?;
+        }
+        w.tx.commit().await?;
+        let ai = progress.ai_to_move.then(|| loaded.has_human());
+        Ok((Accepted { ack, fresh: true }, events, ai))
+    }
+
+    /// Hot-seat only: takes back the last move made by a human seat, and the AI moves after
+    /// it. Runs in a task of its own, like a move.
+    pub async fn undo(
+        self: &Arc<Self>,
+        id: &str,
+        token: Option<String>,
+        expected: i64,
+    ) -> Result<wire::UndoAck, GameError> {
+        let this = self.clone();
+        let id = id.to_string();
+        tokio::spawn(async move {
+            let _order = this.lock_game(&id).await;
+            let (ack, events, ai) = this
+                .retrying(|left| this.try_undo(&id, token.as_deref(), expected, left))
+                .await?;
+            this.committed(&id, events, ai);
+            Ok(ack)
+        })
+        .await
+        .map_err(|e| GameError::internal(format!("the undo's task failed: {e}")))?
+    }
+
+    async fn try_undo(
+        &self,
+        id: &str,
+        token: Option<&str>,
+        expected: i64,
+        left: Duration,
+    ) -> Result<(wire::UndoAck, Vec<Event>, Option<bool>), GameError> {
+        let mut w = self.store.begin_write(left).await?;
+        if !Store::lock_game(&mut w.tx, id, now_ms()).await? {
+            return Err(GameError::UnknownGame(id.into()));
+        }
+        let stored = Store::read_in(&mut w.tx, id)
+            .await?
+            .ok_or_else(|| GameError::UnknownGame(id.into()))?;
+        let mut loaded = replay(stored)?;
+        authorise(&loaded, token)?;
+        if !loaded.setup.hot_seat {
+            return Err(GameError::UndoNotAllowed);
+        }
+        if loaded.status == "abandoned" {
+            return Err(GameError::Abandoned);
+        }
+        let number = loaded.move_number();
+        if expected != number {
+            return Err(GameError::StaleMoveNumber {
+                move_number: number,
+                reason: format!("the next move is number {number}, not {expected}"),
+            });
+        }
+        // The last move made by a human seat.
+        let game = &loaded.game;
+        let human = (0..game.moves().len()).rev().find(|&i| {
+            game.mover(i)
+                .and_then(|c| loaded.seat_of(c))
+                .is_some_and(|s| s.kind == SeatKind::Human)
+        });
+        let first = human.ok_or(GameError::NothingToUndo)?;
+        let from = first as i64 + 1;
+        Store::delete_moves_from(&mut w.tx, id, from).await?;
+        while loaded.game.moves().len() > first {
+            loaded.game.undo();
+        }
+        let progress = loaded.progress();
+        Store::set_progress(&mut w.tx, id, &progress).await?;
+        let to_move = loaded.game.to_move().map(|c| c.to_string());
+        let removed: Vec<i64> = (from..number).collect();
+        let events = vec![event(
+            id,
+            None,
+            GameEvent::Undo {
+                game: id.into(),
+                removed: removed.clone(),
+                move_number: from,
+                to_move: to_move.clone(),
+            },
+        )];
+        if self.store.is_postgres() {
+            let payloads: Vec<String> = events.iter().map(Event::to_payload).collect();
+            Store::notify_in(&mut w.tx, events::CHANNEL, &payloads).await?;
+        }
+        w.tx.commit().await?;
+        let ai = progress.ai_to_move.then(|| loaded.has_human());
+        Ok((
+            wire::UndoAck {
+                removed,
+                move_number: from,
+                to_move,
+            },
+            events,
+            ai,
+        ))
+    }
+
+    /// Deletes a game nobody else has joined: the token must hold the first human seat (the
+    /// creator's), and no human seat it does not hold may have moved.
+    pub async fn delete(self: &Arc<Self>, id: &str, token: Option<String>) -> Result<wire::Deleted, GameError> {
+        let this = self.clone();
+        let id = id.to_string();
+        tokio::spawn(async move {
+            let _order = this.lock_game(&id).await;
+            let events = this
+                .retrying(|left| this.try_delete(&id, token.as_deref(), left))
+                .await?;
+            this.committed(&id, events, None);
+            Ok(wire::Deleted { id, deleted: true })
+        })
+        .await
+        .map_err(|e| GameError::internal(format!("the deletion's task failed: {e}")))?
+    }
+
+    async fn try_delete(&self, id: &str, token: Option<&str>, left: Duration) -> Result<Vec<Event>, GameError> {
+        let mut w = self.store.begin_write(left).await?;
+        if !Store::lock_game(&mut w.tx, id, now_ms()).await? {
+            return Err(GameError::UnknownGame(id.into()));
+        }
+        let stored = Store::read_in(&mut w.tx, id)
+            .await?
+            .ok_or_else(|| GameError::UnknownGame(id.into()))?;
+        let loaded = replay(stored)?;
+        let held = authorise(&loaded, token)?;
+        let creator = loaded.seats.iter().find(|s| s.kind == SeatKind::Human).map(|s| s.seat);
+        if !creator.is_some_and(|c| held.contains(&c)) {
+            return Err(GameError::NotDeletable(
+                "only the creator (the holder of the first human seat's token) may delete a game".into(),
+            ));
+        }
+        let game = &loaded.game;
+        let joined = (0..game.moves().len()).any(|i| {
+            game.mover(i)
+                .and_then(|c| loaded.seat_of(c))
+                .is_some_and(|s| s.kind == SeatKind::Human && !held.contains(&s.seat))
+        });
+        if joined {
+            return Err(GameError::NotDeletable(
+                "another player has moved in this game; it can no longer be deleted".into(),
+            ));
+        }
+        Store::delete_game(&mut w.tx, id).await?;
+        let events = vec![event(id, None, GameEvent::Deleted { game: id.into() })];
+        if self.store.is_postgres() {
+            let payloads: Vec<String> = events.iter().map(Event::to_payload).collect();
+            Store::notify_in(&mut w.tx, events::CHANNEL, &payloads).await?;
+        }
+        w.tx.commit().await?;
+        Ok(events)
+    }
+
+    /// Marks games without a move for `idle` abandoned (their record stays); returns how
+    /// many.
+    pub async fn expire(&self, idle: Duration) -> Result<usize, GameError> {
+        let cutoff = now_ms() - idle.as_millis() as i64;
+        let ids = self.store.expire(cutoff, 1000).await?;
+        let events: Vec<Event> = ids
+            .iter()
+            .map(|id| event(id, None, GameEvent::Abandoned { game: id.clone() }))
+            .collect();
+        let n = ids.len();
+        self.announce(events).await;
+        Ok(n)
+    }
+
+    /// Queues the games with an AI seat to move (after a start), at most `limit`.
+    pub async fn resume(&self, limit: i64) -> Result<usize, GameError> {
+        let pending = self.store.ai_to_move(limit).await?;
+        for (id, human) in &pending {
+            self.queue.push(id, *human);
+        }
+        Ok(pending.len())
+    }
+
+    /// Whether the AI should look at this game again (it changed under a search).
+    pub fn requeue(&self, id: &str, human: bool) {
+        self.queue.push(id, human);
+    }
+
+    /// Whether a loaded game has an AI seat to move.
+    pub fn ai_turn(loaded: &Loaded) -> Option<Seat> {
+        loaded.ai_to_move().then(|| loaded.seat_to_move().cloned()).flatten()
+    }
+}

@@ -1,0 +1,569 @@
+//! Storage: games, seats and moves as rows, on SQLite or PostgreSQL through `sqlx`'s `Any`
+//! driver. Every statement is portable SQL with `$n` parameters. This module knows SQL and
+//! nothing of the rules: the game service (`service.rs`) decides, inside the transactions
+//! this module opens, what to write.
+//!
+//! A write starts its transaction with [`Store::lock_game`], an `UPDATE` of the game's row,
+//! so it holds the game's lock (SQLite: the database's write lock; PostgreSQL: the row lock)
+//! before it reads anything. `UNIQUE (game, number)` stays the last guard.
+//!
+//! Waits are bounded: SQLite waits at most [`BUSY_TIMEOUT`] for a lock, a connection is
+//! waited for at most [`ACQUIRE_TIMEOUT`], and on SQLite at most [`SQLITE_WRITERS`] of the
+//! pool's connections write at once, so that readers (WAL: they never wait for the writer)
+//! always find a connection.
+
+use std::time::Duration;
+
+use rumis_core::{Colour, Variant};
+use sqlx::any::{AnyPoolOptions, AnyRow};
+use sqlx::migrate::{MigrateDatabase, Migration, MigrationType, Migrator};
+use sqlx::{Any, AnyConnection, AnyPool, Row, SqlSafeStr, Transaction};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+
+use crate::error::GameError;
+
+/// How long SQLite waits for another connection's lock before saying busy.
+pub const BUSY_TIMEOUT: Duration = Duration::from_millis(1_000);
+/// How long a request waits for a free connection.
+pub const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(3);
+/// SQLite: connections in the pool, and how many of them may write at once.
+const SQLITE_CONNECTIONS: u32 = 8;
+const SQLITE_WRITERS: usize = 3;
+
+/// A game's setup, as stored.
+#[derive(Clone, Debug)]
+pub struct Setup {
+    /// The built-in board's name.
+    pub board: String,
+    pub players: usize,
+    pub variant: Variant,
+    /// Colours in order of play.
+    pub colours: Vec<Colour>,
+    /// Ruinas: the ruins as placements, in the order they were placed.
+    pub ruins: Vec<String>,
+    /// One token holds every human seat.
+    pub hot_seat: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SeatKind {
+    Human,
+    Ai,
+}
+
+impl SeatKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            SeatKind::Human => "human",
+            SeatKind::Ai => "ai",
+        }
+    }
+}
+
+/// A player's seat: its colours, who plays it, and the hash of its token.
+#[derive(Clone, Debug)]
+pub struct Seat {
+    pub seat: usize,
+    pub colours: Vec<Colour>,
+    pub kind: SeatKind,
+    /// 1-9 for an AI seat, 0 for a human one.
+    pub level: u8,
+    pub token_hash: String,
+}
+
+#[derive(Clone, Debug)]
+pub struct MoveRow {
+    pub number: i64,
+    pub placement: String,
+    pub colour: String,
+    pub created: i64,
+}
+
+/// A game's rows.
+#[derive(Clone, Debug)]
+pub struct StoredGame {
+    pub id: String,
+    pub setup: Setup,
+    pub seats: Vec<Seat>,
+    pub moves: Vec<MoveRow>,
+    /// `open`, `finished` or `abandoned`.
+    pub status: String,
+    pub created: i64,
+    pub updated: i64,
+}
+
+/// A new game's row.
+pub struct NewGame<'a> {
+    pub id: &'a str,
+    pub setup: &'a Setup,
+    /// `(colours, kind, level, token hash)` by seat.
+    pub seats: Vec<(Vec<Colour>, SeatKind, u8, String)>,
+    pub progress: Progress,
+    pub creator: &'a str,
+    pub now: i64,
+}
+
+/// What a write changes in a game's row.
+#[derive(Clone, Debug)]
+pub struct Progress {
+    pub status: &'static str,
+    pub to_move: Option<Colour>,
+    pub move_count: i64,
+    pub ai_to_move: bool,
+}
+
+/// A game in a listing.
+#[derive(Clone, Debug)]
+pub struct Summary {
+    pub id: String,
+    pub board: String,
+    pub players: i64,
+    pub variant: String,
+    pub status: String,
+    pub to_move: String,
+    pub move_count: i64,
+    pub created: i64,
+    pub updated: i64,
+}
+
+/// A write transaction, with its writer's place on SQLite.
+pub struct WriteTx {
+    pub tx: Transaction<'static, Any>,
+    _writer: Option<OwnedSemaphorePermit>,
+}
+
+pub struct Store {
+    pool: AnyPool,
+    /// PostgreSQL: events go out with `pg_notify`.
+    postgres: bool,
+    url: String,
+    /// SQLite: the writers at once (see the module's comment).
+    writers: Option<std::sync::Arc<Semaphore>>,
+}
+
+const MIGRATIONS: [(i64, &str, &str); 2] = [
+    (1, "games", include_str!("../migrations/0001_games.sql")),
+    (2, "lifecycle", include_str!("../migrations/0002_lifecycle.sql")),
+];
+
+fn colours_text(colours: &[Colour]) -> String {
+    colours.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" ")
+}
+
+fn parse_colours(text: &str) -> Result<Vec<Colour>, GameError> {
+    text.split_whitespace()
+        .map(|w| {
+            w.chars()
+                .next()
+                .and_then(Colour::from_letter)
+                .ok_or_else(|| GameError::internal(format!("stored colour '{w}' is not a colour")))
+        })
+        .collect()
+}
+
+/// Whether a database error means "locked or slow, try again".
+fn is_transient(e: &sqlx::Error) -> bool {
+    match e {
+        sqlx::Error::Database(d) => {
+            let code = d.code().map(|c| c.into_owned()).unwrap_or_default();
+            // SQLite: BUSY, LOCKED, BUSY_SNAPSHOT; PostgreSQL: serialization failure, deadlock.
+            matches!(code.as_str(), "5" | "6" | "517" | "261" | "40001" | "40P01")
+                || d.message().contains("database is locked")
+        }
+        sqlx::Error::PoolTimedOut => true,
+        _ => false,
+    }
+}
+
+impl From<sqlx::Error> for GameError {
+    fn from(e: sqlx::Error) -> GameError {
+        if is_transient(&e) {
+            GameError::Busy(format!("the database is busy: {e}"))
+        } else if matches!(&e, sqlx::Error::Database(d) if d.is_unique_violation()) {
+            GameError::StaleMoveNumber {
+                move_number: 0,
+                reason: "another submission for this move was accepted first".into(),
+            }
+        } else {
+            GameError::internal(format!("database: {e}"))
+        }
+    }
+}
+
+fn sql(s: &'static str) -> impl SqlSafeStr {
+    s
+}
+
+impl Store {
+    /// Connects (creating an SQLite file if needed), sets SQLite to WAL, runs migrations.
+    pub async fn open(url: &str) -> Result<Store, String> {
+        sqlx::any::install_default_drivers();
+        let sqlite = url.starts_with("sqlite:");
+        let url = if sqlite && !url.contains("mode=") {
+            format!("{url}{}mode=rwc", if url.contains('?') { '&' } else { '?' })
+        } else {
+            url.to_string()
+        };
+        if url.starts_with("postgres") {
+            // Create the database if it is missing (and we may); if we cannot tell, connecting
+            // will say what is wrong.
+            if let Ok(false) = sqlx::Any::database_exists(&url).await {
+                sqlx::Any::create_database(&url)
+                    .await
+                    .map_err(|e| format!("cannot create the database {}: {e}", redact(&url)))?;
+            }
+        }
+        let busy = format!("PRAGMA busy_timeout = {}", BUSY_TIMEOUT.as_millis());
+        let pool = AnyPoolOptions::new()
+            .max_connections(if sqlite { SQLITE_CONNECTIONS } else { 16 })
+            .acquire_timeout(ACQUIRE_TIMEOUT)
+            .after_connect(move |conn, _meta| {
+                let busy = busy.clone();
+                Box::pin(async move {
+                    if conn.backend_name().eq_ignore_ascii_case("sqlite") {
+                        sqlx::query(sqlx::AssertSqlSafe(busy)).execute(&mut *conn).await?;
+                        for pragma in ["PRAGMA foreign_keys = ON", "PRAGMA synchronous = FULL"] {
+                            sqlx::query(pragma).execute(&mut *conn).await?;
+                        }
+                    }
+                    Ok(())
+                })
+            })
+            .connect(&url)
+            .await
+            .map_err(|e| format!("cannot open the database {}: {e}", redact(&url)))?;
+        if sqlite {
+            sqlx::query("PRAGMA journal_mode = WAL")
+                .execute(&pool)
+                .await
+                .map_err(|e| format!("cannot set WAL mode: {e}"))?;
+        }
+        let migrations = MIGRATIONS
+            .iter()
+            .map(|&(v, d, s)| Migration::new(v, d.into(), MigrationType::Simple, sql(s).into_sql_str(), false))
+            .collect();
+        Migrator::with_migrations(migrations)
+            .run(&pool)
+            .await
+            .map_err(|e| format!("cannot migrate the database: {e}"))?;
+        Ok(Store {
+            pool,
+            postgres: url.starts_with("postgres:") || url.starts_with("postgresql:"),
+            url,
+            writers: sqlite.then(|| std::sync::Arc::new(Semaphore::new(SQLITE_WRITERS))),
+        })
+    }
+
+    pub fn is_postgres(&self) -> bool {
+        self.postgres
+    }
+
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// Begins a write transaction (waiting at most `wait` for a writer's place).
+    pub async fn begin_write(&self, wait: Duration) -> Result<WriteTx, GameError> {
+        let writer = match &self.writers {
+            Some(w) => Some(
+                tokio::time::timeout(wait, w.clone().acquire_owned())
+                    .await
+                    .map_err(|_| GameError::Busy("every writer is busy".into()))?
+                    .map_err(|e| GameError::internal(e.to_string()))?,
+            ),
+            None => None,
+        };
+        Ok(WriteTx {
+            tx: self.pool.begin().await?,
+            _writer: writer,
+        })
+    }
+
+    /// Takes the game's lock inside a write (and marks it updated); `false` when there is
+    /// no such game.
+    pub async fn lock_game(conn: &mut AnyConnection, id: &str, now: i64) -> Result<bool, GameError> {
+        let r = sqlx::query("UPDATE games SET updated = $1 WHERE id = $2")
+            .bind(now)
+            .bind(id)
+            .execute(&mut *conn)
+            .await?;
+        Ok(r.rows_affected() > 0)
+    }
+
+    /// PostgreSQL: queues payloads on the connection; inside a transaction they are
+    /// delivered at its commit, in commit order, and dropped if it rolls back.
+    pub async fn notify_in(conn: &mut AnyConnection, channel: &str, payloads: &[String]) -> Result<(), GameError> {
+        for p in payloads {
+            sqlx::query("SELECT pg_notify($1, $2)")
+                .bind(channel)
+                .bind(p)
+                .execute(&mut *conn)
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// PostgreSQL: sends payloads at once, outside a change.
+    pub async fn notify(&self, channel: &str, payloads: &[String]) -> Result<(), GameError> {
+        let mut conn = self.pool.acquire().await?;
+        Store::notify_in(&mut conn, channel, payloads).await
+    }
+
+    pub async fn insert_game(conn: &mut AnyConnection, g: &NewGame<'_>) -> Result<(), GameError> {
+        let humans = g.seats.iter().filter(|s| s.1 == SeatKind::Human).count();
+        sqlx::query(
+            "INSERT INTO games (id, board, players, variant, colours, ruins, hot_seat, status, to_move, move_count, \
+             created, updated, ai_to_move, humans, creator) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
+        )
+        .bind(g.id)
+        .bind(&g.setup.board)
+        .bind(g.setup.players as i64)
+        .bind(g.setup.variant.name())
+        .bind(colours_text(&g.setup.colours))
+        .bind(g.setup.ruins.join(" "))
+        .bind(g.setup.hot_seat as i64)
+        .bind(g.progress.status)
+        .bind(g.progress.to_move.map(|c| c.to_string()).unwrap_or_default())
+        .bind(g.progress.move_count)
+        .bind(g.now)
+        .bind(g.now)
+        .bind(g.progress.ai_to_move as i64)
+        .bind(humans as i64)
+        .bind(g.creator)
+        .execute(&mut *conn)
+        .await?;
+        for (i, (colours, kind, level, hash)) in g.seats.iter().enumerate() {
+            sqlx::query(
+                "INSERT INTO seats (game, seat, colours, kind, level, token_hash) VALUES ($1, $2, $3, $4, $5, $6)",
+            )
+            .bind(g.id)
+            .bind(i as i64)
+            .bind(colours_text(colours))
+            .bind(kind.name())
+            .bind(*level as i64)
+            .bind(hash)
+            .execute(&mut *conn)
+            .await?;
+        }
+        Ok(())
+    }
+
+    pub async fn insert_move(
+        conn: &mut AnyConnection,
+        id: &str,
+        number: i64,
+        placement: &str,
+        colour: Colour,
+        now: i64,
+    ) -> Result<(), GameError> {
+        sqlx::query("INSERT INTO moves (game, number, placement, colour, created) VALUES ($1, $2, $3, $4, $5)")
+            .bind(id)
+            .bind(number)
+            .bind(placement)
+            .bind(colour.to_string())
+            .bind(now)
+            .execute(&mut *conn)
+            .await?;
+        Ok(())
+    }
+
+    /// Removes the moves from `from` on.
+    pub async fn delete_moves_from(conn: &mut AnyConnection, id: &str, from: i64) -> Result<(), GameError> {
+        sqlx::query("DELETE FROM moves WHERE game = $1 AND number >= $2")
+            .bind(id)
+            .bind(from)
+            .execute(&mut *conn)
+            .await?;
+        Ok(())
+    }
+
+    pub async fn set_progress(conn: &mut AnyConnection, id: &str, p: &Progress) -> Result<(), GameError> {
+        sqlx::query("UPDATE games SET status = $1, to_move = $2, move_count = $3, ai_to_move = $4 WHERE id = $5")
+            .bind(p.status)
+            .bind(p.to_move.map(|c| c.to_string()).unwrap_or_default())
+            .bind(p.move_count)
+            .bind(p.ai_to_move as i64)
+            .bind(id)
+            .execute(&mut *conn)
+            .await?;
+        Ok(())
+    }
+
+    /// Removes a game with its seats and moves.
+    pub async fn delete_game(conn: &mut AnyConnection, id: &str) -> Result<(), GameError> {
+        for q in [
+            "DELETE FROM moves WHERE game = $1",
+            "DELETE FROM seats WHERE game = $1",
+            "DELETE FROM games WHERE id = $1",
+        ] {
+            sqlx::query(q).bind(id).execute(&mut *conn).await?;
+        }
+        Ok(())
+    }
+
+    /// Reads a game's rows in one snapshot.
+    pub async fn read(&self, id: &str) -> Result<Option<StoredGame>, GameError> {
+        let mut tx = self.pool.begin().await?;
+        let game = Store::read_in(&mut tx, id).await;
+        let _ = tx.rollback().await;
+        game
+    }
+
+    pub async fn read_in(conn: &mut AnyConnection, id: &str) -> Result<Option<StoredGame>, GameError> {
+        let row: Option<AnyRow> = sqlx::query(
+            "SELECT board, players, variant, colours, ruins, hot_seat, status, created, updated FROM games WHERE id = $1",
+        )
+        .bind(id)
+        .fetch_optional(&mut *conn)
+        .await?;
+        let Some(row) = row else { return Ok(None) };
+        let variant_name: String = row.try_get("variant")?;
+        let ruins: String = row.try_get("ruins")?;
+        let setup = Setup {
+            board: row.try_get("board")?,
+            players: row.try_get::<i64, _>("players")? as usize,
+            variant: Variant::from_name(&variant_name)
+                .ok_or_else(|| GameError::internal(format!("stored variant '{variant_name}' is unknown")))?,
+            colours: parse_colours(&row.try_get::<String, _>("colours")?)?,
+            ruins: ruins.split_whitespace().map(String::from).collect(),
+            hot_seat: row.try_get::<i64, _>("hot_seat")? != 0,
+        };
+        let seat_rows =
+            sqlx::query("SELECT seat, colours, kind, level, token_hash FROM seats WHERE game = $1 ORDER BY seat")
+                .bind(id)
+                .fetch_all(&mut *conn)
+                .await?;
+        let mut seats = Vec::new();
+        for r in &seat_rows {
+            let kind: String = r.try_get("kind")?;
+            seats.push(Seat {
+                seat: r.try_get::<i64, _>("seat")? as usize,
+                colours: parse_colours(&r.try_get::<String, _>("colours")?)?,
+                kind: if kind == "ai" { SeatKind::Ai } else { SeatKind::Human },
+                level: r.try_get::<i64, _>("level")?.clamp(0, 9) as u8,
+                token_hash: r.try_get("token_hash")?,
+            });
+        }
+        let move_rows =
+            sqlx::query("SELECT number, placement, colour, created FROM moves WHERE game = $1 ORDER BY number")
+                .bind(id)
+                .fetch_all(&mut *conn)
+                .await?;
+        let mut moves = Vec::new();
+        for r in &move_rows {
+            moves.push(MoveRow {
+                number: r.try_get("number")?,
+                placement: r.try_get("placement")?,
+                colour: r.try_get("colour")?,
+                created: r.try_get("created")?,
+            });
+        }
+        Ok(Some(StoredGame {
+            id: id.to_string(),
+            setup,
+            seats,
+            moves,
+            status: row.try_get("status")?,
+            created: row.try_get("created")?,
+            updated: row.try_get("updated")?,
+        }))
+    }
+
+    /// Open games with an AI seat to move (to resume after a restart), with whether a human
+    /// plays in them; least recently updated first, at most `limit`.
+    pub async fn ai_to_move(&self, limit: i64) -> Result<Vec<(String, bool)>, GameError> {
+        let rows = sqlx::query(
+            "SELECT id, humans FROM games WHERE ai_to_move = 1 AND status = 'open' ORDER BY updated LIMIT $1",
+        )
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| Ok((r.try_get::<String, _>("id")?, r.try_get::<i64, _>("humans")? > 0)))
+            .collect()
+    }
+
+    /// Open games without a human seat: by this creator, and in all.
+    pub async fn ai_only_open(&self, creator: &str) -> Result<(i64, i64), GameError> {
+        let row = sqlx::query(
+            "SELECT COALESCE(SUM(CASE WHEN creator = $1 THEN 1 ELSE 0 END), 0) AS mine, COUNT(*) AS total \
+             FROM games WHERE status = 'open' AND humans = 0",
+        )
+        .bind(creator)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok((row.try_get::<i64, _>("mine")?, row.try_get::<i64, _>("total")?))
+    }
+
+    /// Marks open games not updated since `cutoff` abandoned; returns their ids.
+    pub async fn expire(&self, cutoff: i64, limit: i64) -> Result<Vec<String>, GameError> {
+        let rows = sqlx::query("SELECT id FROM games WHERE status = 'open' AND updated < $1 ORDER BY updated LIMIT $2")
+            .bind(cutoff)
+            .bind(limit)
+            .fetch_all(&self.pool)
+            .await?;
+        let ids: Vec<String> = rows.iter().map(|r| r.try_get("id")).collect::<Result<_, _>>()?;
+        for id in &ids {
+            // `updated` checked again: a move may have come in meanwhile.
+            sqlx::query("UPDATE games SET status = 'abandoned', ai_to_move = 0 WHERE id = $1 AND status = 'open' AND updated < $2")
+                .bind(id)
+                .bind(cutoff)
+                .execute(&self.pool)
+                .await?;
+        }
+        Ok(ids)
+    }
+
+    /// The most recently updated games of a status.
+    pub async fn list(&self, status: &str, limit: i64) -> Result<Vec<Summary>, GameError> {
+        let rows = sqlx::query(
+            "SELECT id, board, players, variant, status, to_move, move_count, created, updated \
+             FROM games WHERE status = $1 ORDER BY updated DESC, id LIMIT $2",
+        )
+        .bind(status)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(Summary {
+                    id: r.try_get("id")?,
+                    board: r.try_get("board")?,
+                    players: r.try_get("players")?,
+                    variant: r.try_get("variant")?,
+                    status: r.try_get("status")?,
+                    to_move: r.try_get("to_move")?,
+                    move_count: r.try_get("move_count")?,
+                    created: r.try_get("created")?,
+                    updated: r.try_get("updated")?,
+                })
+            })
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(GameError::from)
+    }
+}
+
+/// Drops a database (a PostgreSQL database, or a SQLite file), closing its connections:
+/// for tests and tools.
+pub async fn drop_database(url: &str) -> Result<(), String> {
+    sqlx::any::install_default_drivers();
+    sqlx::Any::force_drop_database(url)
+        .await
+        .map_err(|e| format!("cannot drop the database {}: {e}", redact(url)))
+}
+
+/// A database URL without its password, for messages.
+pub fn redact(url: &str) -> String {
+    // postgres://user:password@host/db: hide the password.
+    match (url.find("://"), url.rfind('@')) {
+        (Some(s), Some(at)) if at > s => {
+            let creds = &url[s + 3..at];
+            match creds.split_once(':') {
+                Some((user, _)) => format!("{}{user}:***{}", &url[..s + 3], &url[at..]),
+                None => url.to_string(),
+            }
+        }
+        _ => url.to_string(),
+    }
+}

@@ -1,0 +1,237 @@
+//! The API's answers and events as typed structs: what goes over the wire is what these
+//! serialize to. `tests/openapi.rs` checks every field against `docs/server-openapi.yaml`.
+
+use serde::Serialize;
+
+/// `201` to `POST /games/{id}/moves` (and `200` with the same body to the same move sent
+/// again).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct MoveAck {
+    pub number: i64,
+    pub colour: String,
+    pub placement: String,
+    pub move_number: i64,
+    pub to_move: Option<String>,
+    pub out: Vec<String>,
+    pub over: bool,
+}
+
+/// `200` to `POST /games/{id}/undo`.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct UndoAck {
+    pub removed: Vec<i64>,
+    pub move_number: i64,
+    pub to_move: Option<String>,
+}
+
+/// `200` to `DELETE /games/{id}`.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Deleted {
+    pub id: String,
+    pub deleted: bool,
+}
+
+/// A seat in `201` to `POST /games`.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct CreatedSeat {
+    pub seat: usize,
+    pub colours: Vec<String>,
+    pub kind: String,
+    pub level: Option<u8>,
+    pub token: Option<String>,
+}
+
+/// `201` to `POST /games`.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Created {
+    pub id: String,
+    pub hot_seat: bool,
+    pub seats: Vec<CreatedSeat>,
+    pub ruins: Vec<String>,
+    pub state_url: String,
+    pub events_url: String,
+    pub record_url: String,
+}
+
+/// A colour's score in `game_over`.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Score {
+    pub colour: String,
+    pub score: i32,
+}
+
+/// The events of a game's WebSocket (besides `snapshot`), by `type`.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum GameEvent {
+    Move {
+        game: String,
+        number: i64,
+        colour: String,
+        placement: String,
+        by: String,
+        move_number: i64,
+        to_move: Option<String>,
+    },
+    Out {
+        game: String,
+        colour: String,
+        after_move: i64,
+    },
+    GameOver {
+        game: String,
+        after_move: i64,
+        scores: Vec<Score>,
+        winners: Vec<usize>,
+    },
+    Undo {
+        game: String,
+        removed: Vec<i64>,
+        move_number: i64,
+        to_move: Option<String>,
+    },
+    AiThinking {
+        game: String,
+        colour: String,
+        move_number: i64,
+        level: u8,
+    },
+    /// The game was deleted by its creator.
+    Deleted { game: String },
+    /// Nobody moved for too long: the game ended without a result.
+    Abandoned { game: String },
+}
+
+/// `[x, y, z]`: file index, rank index, 0-based level.
+pub type Cube = [u8; 3];
+
+/// A placement with the cubes it would occupy (`/placements`, hints).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Placement {
+    pub placement: String,
+    pub stone: String,
+    pub orientation: usize,
+    pub cubes: Vec<Cube>,
+}
+
+/// `200` to `GET /games/{id}/placements`.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Placements {
+    pub move_number: usize,
+    pub colour: Option<String>,
+    pub placements: Vec<Placement>,
+}
+
+/// A game in `GET /games`.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Summary {
+    pub id: String,
+    pub board: String,
+    pub players: i64,
+    pub variant: String,
+    pub status: String,
+    pub to_move: Option<String>,
+    pub moves_played: i64,
+    pub move_number: i64,
+    pub created: i64,
+    pub updated: i64,
+}
+
+/// `200` to `GET /games`.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct GameList {
+    pub status: String,
+    pub games: Vec<Summary>,
+}
+
+/// The setup part of a state.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct SiteInfo {
+    pub board: String,
+    pub files: usize,
+    pub ranks: usize,
+    pub players: usize,
+    pub variant: String,
+    pub colours: Vec<String>,
+    pub ruin_colour: Option<String>,
+    pub ruins: Vec<String>,
+    pub hmax: u8,
+}
+
+/// A seat in a state (no token).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct SeatInfo {
+    pub seat: usize,
+    pub colours: Vec<String>,
+    pub kind: String,
+    pub level: Option<u8>,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct ColourInfo {
+    pub colour: String,
+    pub name: String,
+    pub seat: Option<usize>,
+    pub out: bool,
+    pub score: Option<i32>,
+    pub stones_left: Vec<String>,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct MoveInfo {
+    pub number: i64,
+    pub colour: String,
+    pub placement: String,
+    pub created: i64,
+}
+
+/// The move just before `at`, with the cubes it took.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct LastMove {
+    pub number: usize,
+    pub colour: String,
+    pub placement: String,
+    pub cubes: Vec<Cube>,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct ColumnInfo {
+    pub cell: String,
+    pub x: usize,
+    pub y: usize,
+    pub limit: u8,
+    pub height: u8,
+    pub top: Option<String>,
+    pub cubes: Vec<String>,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct PositionInfo {
+    pub cube_count: usize,
+    pub columns: Vec<ColumnInfo>,
+}
+
+/// `200` to `GET /games/{id}`, and the snapshot of the events.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct State {
+    pub id: String,
+    pub status: String,
+    pub created: i64,
+    pub updated: i64,
+    pub hot_seat: bool,
+    pub site: SiteInfo,
+    pub seats: Vec<SeatInfo>,
+    pub moves_played: usize,
+    pub at: usize,
+    pub move_number: usize,
+    pub to_move: Option<String>,
+    pub seat_to_move: Option<usize>,
+    pub over: bool,
+    pub colours: Vec<ColourInfo>,
+    pub players: Vec<i32>,
+    pub winners: Option<Vec<usize>>,
+    pub moves: Vec<MoveInfo>,
+    pub last_move: Option<LastMove>,
+    pub legal_moves: Vec<String>,
+    pub position: PositionInfo,
+}

@@ -1,0 +1,312 @@
+//! Every field the server sends is in `docs/server-openapi.yaml`: real answers of a running
+//! server (each endpoint, success and error), the WebSocket events of a game played to the
+//! end, and a sample of every typed event (`rumis_server::wire`) are checked against the
+//! document's schemas. A field added in Rust and not in the document fails here.
+
+mod common;
+
+use common::*;
+use rumis_server::wire::{GameEvent, Score};
+use serde_json::{json, Value};
+
+fn document() -> Value {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/server-openapi.yaml"))
+        .expect("docs/server-openapi.yaml");
+    serde_norway::from_str(&text).expect("the OpenAPI document is YAML")
+}
+
+/// Follows `$ref`s within the document.
+fn resolve<'a>(doc: &'a Value, schema: &'a Value) -> &'a Value {
+    match schema.get("$ref").and_then(Value::as_str) {
+        Some(r) => {
+            let path = r.strip_prefix("#/").unwrap_or_else(|| panic!("a local $ref: {r}"));
+            let target = path.split('/').fold(doc, |v, key| {
+                v.get(key).unwrap_or_else(|| panic!("no {r} in the document"))
+            });
+            resolve(doc, target)
+        }
+        None => schema,
+    }
+}
+
+/// The fields of `value` (at `at`) that `schema` does not describe.
+fn undocumented(doc: &Value, value: &Value, schema: &Value, at: &str, out: &mut Vec<String>) {
+    let schema = resolve(doc, schema);
+    if let Some(branches) = schema.get("oneOf").and_then(Value::as_array) {
+        // The branch that describes the value best (one describing it whole, if any).
+        let best = branches
+            .iter()
+            .map(|b| {
+                let mut o = Vec::new();
+                undocumented(doc, value, b, at, &mut o);
+                o
+            })
+            .min_by_key(Vec::len)
+            .unwrap_or_default();
+        out.extend(best);
+        return;
+    }
+    match value {
+        Value::Object(map) => {
+            // allOf: the union of the parts' properties.
+            let parts: Vec<&Value> = match schema.get("allOf").and_then(Value::as_array) {
+                Some(all) => all.iter().map(|p| resolve(doc, p)).collect(),
+                None => vec![schema],
+            };
+            for (key, v) in map {
+                let here = format!("{at}.{key}");
+                let property = parts
+                    .iter()
+                    .find_map(|p| p.get("properties").and_then(|ps| ps.get(key)))
+                    .or_else(|| {
+                        parts
+                            .iter()
+                            .find_map(|p| p.get("additionalProperties").filter(|a| a.is_object()))
+                    });
+                match property {
+                    Some(p) => undocumented(doc, v, p, &here, out),
+                    None => out.push(here),
+                }
+            }
+        }
+        Value::Array(items) => {
+            if let Some(item) = schema.get("items") {
+                for (i, v) in items.iter().enumerate() {
+                    undocumented(doc, v, item, &format!("{at}[{i}]"), out);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The schema of an answer: the path's method's status's JSON content.
+fn answer_schema<'a>(doc: &'a Value, method: &str, path: &str, status: u16) -> &'a Value {
+    let response = doc["paths"][path][method]["responses"]
+        .get(status.to_string())
+        .unwrap_or_else(|| panic!("{method} {path}: status {status} is not in the document"));
+    let response = resolve(doc, response);
+    response
+        .pointer("/content/application~1json/schema")
+        .unwrap_or_else(|| panic!("{method} {path} {status}: no JSON schema"))
+}
+
+struct Checker {
+    doc: Value,
+    missing: Vec<String>,
+}
+
+impl Checker {
+    fn answer(&mut self, method: &str, path: &str, r: &client::Response) {
+        let schema = answer_schema(&self.doc, method, path, r.status).clone();
+        let at = format!("{} {path} {}", method.to_uppercase(), r.status);
+        undocumented(&self.doc, &r.json(), &schema, &at, &mut self.missing);
+    }
+
+    fn event(&mut self, e: &Value) {
+        let schema = json!({ "$ref": "#/components/schemas/Event" });
+        let at = format!("event {}", e["type"]);
+        undocumented(&self.doc, e, &schema, &at, &mut self.missing);
+    }
+}
+
+/// The checker itself finds a field the document lacks.
+#[test]
+fn the_check_finds_an_undocumented_field() {
+    let doc = document();
+    let mut out = Vec::new();
+    let schema = json!({ "$ref": "#/components/schemas/MoveAccepted" });
+    undocumented(
+        &doc,
+        &json!({ "number": 1, "colour": "R", "new_field": 3 }),
+        &schema,
+        "x",
+        &mut out,
+    );
+    assert_eq!(out, vec!["x.new_field".to_string()]);
+}
+
+/// Every typed event, as it serializes, is in the document.
+#[test]
+fn every_typed_event_is_documented() {
+    let doc = document();
+    let g = || "0123456789abcdef".to_string();
+    let samples = [
+        GameEvent::Move {
+            game: g(),
+            number: 1,
+            colour: "R".into(),
+            placement: "L4@a1,a2,a3,b1".into(),
+            by: "human".into(),
+            move_number: 2,
+            to_move: Some("Y".into()),
+        },
+        GameEvent::Out {
+            game: g(),
+            colour: "Y".into(),
+            after_move: 5,
+        },
+        GameEvent::GameOver {
+            game: g(),
+            after_move: 9,
+            scores: vec![Score {
+                colour: "R".into(),
+                score: 3,
+            }],
+            winners: vec![0],
+        },
+        GameEvent::Undo {
+            game: g(),
+            removed: vec![3, 4],
+            move_number: 3,
+            to_move: Some("R".into()),
+        },
+        GameEvent::AiThinking {
+            game: g(),
+            colour: "G".into(),
+            move_number: 6,
+            level: 3,
+        },
+        GameEvent::Deleted { game: g() },
+        GameEvent::Abandoned { game: g() },
+    ];
+    let mut out = Vec::new();
+    for e in samples {
+        let v = serde_json::to_value(&e).unwrap();
+        let kind = v["type"].as_str().unwrap().to_string();
+        // The event's own schema, by the discriminator's mapping.
+        let schema = json!({ "$ref": doc["components"]["schemas"]["Event"]["discriminator"]["mapping"][&kind]
+            .as_str()
+            .unwrap_or_else(|| panic!("event type {kind} is not in the document's mapping")) });
+        undocumented(&doc, &v, &schema, &format!("event {kind}"), &mut out);
+    }
+    assert!(out.is_empty(), "fields not in docs/server-openapi.yaml: {out:#?}");
+}
+
+/// Real answers of every endpoint, and the events of a game played to its end.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_answer_and_event_is_documented() {
+    let dir = TempDir::new("openapi");
+    let server = start(config(&dir.db_url())).await;
+    let addr = server.addr;
+    let mut c = Checker {
+        doc: document(),
+        missing: Vec::new(),
+    };
+    c.answer("get", "/api/v1/boards", &get(addr, "/api/v1/boards").await);
+    c.answer("get", "/api/v1/stones", &get(addr, "/api/v1/stones").await);
+
+    // An AI-only game played to its end, watched.
+    let ai = create(
+        addr,
+        json!({ "board": "chullpa", "players": 2, "seats": [{ "kind": "ai", "level": 1 }, { "kind": "ai", "level": 2 }] }),
+    )
+    .await;
+    let ai_id = ai["id"].as_str().unwrap().to_string();
+    let mut ws = subscribe(addr, &ai_id).await;
+    loop {
+        let e = next_event(&mut ws).await;
+        c.event(&e);
+        let over = e["type"] == "game_over" || (e["type"] == "snapshot" && e["state"]["over"] == true);
+        if over {
+            break;
+        }
+    }
+
+    let created = post(
+        addr,
+        "/api/v1/games",
+        None,
+        &json!({ "board": "chullpa", "players": 2, "hot_seat": true }),
+    )
+    .await;
+    c.answer("post", "/api/v1/games", &created);
+    let created = created.json();
+    let id = created["id"].as_str().unwrap().to_string();
+    let token = created["seats"][0]["token"].as_str().unwrap().to_string();
+    let game = format!("/api/v1/games/{id}");
+    let mut ws = subscribe(addr, &id).await;
+    c.event(&next_of(&mut ws, "snapshot").await);
+    let first = play(addr, &id, Some(&token), "L4@a1,a2,a3,b1", 1).await;
+    c.answer("post", "/api/v1/games/{id}/moves", &first);
+    c.answer(
+        "post",
+        "/api/v1/games/{id}/moves",
+        &play(addr, &id, Some(&token), "L4@a1,a2,a3,b1", 1).await,
+    );
+    c.answer(
+        "post",
+        "/api/v1/games/{id}/moves",
+        &play(addr, &id, Some(&token), "I1@e4", 1).await,
+    );
+    c.answer(
+        "post",
+        "/api/v1/games/{id}/moves",
+        &play(addr, &id, Some(&token), "nonsense", 2).await,
+    );
+    c.event(&next_of(&mut ws, "move").await);
+    c.answer("get", "/api/v1/games", &get(addr, "/api/v1/games?status=open").await);
+    c.answer(
+        "get",
+        "/api/v1/games",
+        &get(addr, "/api/v1/games?status=finished").await,
+    );
+    c.answer("get", "/api/v1/games/{id}", &get(addr, &game).await);
+    c.answer("get", "/api/v1/games/{id}", &get(addr, &format!("{game}?at=0")).await);
+    c.answer(
+        "get",
+        "/api/v1/games/{id}",
+        &get(addr, "/api/v1/games/00000000000000ff").await,
+    );
+    c.answer(
+        "get",
+        "/api/v1/games/{id}/placements",
+        &get(addr, &format!("{game}/placements")).await,
+    );
+    c.answer(
+        "post",
+        "/api/v1/games/{id}/hint",
+        &post(addr, &format!("{game}/hint"), None, &json!({ "level": 4 })).await,
+    );
+    c.answer(
+        "get",
+        "/api/v1/games/{id}/analysis",
+        &get(addr, &format!("/api/v1/games/{ai_id}/analysis")).await,
+    );
+    let undo = post(
+        addr,
+        &format!("{game}/undo"),
+        Some(&token),
+        &json!({ "expected_move_number": 2 }),
+    )
+    .await;
+    c.answer("post", "/api/v1/games/{id}/undo", &undo);
+    c.event(&next_of(&mut ws, "undo").await);
+    let deleted = client::request(addr, "DELETE", &game, Some(&token), None)
+        .await
+        .unwrap();
+    c.answer("delete", "/api/v1/games/{id}", &deleted);
+    c.event(&next_of(&mut ws, "deleted").await);
+    c.answer(
+        "post",
+        "/api/v1/puzzles/cube",
+        &post(
+            addr,
+            "/api/v1/puzzles/cube",
+            None,
+            &json!({ "size": "3x3x3", "moves": [] }),
+        )
+        .await,
+    );
+    c.answer(
+        "get",
+        "/api/v1/puzzles/{name}",
+        &get(addr, "/api/v1/puzzles/cube3").await,
+    );
+    server.stop().await;
+    assert!(
+        c.missing.is_empty(),
+        "fields not in docs/server-openapi.yaml: {:#?}",
+        c.missing
+    );
+}
