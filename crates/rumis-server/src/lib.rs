@@ -9,7 +9,7 @@
 //! The JSON shapes are in `docs/server-api.md`.
 //!
 //! The layers: `api` (HTTP: extract and answer) → `service` (the game service: rules
-//! through the core, transactions, events, AI work) → `store` (SQL). `error` maps the
+//! through the core (`game`), transactions, events, AI work) → `store` (SQL). `error` maps the
 //! service's errors to statuses; `events` is the hub of per-game channels; `queue` and `ai`
 //! play the AI seats; `wire` holds the typed answers and events.
 
@@ -19,6 +19,7 @@ mod boards;
 pub mod client;
 mod error;
 mod events;
+mod game;
 mod lessons;
 mod puzzle;
 mod queue;

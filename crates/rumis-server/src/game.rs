@@ -1,0 +1,269 @@
+//! A game as the rules see it: stored rows replayed by `rumis_core`, who holds which seat,
+//! and a move judged and played with its acknowledgement and events. No SQL and no HTTP
+//! here; the game service (`service.rs`) calls these inside its transactions.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use rumis_core::{Board, Colour, Game, MoveError, Site, Variant};
+use sha2::{Digest, Sha256};
+
+use crate::error::{printable, GameError};
+use crate::events::Event;
+use crate::store::{MoveRow, Progress, Seat, SeatKind, Setup, StoredGame};
+use crate::wire::{self, GameEvent};
+
+/// A game read from storage and replayed by the core.
+pub struct Loaded {
+    pub id: String,
+    pub setup: Setup,
+    pub seats: Vec<Seat>,
+    pub moves: Vec<MoveRow>,
+    pub game: Game,
+    /// `open`, `finished` or `abandoned`.
+    pub status: String,
+    pub created: i64,
+    pub updated: i64,
+}
+
+impl Loaded {
+    /// The next move's number (1-based).
+    pub fn move_number(&self) -> i64 {
+        self.game.moves().len() as i64 + 1
+    }
+
+    pub fn seat_of(&self, colour: Colour) -> Option<&Seat> {
+        self.seats.iter().find(|s| s.colours.contains(&colour))
+    }
+
+    /// The seat to move, if the game is not over.
+    pub fn seat_to_move(&self) -> Option<&Seat> {
+        self.seat_of(self.game.to_move()?)
+    }
+
+    pub fn has_human(&self) -> bool {
+        self.seats.iter().any(|s| s.kind == SeatKind::Human)
+    }
+
+    /// Whether an AI seat is to move in a game still played.
+    pub(crate) fn ai_to_move(&self) -> bool {
+        self.status == "open" && self.seat_to_move().is_some_and(|s| s.kind == SeatKind::Ai)
+    }
+
+    pub(crate) fn progress(&self) -> Progress {
+        let over = self.game.is_over();
+        Progress {
+            status: if over { "finished" } else { "open" },
+            to_move: self.game.to_move(),
+            move_count: self.game.moves().len() as i64,
+            ai_to_move: !over && self.seat_to_move().is_some_and(|s| s.kind == SeatKind::Ai),
+        }
+    }
+}
+
+pub(crate) fn random_hex(n: usize) -> Result<String, GameError> {
+    let mut bytes = vec![0u8; n];
+    getrandom::fill(&mut bytes).map_err(|e| GameError::internal(format!("no randomness: {e}")))?;
+    Ok(hex(&bytes))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+pub fn hash_token(token: &str) -> String {
+    hex(&Sha256::digest(token.as_bytes()))
+}
+
+/// Compares two hashes in time independent of where they differ.
+fn same_hash(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+/// Prepared sites, shared: a site is immutable and costly to enumerate.
+fn site_for(setup: &Setup) -> Result<Arc<Site>, String> {
+    type Key = (String, usize, Variant, Vec<Colour>);
+    static SITES: OnceLock<Mutex<HashMap<Key, Arc<Site>>>> = OnceLock::new();
+    let key = (setup.board.clone(), setup.players, setup.variant, setup.colours.clone());
+    let sites = SITES.get_or_init(Default::default);
+    if let Some(s) = sites.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        return Ok(s.clone());
+    }
+    let board = Board::builtin(&setup.board)
+        .ok_or_else(|| {
+            format!(
+                "unknown board '{}'; the boards are {}",
+                printable(&setup.board),
+                Board::builtin_names()
+            )
+        })?
+        .clone();
+    let site = Arc::new(Site::new(board, setup.players, setup.variant, Some(setup.colours.clone())).map_err(|e| e.0)?);
+    let mut map = sites.lock().unwrap_or_else(|e| e.into_inner());
+    if map.len() > 256 {
+        map.clear();
+    }
+    map.insert(key, site.clone());
+    Ok(site)
+}
+
+/// The game before its first move.
+pub fn start_game(setup: &Setup) -> Result<Game, String> {
+    let site = site_for(setup)?;
+    if setup.ruins.is_empty() {
+        Ok(Game::new(site))
+    } else {
+        let ruins: Vec<&str> = setup.ruins.iter().map(String::as_str).collect();
+        Game::with_ruin_texts(site, &ruins)
+    }
+}
+
+/// Replays stored rows with the core.
+pub(crate) fn replay(s: StoredGame) -> Result<Loaded, GameError> {
+    let id = s.id;
+    let mut game = start_game(&s.setup).map_err(|e| GameError::internal(format!("stored game {id}: {e}")))?;
+    for (i, m) in s.moves.iter().enumerate() {
+        if m.number != i as i64 + 1 {
+            return Err(GameError::internal(format!(
+                "stored game {id}: move {} is missing",
+                i + 1
+            )));
+        }
+        game.play_text(&m.placement).map_err(|e| {
+            GameError::internal(format!(
+                "stored game {id}: move {} '{}' does not replay: {e}",
+                m.number, m.placement
+            ))
+        })?;
+    }
+    Ok(Loaded {
+        id,
+        setup: s.setup,
+        seats: s.seats,
+        moves: s.moves,
+        game,
+        status: s.status,
+        created: s.created,
+        updated: s.updated,
+    })
+}
+
+/// The seats a token holds.
+pub(crate) fn authorise(loaded: &Loaded, token: Option<&str>) -> Result<Vec<usize>, GameError> {
+    let token = token.ok_or(GameError::MissingToken)?;
+    let hash = hash_token(token);
+    let held: Vec<usize> = loaded
+        .seats
+        .iter()
+        .filter(|s| s.kind == SeatKind::Human && same_hash(&s.token_hash, &hash))
+        .map(|s| s.seat)
+        .collect();
+    if held.is_empty() {
+        return Err(GameError::WrongToken);
+    }
+    Ok(held)
+}
+
+/// Plays `text` for the colour to move (checked by the core); the acknowledgement, and the
+/// events it makes.
+pub(crate) fn play(
+    game: &mut Game,
+    id: &str,
+    text: &str,
+    by: SeatKind,
+) -> Result<(wire::MoveAck, Vec<Event>), GameError> {
+    let number = game.moves().len() as i64 + 1;
+    let colour = game.to_move().ok_or(GameError::GameOver)?;
+    let order = game.site().order.clone();
+    let out_before: Vec<Colour> = order.iter().copied().filter(|&c| game.position().is_out(c)).collect();
+    let m = game.play_text(text).map_err(|e| match e {
+        MoveError::Syntax(s) => GameError::MalformedMove(s),
+        MoveError::Illegal(i) => GameError::IllegalMove(format!("{}: {i}", printable(text))),
+    })?;
+    let placement = game.notation(m);
+    let newly_out: Vec<Colour> = order
+        .iter()
+        .copied()
+        .filter(|&c| game.position().is_out(c) && !out_before.contains(&c))
+        .collect();
+    let to_move = game.to_move().map(|c| c.to_string());
+    let ack = wire::MoveAck {
+        number,
+        colour: colour.to_string(),
+        placement: placement.clone(),
+        move_number: number + 1,
+        to_move: to_move.clone(),
+        out: newly_out.iter().map(|c| c.to_string()).collect(),
+        over: game.is_over(),
+    };
+    let mut events = vec![event(
+        id,
+        Some(number),
+        GameEvent::Move {
+            game: id.into(),
+            number,
+            colour: colour.to_string(),
+            placement,
+            by: by.name().into(),
+            move_number: number + 1,
+            to_move,
+        },
+    )];
+    for c in &newly_out {
+        events.push(event(
+            id,
+            Some(number),
+            GameEvent::Out {
+                game: id.into(),
+                colour: c.to_string(),
+                after_move: number,
+            },
+        ));
+    }
+    if game.is_over() {
+        let outcome = game.outcome();
+        events.push(event(
+            id,
+            Some(number),
+            GameEvent::GameOver {
+                game: id.into(),
+                after_move: number,
+                scores: outcome
+                    .scores
+                    .iter()
+                    .map(|(c, s)| wire::Score {
+                        colour: c.to_string(),
+                        score: *s,
+                    })
+                    .collect(),
+                winners: outcome.winners,
+            },
+        ));
+    }
+    Ok((ack, events))
+}
+
+pub(crate) fn event(game: &str, after_move: Option<i64>, body: GameEvent) -> Event {
+    Event::new(
+        game,
+        after_move,
+        serde_json::to_value(body).unwrap_or(serde_json::Value::Null),
+    )
+}
+
+/// The acknowledgement of move `number` if `text` is that very move, made by a seat in
+/// `held`: a client that did not see the answer to its move sends it again.
+pub(crate) fn repeated(loaded: &Loaded, held: &[usize], number: i64, text: &str) -> Option<wire::MoveAck> {
+    let index = usize::try_from(number - 1).ok()?;
+    let stored = loaded.moves.get(index)?;
+    let mut game = loaded.game.clone();
+    while game.moves().len() > index {
+        game.undo();
+    }
+    let seat = loaded.seat_of(game.to_move()?)?;
+    if !held.contains(&seat.seat) {
+        return None;
+    }
+    let (ack, _) = play(&mut game, &loaded.id, text, seat.kind).ok()?;
+    (ack.placement == stored.placement).then_some(ack)
+}
