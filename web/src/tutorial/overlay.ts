@@ -1,6 +1,7 @@
 // The guide over a guided first game: a card that explains each rule the first time it
 // matters, with "Next" and "Skip". It follows the game by itself (the game's events and
-// its own state fetches), so the game page knows nothing of it.
+// its own state fetches), so the game page knows nothing of it but the place for its card:
+// a slot in the panel, so that the card never hides the structure or the marked places.
 import { api, Events, tokens } from "../api";
 import type { GameState, Letter, Placement } from "../api";
 import { h } from "../ui";
@@ -12,11 +13,11 @@ import type { Progress } from "./progress";
 import { seenFromAbove, STEPS } from "./steps";
 import type { Moment } from "./steps";
 
-/** Attaches the guide when this browser started game `id` as a guided game. */
-export function attachTutorial(id: string) {
+/** Attaches the guide, its card in `host`, when this browser started game `id` as a guided game. */
+export function attachTutorial(id: string, host: HTMLElement) {
   const progress = loadProgress(id);
   if (!progress || progress.skipped) return;
-  new Tutorial(id, progress);
+  new Tutorial(id, progress, host);
 }
 
 class Tutorial {
@@ -30,8 +31,9 @@ class Tutorial {
   constructor(
     private id: string,
     private progress: Progress,
+    host: HTMLElement,
   ) {
-    document.body.append(this.card);
+    host.append(this.card);
     this.events = new Events(id, () => this.soon(), () => this.soon());
     this.soon();
   }

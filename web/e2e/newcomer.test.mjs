@@ -1,0 +1,59 @@
+// A newcomer's first steps, as found by playing them: the guide's card leaves the structure
+// in sight, the texts say the rules as the core counts them, and a click that finds no place
+// says so. Run: `cd web && npm run build && node --test e2e/newcomer.test.mjs`.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { startServer, launch, outDir } from "./harness.mjs";
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function newPage(lang, viewport) {
+  const context = await browser.newContext({ viewport, locale: lang });
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  page.errors = errors;
+  return page;
+}
+
+const shot = (page, name) => page.screenshot({ path: join(outDir, `${name}.png`) });
+const rect = (page, sel) => page.$eval(sel, (e) => e.getBoundingClientRect().toJSON());
+const overlap = (a, b) => Math.max(0, Math.min(a.right, b.right) - Math.max(a.left, b.left)) * Math.max(0, Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top));
+
+for (const [name, viewport, lang] of [
+  ["desk", { width: 1280, height: 800 }, "en"],
+  ["phone", { width: 390, height: 844 }, "fr"],
+]) {
+  test(`the guide's card hides neither the structure nor the stones (${name})`, async () => {
+    const page = await newPage(lang, viewport);
+    await page.goto(server.url);
+    await page.click("#guided-game");
+    await page.waitForURL(/\/game\/[a-z0-9]+$/);
+    await page.waitForSelector('#tutorial[data-step="welcome"]');
+    await page.click("#tutorial-next");
+    await page.waitForSelector('#tutorial[data-step="first_stone"] figure');
+    // The card's picture is in: the card has its full size now.
+    const card = await rect(page, "#tutorial");
+    const stage = await rect(page, "#stage");
+    assert.equal(overlap(card, stage), 0, `the card ${JSON.stringify(card)} covers the structure ${JSON.stringify(stage)}`);
+    // Scrolled to the stones (a phone), the card does not follow over them.
+    await page.locator("#tray").scrollIntoViewIfNeeded();
+    assert.equal(overlap(await rect(page, "#tutorial"), await rect(page, "#tray")), 0, "the card covers the stones");
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await shot(page, `newcomer-guide-${name}`);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+}
