@@ -3,8 +3,9 @@
 // says so. Run: `cd web && npm run build && node --test e2e/newcomer.test.mjs`.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { startServer, launch, outDir } from "./harness.mjs";
+import { startServer, launch, api, outDir, webDir } from "./harness.mjs";
 
 let server;
 let browser;
@@ -28,6 +29,8 @@ async function newPage(lang, viewport) {
   return page;
 }
 
+const LANGS = ["en", "de", "nl", "fr"];
+const locale = (lang, area) => JSON.parse(readFileSync(join(webDir, "src", "locales", lang, `${area}.json`), "utf8"));
 const shot = (page, name) => page.screenshot({ path: join(outDir, `${name}.png`) });
 const rect = (page, sel) => page.$eval(sel, (e) => e.getBoundingClientRect().toJSON());
 const overlap = (a, b) => Math.max(0, Math.min(a.right, b.right) - Math.max(a.left, b.left)) * Math.max(0, Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top));
@@ -57,3 +60,26 @@ for (const [name, viewport, lang] of [
     await page.context().close();
   });
 }
+
+test("the score's explanation costs a point per stone never placed, as the core counts (rules §5), not per cube", async () => {
+  const created = await api(server.url, "/games", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ board: "Chullpa", players: 2, seats: [{ kind: "human" }, { kind: "ai", level: 1 }] }),
+  });
+  const page = await newPage("en", { width: 1280, height: 800 });
+  const seat = created.seats[0];
+  await page.goto(`${server.url}/game/${created.id}#seat=${seat.seat}&token=${seat.token}`);
+  await page.waitForSelector('#players tr[data-colour="R"] td.score');
+  // Nothing placed: 11 stones (40 cubes) not placed, and the score is −11.
+  const title = await page.getAttribute('#players tr[data-colour="R"] td.score', "title");
+  assert.match(title, /minus 11 for the stones not placed yet: -11/, title);
+  assert.doesNotMatch(title, /cube/);
+  const cube = { en: /cube/i, de: /Würfel/, nl: /blokje/, fr: /cube/i };
+  for (const lang of LANGS) {
+    const players = locale(lang, "game").players;
+    for (const key of ["score_head_title", "score_title"]) assert.doesNotMatch(players[key], cube[lang], `${lang}: game.players.${key} counts cubes`);
+  }
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
