@@ -83,3 +83,12 @@ test("the score's explanation costs a point per stone never placed, as the core 
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test("texts for a newcomer: being out agrees with how many are out; equal top scores share the win (rules §5)", () => {
+  const draw = { en: /draw/i, de: /Unentschieden/, nl: /Gelijkspel/, fr: /Égalité/ };
+  for (const lang of LANGS) {
+    const out = locale(lang, "tutorial").out;
+    assert.ok(out.text_one && out.text_other && out.text_one !== out.text_other, `${lang}: tutorial.out has a singular and a plural`);
+    assert.doesNotMatch(locale(lang, "game").status.draw, draw[lang], `${lang}: equal top scores share the win, not a draw`);
+  }
+});

@@ -112,9 +112,12 @@ class Tutorial {
     const step = STEPS.find((s) => s.id === id)!;
     const index = STEPS.indexOf(step) + 1;
     const m = this.moment(state);
+    const out = state.colours.filter((c) => c.out).map((c) => t(`common.colour.${c.colour}`));
     const params: Record<string, string | number> = {
       colour: m.mine[0] ? t(`common.colour.${m.mine[0]}`) : "",
-      out: state.colours.filter((c) => c.out).map((c) => t(`common.colour.${c.colour}`)).join(", "),
+      // "Red and Yellow are out": the verb agrees with how many (`_one` / `_other`).
+      out: out.length > 1 ? `${out.slice(0, -1).join(", ")}${t("game.status.and")}${out[out.length - 1]}` : (out[0] ?? ""),
+      count: out.length,
       hmax: state.site.hmax,
     };
     const figure = h("div", { class: "tutorial-figure" });
