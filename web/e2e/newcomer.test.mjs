@@ -31,6 +31,7 @@ async function newPage(lang, viewport) {
 
 const LANGS = ["en", "de", "nl", "fr"];
 const locale = (lang, area) => JSON.parse(readFileSync(join(webDir, "src", "locales", lang, `${area}.json`), "utf8"));
+const fillIn = (text, params) => text.replace(/\{\{(\w+)\}\}/g, (_, k) => String(params[k]));
 const shot = (page, name) => page.screenshot({ path: join(outDir, `${name}.png`) });
 const rect = (page, sel) => page.$eval(sel, (e) => e.getBoundingClientRect().toJSON());
 const overlap = (a, b) => Math.max(0, Math.min(a.right, b.right) - Math.max(a.left, b.left)) * Math.max(0, Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top));
@@ -91,4 +92,47 @@ test("texts for a newcomer: being out agrees with how many are out; equal top sc
     assert.ok(out.text_one && out.text_other && out.text_one !== out.text_other, `${lang}: tutorial.out has a singular and a plural`);
     assert.doesNotMatch(locale(lang, "game").status.draw, draw[lang], `${lang}: equal top scores share the win, not a draw`);
   }
+});
+
+test("a click on the board that plays nothing says why: no stone picked, or no place there", async () => {
+  const created = await api(server.url, "/games", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ board: "Coricancha", players: 2, seats: [{ kind: "ai", level: 1 }, { kind: "human" }] }),
+  });
+  const page = await newPage("en", { width: 1280, height: 800 });
+  const seat = created.seats[1];
+  await page.goto(`${server.url}/game/${created.id}#seat=${seat.seat}&token=${seat.token}`);
+  await page.waitForSelector('#status[data-state="your-turn"]', { timeout: 60000 });
+  await page.waitForFunction(() => window.rumis.placements().length > 0 && document.body.dataset.moveNumber === "2");
+  const state = await api(server.url, `/games/${created.id}`);
+  const empty = state.position.columns.filter((c) => c.height === 0 && c.limit > 0).map((c) => [c.x, c.y]);
+  const T = locale("en", "game").toast;
+  const clickColumn = async ([x, y]) => {
+    const [px, py] = await page.evaluate(([x, y]) => window.rumis.screenPoint(x, y, -0.5), [x, y]);
+    await page.mouse.click(px, py);
+  };
+  // No stone chosen yet.
+  await clickColumn(empty[0]);
+  await page.waitForFunction((text) => document.getElementById("toast")?.textContent === text, T.pick_first);
+  // A stone chosen, and a click on an empty column far from every place marked for it.
+  let far = null;
+  let stone = null;
+  for (const code of await page.$$eval(".stone:not([disabled])", (bs) => bs.map((b) => b.dataset.stone))) {
+    await page.click(`.stone[data-stone="${code}"]`);
+    await page.waitForTimeout(700); // the view turns to show the places
+    const anchors = await page.evaluate(() => window.rumis.markedAnchors());
+    far = empty.find(([x, y]) => anchors.every((a) => Math.hypot(a[0] - x, a[1] - y) > 2));
+    if (far) {
+      stone = code;
+      break;
+    }
+  }
+  assert.ok(far, "some empty column lies away from every place of some stone");
+  await clickColumn(far);
+  await page.waitForFunction((text) => document.getElementById("toast")?.textContent === text, fillIn(T.no_place_here, { stone }));
+  assert.equal(await page.evaluate(() => document.body.dataset.moveNumber), "2", "nothing was played");
+  await shot(page, "newcomer-no-place-here");
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
 });
