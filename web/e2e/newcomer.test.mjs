@@ -136,3 +136,30 @@ test("a click on the board that plays nothing says why: no stone picked, or no p
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test("a phone: a stone picked in the tray shows its places in sight, and a tap there places it", async () => {
+  const created = await api(server.url, "/games", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ board: "Chullpa", players: 2, seats: [{ kind: "human" }, { kind: "ai", level: 1 }] }),
+  });
+  const page = await newPage("de", { width: 390, height: 844 });
+  const seat = created.seats[0];
+  await page.goto(`${server.url}/game/${created.id}#seat=${seat.seat}&token=${seat.token}`);
+  await page.waitForSelector('#status[data-state="your-turn"]');
+  await page.locator("#tray").scrollIntoViewIfNeeded();
+  await page.click('.stone[data-stone="L4"]');
+  await page.waitForFunction(() => document.body.dataset.turning !== "1" && window.rumis.current());
+  await page.waitForTimeout(600);
+  const stage = await rect(page, "#stage");
+  assert.ok(stage.top >= 0 && stage.bottom <= 844 && stage.bottom - stage.top > 300, `the structure is in sight: ${JSON.stringify(stage)}`);
+  assert.equal(overlap(stage, await rect(page, '.stone[data-stone="L4"]')), 0, "the picked stone is not under the structure");
+  const placement = await page.evaluate(() => window.rumis.current());
+  const [x, y] = await page.evaluate((p) => window.rumis.anchorPoint(p), placement);
+  assert.ok(y > stage.top && y < stage.bottom, "its place is on the structure's screen");
+  await shot(page, "newcomer-phone-picked");
+  await page.mouse.click(x, y);
+  await page.waitForFunction(() => Number(document.body.dataset.moveNumber) > 1);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
