@@ -131,8 +131,15 @@ class Tutorial {
     }
     this.card.hidden = false;
     this.card.dataset.step = id;
+    // Compact, since the card sits above the stones in the panel: the link to the rules on the
+    // counter's line, the picture beside its caption.
     this.card.replaceChildren(
-      h("div", { class: "small" }, t("tutorial.counter", { n: index, total: STEPS.length })),
+      h(
+        "div",
+        { class: "small tutorial-head" },
+        h("span", {}, t("tutorial.counter", { n: index, total: STEPS.length })),
+        h("a", { href: `/how-to-play#${step.section}`, target: "_blank", rel: "noopener", id: "tutorial-more" }, t("tutorial.more")),
+      ),
       h("h2", {}, t(`tutorial.${id}.title`)),
       h("p", {}, t(`tutorial.${id}.text`, params)),
       id === "score" ? this.scores(state) : "",
@@ -142,7 +149,6 @@ class Tutorial {
         { class: "tutorial-actions" },
         h("button", { class: "primary", id: "tutorial-next", onclick: () => this.next() }, t("tutorial.next")),
         h("button", { id: "tutorial-skip", onclick: () => this.skip() }, t("tutorial.skip")),
-        h("a", { href: `/how-to-play#${step.section}`, target: "_blank", rel: "noopener" }, t("tutorial.more")),
       ),
     );
   }
