@@ -163,3 +163,27 @@ test("a phone: a stone picked in the tray shows its places in sight, and a tap t
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test("the level numbers never stand beside the rank numbers, from any side", async () => {
+  const created = await api(server.url, "/games", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ board: "Chullpa", players: 2, seats: [{ kind: "human" }, { kind: "ai", level: 1 }] }),
+  });
+  const page = await newPage("en", { width: 1280, height: 800 });
+  const seat = created.seats[0];
+  await page.goto(`${server.url}/game/${created.id}#seat=${seat.seat}&token=${seat.token}`);
+  await page.waitForSelector('#status[data-state="your-turn"]');
+  let nearest = Infinity;
+  // All the way round, a sixteenth of a turn at a time.
+  for (let i = 0; i < 16; i++) {
+    const { levels, ranks } = await page.evaluate(() => window.rumis.numberPoints());
+    assert.equal(levels.length, 4, "Chullpa with 2 players: levels 1 to 4");
+    assert.equal(ranks.length, 4);
+    for (const [lx, ly] of levels) for (const [rx, ry] of ranks) nearest = Math.min(nearest, Math.hypot(lx - rx, ly - ry));
+    await page.keyboard.press("q");
+  }
+  assert.ok(nearest > 60, `a level number ${nearest.toFixed(0)} px from a rank number`);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
