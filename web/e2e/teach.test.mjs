@@ -313,6 +313,8 @@ test("the guided first game from the start page to its end: each step's rule is 
         const out = state.colours.filter((c) => c.out).map((c) => c.name);
         assert.ok(out.length > 0);
         for (const name of out) assert.match(await page.textContent("#tutorial"), new RegExp(name, "i"));
+        // Two out at once read "Red and Yellow … are out", not "Red, Yellow … is out".
+        if (out.length > 1) assert.match(await page.textContent("#tutorial"), / and .* are out /);
       }
       seen.push(now);
       at[now] = placed;

@@ -13,8 +13,9 @@ import { EditorPage } from "./editor/page";
 const root = document.getElementById("app")!;
 const game = location.pathname.match(/^\/game\/([A-Za-z0-9]+)\/?$/);
 if (game) {
-  void new GamePage(root, game[1]).start();
-  attachTutorial(game[1]);
+  const page = new GamePage(root, game[1]);
+  void page.start();
+  attachTutorial(game[1], page.guideSlot);
 } else if (/^\/puzzle\/?$/.test(location.pathname)) void new PuzzlePage(root).start();
 else if (/^\/how-to-play\/?$/.test(location.pathname)) void new HowToPage(root).start();
 else if (/^\/boards\/edit\/?$/.test(location.pathname)) void new EditorPage(root).start();

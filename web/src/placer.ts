@@ -5,7 +5,7 @@ import type { Letter, Placement, StoneInfo, Xyz } from "./api";
 import type { Structure3D } from "./view3d";
 import { t } from "./i18n";
 import { stoneThumbnail } from "./thumbs";
-import { h, stoneIcon } from "./ui";
+import { h, stoneIcon, toast } from "./ui";
 
 /** Where the pointer sits on a stone orientation: its first cube on the lowest level. */
 function anchorOf(cells: Xyz[]): [number, number] {
@@ -212,12 +212,15 @@ export class Placer {
   }
 
   private click(x: number, y: number) {
-    if (!this.enabled || !this.selected) return;
+    if (!this.enabled) return;
     const col = this.view.pick(x, y);
     if (!col) return;
+    // A click that does nothing leaves a newcomer guessing: say what is missing.
+    if (!this.selected) return toast(t("game.toast.pick_first"));
     this.cursor = col;
     this.update();
     if (this.current) this.hooks.place(this.current);
+    else toast(t("game.toast.no_place_here", { stone: this.selected.stone }));
   }
 
   /** The next (or previous) place for the chosen stone, in any orientation. */

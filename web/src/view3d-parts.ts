@@ -134,6 +134,7 @@ export function coordinateLabels(files: number, ranks: number, world: World): TH
     const s = new THREE.Sprite(new THREE.SpriteMaterial({ map: t, depthWrite: false }));
     s.scale.set(0.45, 0.45, 0.45);
     s.position.set(x, 0.05, z);
+    s.userData = { coordinate: text };
     return s;
   };
   const out: THREE.Sprite[] = [];

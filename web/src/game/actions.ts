@@ -48,7 +48,7 @@ export function renderActions(el: HTMLElement, id: string, s: GameState, canPlay
       el.append(h("button", { id: "undo", title: t("game.actions.undo_title"), disabled: s.moves_played === 0, onclick: () => hooks.undo() }, t("game.actions.undo")));
   }
   el.append(
-    h("a", { class: "button", id: "record", href: api.recordUrl(id), download: `rumis-${id}.txt` }, t("game.actions.record")),
+    h("a", { class: "button", id: "record", href: api.recordUrl(id), download: `rumis-${id}.txt`, title: t("game.actions.record_title") }, t("game.actions.record")),
     h("div", { class: "settings" }, ...["animate", "limits", "labels", "sound"].map((n) => setting(n, hooks))),
   );
   if (hint) {

@@ -42,7 +42,8 @@ export class EndScreen {
           h("td", {}, swatch(c.colour), " ", colourName(c.colour)),
           h("td", {}, String(tops)),
           h("td", {}, penalty ? `−${penalty}` : "0"),
-          h("td", { class: "final-score", "data-score": String(c.score) }, String(c.score)),
+          // The same minus sign as the penalty beside it and the players' table.
+          h("td", { class: "final-score", "data-score": String(c.score) }, (c.score ?? 0) < 0 ? `−${-(c.score ?? 0)}` : String(c.score ?? 0)),
         );
       });
       el.append(

@@ -21,5 +21,6 @@ export function installTestHooks(view: GameView, placer: Placer) {
     markedPlaces: () => view.placeCount(),
     markedAnchors: () => view.placeAnchors(),
     select: (stone: string) => placer.select(stone),
+    numberPoints: () => view.numberPoints(),
   };
 }

@@ -40,6 +40,8 @@ export class GamePage {
   private el: Record<string, HTMLElement> = {};
   private boardKey = "";
   private chosen = "";
+  /** Where a guide (a guided first game) shows its card: in the panel, never over the structure. */
+  readonly guideSlot = h("div", { class: "guide-slot", id: "guide-slot" });
 
   constructor(
     private root: HTMLElement,
@@ -106,6 +108,7 @@ export class GamePage {
     side.append(
       h("div", { class: "side-head" }, h("a", { href: "/", class: "home" }, "Rumis"), this.el.title, this.el.conn, help),
       this.el.status,
+      this.guideSlot,
       this.el.players,
       this.el.tray,
       this.el.turns,

@@ -41,17 +41,22 @@ export class GameView extends Structure3D {
     this.addLevelMarks(cells);
   }
 
-  /** The level numbers at the front left corner, and each height limit's value on its outline. */
+  /**
+   * The level numbers at the front right corner, and each height limit's value on its outline.
+   * Not at the front left: there they stood beside the rank numbers, and a newcomer read
+   * "4 4 3 3 2 2 1 1" down the board's left edge.
+   */
   private addLevelMarks(cells: BoardCell[]) {
     this.levelMarks.clear();
-    const x = -this.files / 2 - 0.75;
+    const x = this.files / 2 + 0.75;
     const z = this.ranks / 2 + 0.75;
     const pts: number[] = [x, 0, z, x, this.hmax, z];
     for (let k = 1; k <= this.hmax; k++) {
       const s = textSprite(String(k), 0.36);
-      s.position.set(x - 0.25, k - 0.5, z);
+      s.position.set(x + 0.25, k - 0.5, z);
+      s.userData = { level: k };
       this.levelMarks.add(s);
-      pts.push(x, k, z, x + 0.2, k, z);
+      pts.push(x, k, z, x - 0.2, k, z);
     }
     const g = new THREE.BufferGeometry();
     g.setAttribute("position", new THREE.Float32BufferAttribute(pts, 3));
@@ -70,6 +75,22 @@ export class GameView extends Structure3D {
       this.levelMarks.add(s);
     }
     this.framed = 0;
+  }
+
+  /** Page points of the level numbers and of the rank numbers, in the 3D view (for the tests). */
+  numberPoints(): { levels: [number, number][]; ranks: [number, number][] } {
+    const r = this.canvas.getBoundingClientRect();
+    const page = (o: THREE.Object3D): [number, number] => {
+      const p = o.getWorldPosition(new THREE.Vector3()).project(this.camera);
+      return [r.left + ((p.x + 1) / 2) * r.width, r.top + ((1 - p.y) / 2) * r.height];
+    };
+    const levels: [number, number][] = [];
+    const ranks: [number, number][] = [];
+    this.scene.traverse((o) => {
+      if (o.userData.level !== undefined) levels.push(page(o));
+      else if (/^\d+$/.test(o.userData.coordinate ?? "")) ranks.push(page(o));
+    });
+    return { levels, ranks };
   }
 
   override setTopView(on: boolean) {

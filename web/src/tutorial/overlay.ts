@@ -1,6 +1,7 @@
 // The guide over a guided first game: a card that explains each rule the first time it
 // matters, with "Next" and "Skip". It follows the game by itself (the game's events and
-// its own state fetches), so the game page knows nothing of it.
+// its own state fetches), so the game page knows nothing of it but the place for its card:
+// a slot in the panel, so that the card never hides the structure or the marked places.
 import { api, Events, tokens } from "../api";
 import type { GameState, Letter, Placement } from "../api";
 import { h } from "../ui";
@@ -12,11 +13,11 @@ import type { Progress } from "./progress";
 import { seenFromAbove, STEPS } from "./steps";
 import type { Moment } from "./steps";
 
-/** Attaches the guide when this browser started game `id` as a guided game. */
-export function attachTutorial(id: string) {
+/** Attaches the guide, its card in `host`, when this browser started game `id` as a guided game. */
+export function attachTutorial(id: string, host: HTMLElement) {
   const progress = loadProgress(id);
   if (!progress || progress.skipped) return;
-  new Tutorial(id, progress);
+  new Tutorial(id, progress, host);
 }
 
 class Tutorial {
@@ -30,8 +31,9 @@ class Tutorial {
   constructor(
     private id: string,
     private progress: Progress,
+    host: HTMLElement,
   ) {
-    document.body.append(this.card);
+    host.append(this.card);
     this.events = new Events(id, () => this.soon(), () => this.soon());
     this.soon();
   }
@@ -110,9 +112,12 @@ class Tutorial {
     const step = STEPS.find((s) => s.id === id)!;
     const index = STEPS.indexOf(step) + 1;
     const m = this.moment(state);
+    const out = state.colours.filter((c) => c.out).map((c) => t(`common.colour.${c.colour}`));
     const params: Record<string, string | number> = {
       colour: m.mine[0] ? t(`common.colour.${m.mine[0]}`) : "",
-      out: state.colours.filter((c) => c.out).map((c) => t(`common.colour.${c.colour}`)).join(", "),
+      // "Red and Yellow are out": the verb agrees with how many (`_one` / `_other`).
+      out: out.length > 1 ? `${out.slice(0, -1).join(", ")}${t("game.status.and")}${out[out.length - 1]}` : (out[0] ?? ""),
+      count: out.length,
       hmax: state.site.hmax,
     };
     const figure = h("div", { class: "tutorial-figure" });
@@ -126,8 +131,15 @@ class Tutorial {
     }
     this.card.hidden = false;
     this.card.dataset.step = id;
+    // Compact, since the card sits above the stones in the panel: the link to the rules on the
+    // counter's line, the picture beside its caption.
     this.card.replaceChildren(
-      h("div", { class: "small" }, t("tutorial.counter", { n: index, total: STEPS.length })),
+      h(
+        "div",
+        { class: "small tutorial-head" },
+        h("span", {}, t("tutorial.counter", { n: index, total: STEPS.length })),
+        h("a", { href: `/how-to-play#${step.section}`, target: "_blank", rel: "noopener", id: "tutorial-more" }, t("tutorial.more")),
+      ),
       h("h2", {}, t(`tutorial.${id}.title`)),
       h("p", {}, t(`tutorial.${id}.text`, params)),
       id === "score" ? this.scores(state) : "",
@@ -137,7 +149,6 @@ class Tutorial {
         { class: "tutorial-actions" },
         h("button", { class: "primary", id: "tutorial-next", onclick: () => this.next() }, t("tutorial.next")),
         h("button", { id: "tutorial-skip", onclick: () => this.skip() }, t("tutorial.skip")),
-        h("a", { href: `/how-to-play#${step.section}`, target: "_blank", rel: "noopener" }, t("tutorial.more")),
       ),
     );
   }
