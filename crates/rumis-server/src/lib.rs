@@ -12,12 +12,16 @@ mod ai;
 mod api;
 pub mod client;
 mod db;
+pub mod edge;
 mod error;
 mod events;
+mod guard;
 mod puzzle;
 mod ratelimit;
 mod search;
 mod view;
+mod webdir;
+pub mod ws;
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -48,6 +52,10 @@ pub struct Config {
     /// The built web app (`web/dist`), served at `/`; without one (or without its
     /// `index.html`) `/` says how to build it.
     pub web_dir: Option<std::path::PathBuf>,
+    /// Timeouts, connection caps and the trusted proxy (see [`edge`]).
+    pub limits: edge::Limits,
+    /// Caps and pings of the event WebSockets (see [`ws`]).
+    pub ws: ws::WsLimits,
 }
 
 impl Config {
@@ -61,6 +69,8 @@ impl Config {
             ai_workers: std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
             list_limit: 50,
             web_dir: None,
+            limits: edge::Limits::default(),
+            ws: ws::WsLimits::default(),
         }
     }
 }
@@ -121,7 +131,7 @@ impl App {
 /// A running server.
 pub struct Server {
     pub addr: SocketAddr,
-    shutdown: Option<tokio::sync::oneshot::Sender<()>>,
+    shutdown: Option<tokio::sync::watch::Sender<bool>>,
     task: tokio::task::JoinHandle<std::io::Result<()>>,
     listener: Option<tokio::task::JoinHandle<()>>,
 }
@@ -135,7 +145,7 @@ impl Server {
     /// Stops accepting connections and waits for the server task to end.
     pub async fn stop(mut self) {
         if let Some(tx) = self.shutdown.take() {
-            let _ = tx.send(());
+            let _ = tx.send(true);
         }
         if let Some(l) = self.listener.take() {
             l.abort();
@@ -186,15 +196,25 @@ pub async fn start(config: Config) -> Result<Server, String> {
     for id in pending {
         ai::kick(&app, &id);
     }
-    let router = api::router(app.clone());
-    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
-    let task = tokio::spawn(async move {
-        axum::serve(tcp, router.into_make_service_with_connect_info::<SocketAddr>())
-            .with_graceful_shutdown(async move {
-                let _ = rx.await;
-            })
-            .await
+    let router = api::router(app.clone())
+        .layer(axum::middleware::from_fn_with_state(guard::Guard::new(), guard::check))
+        .layer(axum::Extension(ws::Sockets::new(app.config.ws.clone())));
+    let fds = edge::raise_fd_limit();
+    let limits = app.config.limits.clone();
+    let total = edge::cap_for_fds(limits.connections, fds);
+    if total < limits.connections {
+        eprintln!(
+            "rumis server: at most {total} connections (the open-file limit is {})",
+            fds.unwrap_or(0)
+        );
+    }
+    let edge = Arc::new(edge::Edge {
+        conns: edge::Conns::new(limits.connections_per_address, total),
+        limits,
+        body_limit: app.config.body_limit,
     });
+    let (tx, rx) = tokio::sync::watch::channel(false);
+    let task = tokio::spawn(edge::serve(tcp, router, edge, rx));
     Ok(Server {
         addr,
         shutdown: Some(tx),
