@@ -206,8 +206,12 @@ struct Slot {
     ip: IpAddr,
 }
 
+/// Connections closed since the process started (for [`give_memory_back`]).
+static CLOSED: AtomicU64 = AtomicU64::new(0);
+
 impl Drop for Slot {
     fn drop(&mut self) {
+        CLOSED.fetch_add(1, Ordering::Relaxed);
         let mut open = self.conns.open.lock().unwrap_or_else(|e| e.into_inner());
         open.0 = open.0.saturating_sub(1);
         if let Some(n) = open.1.get_mut(&self.ip) {
@@ -375,6 +379,38 @@ pub fn http_error(status: StatusCode) -> ApiError {
     ApiError::new(status, code, reason)
 }
 
+/// After many connections closed (a flood of WebSockets, say), gives the freed memory
+/// back to the system. glibc's malloc keeps it otherwise: 2 000 closed WebSockets left a
+/// server at 126 MB resident instead of 13 (mimalloc, tried instead, kept it too: its
+/// idle threads never purge). `malloc_trim` releases the free pages of every arena.
+async fn give_memory_back(mut stop: watch::Receiver<bool>) {
+    const EVERY: Duration = Duration::from_secs(2);
+    const AFTER_CLOSED: u64 = 64;
+    let mut seen = CLOSED.load(Ordering::Relaxed);
+    loop {
+        tokio::select! {
+            _ = tokio::time::sleep(EVERY) => {}
+            _ = stop.changed() => return,
+        }
+        let closed = CLOSED.load(Ordering::Relaxed);
+        if closed.saturating_sub(seen) >= AFTER_CLOSED {
+            seen = closed;
+            trim();
+        }
+    }
+}
+
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn trim() {
+    // SAFETY: malloc_trim only walks the allocator's own free lists.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn trim() {}
+
 /// What the accept loop needs.
 pub struct Edge {
     pub limits: Limits,
@@ -413,6 +449,7 @@ pub async fn serve(
 ) -> io::Result<()> {
     let (closing_tx, closing) = watch::channel(false);
     let tasks = tokio_util_tasks::Tasks::default();
+    tokio::spawn(give_memory_back(closing.clone()));
     loop {
         let accepted = tokio::select! {
             a = tcp.accept() => a,
