@@ -1,8 +1,8 @@
 //! Checks before the routes, so that a foreign web page cannot drive a server (say, one
 //! running on a player's own machine) and one client cannot queue up the searches:
-//! - a request that changes something (`POST`, `PUT`, `PATCH`, `DELETE`) must say
-//!   `Content-Type: application/json` (415 otherwise): a browser sends such a request
-//!   from another site only after a CORS preflight, which this server never grants;
+//! - a `POST` must say `Content-Type: application/json` (415 otherwise): a browser sends
+//!   such a request from another site only after a CORS preflight, which this server
+//!   never grants (`PUT`, `PATCH` and `DELETE` always need one);
 //! - one with an `Origin` header (browsers send it) must come from the server's own
 //!   host (403 otherwise);
 //! - a client address has at most [`SEARCHES_PER_ADDRESS`] hints or analyses under way
@@ -94,6 +94,25 @@ fn strip_default_port(host: &str) -> &str {
         .unwrap_or(host)
 }
 
+/// The API paths that take no POST: there the routes answer 405, which says more than a
+/// 415 (and nothing changes). Any other path, a new one included, is checked.
+fn read_only(path: &str) -> bool {
+    const GAME_READS: [&str; 5] = ["/placements", "/analysis", "/record", "/events", ""];
+    if matches!(path, "/api/v1" | "/api/v1/boards" | "/api/v1/stones") {
+        return true;
+    }
+    if let Some(name) = path.strip_prefix("/api/v1/puzzles/") {
+        return name != "cube";
+    }
+    match path.strip_prefix("/api/v1/games/") {
+        Some(rest) => {
+            let (id, tail) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+            !id.is_empty() && GAME_READS.contains(&tail)
+        }
+        None => false,
+    }
+}
+
 fn is_search(method: &Method, path: &str) -> bool {
     path.starts_with("/api/v1/games/")
         && ((method == Method::POST && path.ends_with("/hint"))
@@ -104,7 +123,9 @@ pub async fn check(State(guard): State<Arc<Guard>>, req: Request, next: Next) ->
     let method = req.method().clone();
     let path = req.uri().path().to_string();
     if changes_state(&method) && path.starts_with("/api/") {
-        if !is_json(req.headers()) {
+        // Of the methods that change something, only POST can come from another site
+        // without a preflight; the API takes no other (405 from the routes).
+        if method == Method::POST && !is_json(req.headers()) && !read_only(&path) {
             return ApiError::new(
                 StatusCode::UNSUPPORTED_MEDIA_TYPE,
                 "unsupported_media_type",
@@ -179,6 +200,27 @@ mod tests {
             "application/x-www-form-urlencoded"
         )])));
         assert!(!is_json(&headers(&[])));
+    }
+
+    #[test]
+    fn paths_that_take_no_post() {
+        for p in [
+            "/api/v1/boards",
+            "/api/v1/games/0123456789abcdef",
+            "/api/v1/games/x/record",
+            "/api/v1/puzzles/cube3",
+        ] {
+            assert!(read_only(p), "{p}");
+        }
+        for p in [
+            "/api/v1/games",
+            "/api/v1/games/x/moves",
+            "/api/v1/games/x/hint",
+            "/api/v1/puzzles/cube",
+            "/api/v1/new",
+        ] {
+            assert!(!read_only(p), "{p}");
+        }
     }
 
     #[test]
