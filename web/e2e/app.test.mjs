@@ -274,6 +274,7 @@ test("the solitaire: build the 3×3×3 with the rules checked, and watch the 5×
       // A stone already used is refused by the server, and the page changes nothing.
       const res = await fetch(`${server.url}/api/v1/puzzles/cube`, {
         method: "POST",
+        headers: { "Content-Type": "application/json" },
         body: JSON.stringify({ size: "3x3x3", moves: [step.placement, step.placement] }),
       });
       assert.equal(res.status, 422);

@@ -73,6 +73,10 @@ export async function launch() {
 }
 
 export async function api(url, path, init) {
+  // The server takes a POST only as JSON (415 otherwise); fetch would say text/plain.
+  if (init?.body !== undefined) {
+    init = { ...init, headers: { "Content-Type": "application/json", ...(init.headers ?? {}) } };
+  }
   const res = await fetch(`${url}/api/v1${path}`, init);
   const body = await res.json();
   if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(body)}`);

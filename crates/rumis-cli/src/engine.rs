@@ -184,7 +184,40 @@ fn new_game(args: &[&str]) -> Result<Game, String> {
     })
 }
 
+/// Frames one answer: `={id} result` or `?{id} reason`, then an empty line. So that the
+/// empty line ends an answer and nothing else, every line of a multi-line answer after
+/// the first is dot-stuffed (as in SMTP): a line that is empty or begins with `.` gets
+/// one `.` in front. A reader removes one leading `.` from each such line.
+pub fn frame(status: char, id: &str, text: &str) -> String {
+    let mut lines = text.split('\n');
+    let first = lines.next().unwrap_or("");
+    let mut out = String::with_capacity(text.len() + 8);
+    out.push(status);
+    out.push_str(id);
+    if !first.is_empty() {
+        out.push(' ');
+        out.push_str(first);
+    }
+    for line in lines {
+        out.push('\n');
+        if line.is_empty() || line.starts_with('.') {
+            out.push('.');
+        }
+        out.push_str(line);
+    }
+    out.push_str("\n\n");
+    out
+}
+
 pub fn run() -> Result<(), String> {
+    let stdin = std::io::stdin();
+    let mut out = std::io::stdout().lock();
+    converse(stdin.lock(), &mut out).map_err(|e| format!("cannot talk: {e}"))
+}
+
+/// A whole conversation: commands from `input`, framed answers to `out`, until `quit` or
+/// the end of the input.
+pub fn converse(input: impl BufRead, out: &mut impl Write) -> std::io::Result<()> {
     let mut engine = Engine {
         game: default_game(),
         player: PlayerSpec::Level(5),
@@ -192,10 +225,8 @@ pub fn run() -> Result<(), String> {
         seed: 1,
         moves_generated: 0,
     };
-    let stdin = std::io::stdin();
-    let mut out = std::io::stdout().lock();
-    for line in stdin.lock().lines() {
-        let line = line.map_err(|e| format!("cannot read input: {e}"))?;
+    for line in input.lines() {
+        let line = line?;
         // Comments and blank lines are ignored, as in GTP.
         let line = line.split('#').next().unwrap_or("").trim();
         if line.is_empty() {
@@ -209,20 +240,224 @@ pub fn run() -> Result<(), String> {
         };
         let id = id.unwrap_or("");
         let Some((&name, args)) = words.split_first() else {
-            writeln!(out, "?{id} empty command\n").map_err(|e| e.to_string())?;
+            out.write_all(frame('?', id, "empty command").as_bytes())?;
             continue;
         };
         if name == "quit" {
-            writeln!(out, "={id}\n").map_err(|e| e.to_string())?;
+            out.write_all(frame('=', id, "").as_bytes())?;
             break;
         }
         let reply = match engine.command(name, args) {
-            Ok(answer) if answer.is_empty() => format!("={id}\n"),
-            Ok(answer) => format!("={id} {answer}\n"),
-            Err(reason) => format!("?{id} {reason}\n"),
+            Ok(answer) => frame('=', id, &answer),
+            Err(reason) => frame('?', id, &reason),
         };
-        writeln!(out, "{reply}").map_err(|e| e.to_string())?;
-        out.flush().map_err(|e| e.to_string())?;
+        out.write_all(reply.as_bytes())?;
+        out.flush()?;
     }
-    Ok(())
+    out.flush()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A small seeded generator (xorshift64*), so that a failing conversation can be
+    /// replayed from its number.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+        }
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n as u64) as usize
+        }
+        fn pick<'a>(&mut self, list: &[&'a str]) -> &'a str {
+            list[self.below(list.len())]
+        }
+    }
+
+    /// One answer read back under the documented framing: status, id and unstuffed text.
+    #[derive(Debug)]
+    struct Answer {
+        ok: bool,
+        id: String,
+        text: String,
+    }
+
+    /// Reads answers as docs/engine-protocol.md says a client must: lines up to an empty
+    /// line; the first is `=`/`?`, the id, and a space before the first line of text; each
+    /// later line loses one leading `.`.
+    fn parse(out: &str) -> Result<Vec<Answer>, String> {
+        let mut answers = Vec::new();
+        let mut lines = out.split('\n');
+        while let Some(first) = lines.next() {
+            if first.is_empty() {
+                // Only the end of the output may follow the last answer's empty line.
+                return if lines.all(str::is_empty) {
+                    Ok(answers)
+                } else {
+                    Err(format!("a stray empty line in {out:?}"))
+                };
+            }
+            let ok = match first.as_bytes()[0] {
+                b'=' => true,
+                b'?' => false,
+                _ => return Err(format!("an answer begins with {first:?}")),
+            };
+            let rest = &first[1..];
+            let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+            let (id, after) = rest.split_at(digits);
+            let mut text = match after {
+                "" => String::new(),
+                a if a.starts_with(' ') => a[1..].to_string(),
+                a => return Err(format!("no space after the id in {a:?}")),
+            };
+            loop {
+                match lines.next() {
+                    None => return Err(format!("an answer without its empty line: {first:?}")),
+                    Some("") => break,
+                    Some(l) => {
+                        text.push('\n');
+                        text.push_str(l.strip_prefix('.').unwrap_or(l));
+                    }
+                }
+            }
+            answers.push(Answer {
+                ok,
+                id: id.to_string(),
+                text,
+            });
+        }
+        Ok(answers)
+    }
+
+    #[test]
+    fn framing_stuffs_empty_and_dotted_lines_and_reads_back() {
+        assert_eq!(frame('=', "3", ""), "=3\n\n");
+        assert_eq!(frame('=', "", "a\n\n.b\nc"), "= a\n.\n..b\nc\n\n");
+        let a = parse(&frame('?', "12", "x\n\n..y")).unwrap();
+        assert_eq!(
+            (a[0].ok, a[0].id.as_str(), a[0].text.as_str()),
+            (false, "12", "x\n\n..y")
+        );
+    }
+
+    /// 1 500 random conversations: every command gets exactly one answer that parses under
+    /// the documented framing, with its id; a `record` answer is a record the core reads
+    /// back, and a `showboard` answer keeps its blank lines.
+    #[test]
+    fn random_conversations_parse_under_the_framing() {
+        let boards = ["chullpa", "tambo", "coricancha", "nowhere"];
+        let fixed = [
+            "showboard",
+            "record",
+            "legal_moves",
+            "to_move",
+            "final_score",
+            "undo",
+            "clear_board",
+            "list_commands",
+            "name",
+            "version",
+            "protocol_version",
+            "known_command record",
+            "known_command frob",
+            "frobnicate",
+            "play",
+            "play R",
+            "play L4@a1,a2,a3,b1",
+            "play Y D2@c1,d1",
+            "play .",
+            "genmove",
+            "genmove R",
+            "set_level 1",
+            "set_level 0",
+            "set_seed 7",
+            "set_threads 0",
+            "new_game",
+            "# a comment",
+            "",
+            "   ",
+            ".",
+        ];
+        let mut records = 0;
+        let mut boards_shown = 0;
+        for n in 0..1500u64 {
+            let mut rng = Rng(0x9e37_79b9_7f4a_7c15 ^ (n + 1));
+            let mut input = String::from("set_level 1\n");
+            let mut asked: Vec<(String, String)> = vec![(String::new(), "set_level".into())];
+            for _ in 0..(5 + rng.below(20)) {
+                let command = match rng.below(8) {
+                    0 => format!(
+                        "new_game {} {}{}",
+                        rng.pick(&boards),
+                        2 + rng.below(4),
+                        rng.pick(&[
+                            "",
+                            " ruinas",
+                            " two-player-four-colors",
+                            " standard ruins_seed=3",
+                            " colors=RY"
+                        ])
+                    ),
+                    1..=3 => "genmove".to_string(),
+                    _ => rng.pick(&fixed).to_string(),
+                };
+                let id = if rng.below(3) == 0 {
+                    format!("{} ", rng.below(1000))
+                } else {
+                    String::new()
+                };
+                input.push_str(&format!("{id}{command}\n"));
+                let words: Vec<&str> = command.split('#').next().unwrap().split_whitespace().collect();
+                if let Some(&name) = words.first() {
+                    asked.push((id.trim().to_string(), name.to_string()));
+                } else if !id.is_empty() {
+                    asked.push((id.trim().to_string(), String::new()));
+                }
+            }
+            if rng.below(2) == 0 {
+                input.push_str("quit\n");
+                asked.push((String::new(), "quit".into()));
+            }
+            let mut out = Vec::new();
+            converse(input.as_bytes(), &mut out).unwrap();
+            let out = String::from_utf8(out).unwrap();
+            let answers = parse(&out).unwrap_or_else(|e| panic!("conversation {n}: {e}\n{input}"));
+            assert_eq!(
+                answers.len(),
+                asked.len(),
+                "conversation {n}: one answer a command\n{input}\n{out}"
+            );
+            for (a, (id, name)) in answers.iter().zip(&asked) {
+                assert_eq!(&a.id, id, "conversation {n}: the id is echoed\n{out}");
+                if !a.ok {
+                    continue;
+                }
+                match name.as_str() {
+                    "record" => {
+                        let text = a.text.strip_prefix('\n').expect("a record starts on its own line");
+                        record::read_game(text).unwrap_or_else(|e| panic!("conversation {n}: {e:?}\n{text}"));
+                        if text.contains("1. ") {
+                            assert!(text.contains("\n\n"), "a blank line between tags and moves");
+                        }
+                        records += 1;
+                    }
+                    "showboard" => {
+                        assert!(a.text.starts_with('\n') && a.text.len() > 20, "{}", a.text);
+                        boards_shown += 1;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        assert!(
+            records > 200 && boards_shown > 200,
+            "{records} records, {boards_shown} boards"
+        );
+    }
 }

@@ -28,6 +28,43 @@ pub struct ServeArgs {
     ai_only_per_address: i64,
     #[arg(long, value_name = "N", default_value_t = 8)]
     ai_only_total: i64,
+    /// Seconds a client has to send a request head, from its first byte.
+    #[arg(long, value_name = "SECS", default_value_t = 10.0)]
+    header_timeout: f64,
+    /// Seconds a connection may stay open with no request under way.
+    #[arg(long, value_name = "SECS", default_value_t = 60.0)]
+    idle_timeout: f64,
+    /// Seconds a client has to send a request body.
+    #[arg(long, value_name = "SECS", default_value_t = 20.0)]
+    body_timeout: f64,
+    /// Seconds the server takes at most to answer a request (503 after).
+    #[arg(long, value_name = "SECS", default_value_t = 120.0)]
+    request_timeout: f64,
+    /// Open connections (WebSockets included) allowed from one client address.
+    #[arg(long, value_name = "N", default_value_t = 256)]
+    max_connections_per_address: usize,
+    /// Open connections allowed in total (lowered to fit the open-file limit).
+    #[arg(long, value_name = "N", default_value_t = 16_384)]
+    max_connections: usize,
+    /// A reverse proxy's address: only from it is X-Forwarded-For believed (for the rate
+    /// limit and the caps); without it the header is ignored.
+    #[arg(long, value_name = "ADDR")]
+    trusted_proxy: Option<std::net::IpAddr>,
+    /// Event WebSockets allowed open from one client address.
+    #[arg(long, value_name = "N", default_value_t = 64)]
+    ws_per_address: usize,
+    /// Event WebSockets allowed open on one game.
+    #[arg(long, value_name = "N", default_value_t = 1024)]
+    ws_per_game: usize,
+}
+
+/// Seconds from an option, which must be positive and finite.
+fn seconds(name: &str, v: f64) -> Result<std::time::Duration, String> {
+    if v.is_finite() && v > 0.0 && v < 1e9 {
+        Ok(std::time::Duration::from_secs_f64(v))
+    } else {
+        Err(format!("--{name} must be a positive number of seconds"))
+    }
 }
 
 /// The web app's directory: `--web-dir`, else `RUMIS_WEB_DIR`, else `web/dist` if it is
@@ -63,6 +100,22 @@ pub fn run(args: &ServeArgs) -> Result<(), String> {
         (args.game_ttl > 0.0).then(|| std::time::Duration::from_secs_f64((args.game_ttl * 86_400.0).min(1e10)));
     config.ai_only_per_creator = args.ai_only_per_address;
     config.ai_only_total = args.ai_only_total;
+    let limits = &mut config.limits;
+    limits.header_timeout = seconds("header-timeout", args.header_timeout)?;
+    limits.idle_timeout = seconds("idle-timeout", args.idle_timeout)?;
+    limits.body_timeout = seconds("body-timeout", args.body_timeout)?;
+    limits.request_timeout = seconds("request-timeout", args.request_timeout)?;
+    if args.max_connections == 0 || args.max_connections_per_address == 0 {
+        return Err("--max-connections and --max-connections-per-address must be at least 1".into());
+    }
+    limits.connections = args.max_connections;
+    limits.connections_per_address = args.max_connections_per_address;
+    limits.trusted_proxy = args.trusted_proxy;
+    if args.ws_per_address == 0 || args.ws_per_game == 0 {
+        return Err("--ws-per-address and --ws-per-game must be at least 1".into());
+    }
+    config.ws.per_address = args.ws_per_address;
+    config.ws.per_game = args.ws_per_game;
     rumis_server::serve_blocking(config)
 }
 

@@ -2,10 +2,8 @@
 
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::Duration;
 
 use axum::body::Bytes;
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::middleware::{self, Next};
@@ -16,12 +14,11 @@ use rumis_core::{record, Board, Colour, Game, Stone, Variant};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::{json, Value};
-use tokio::sync::broadcast::error::RecvError;
 
 use crate::error::{printable, ApiError};
 use crate::service::{self, Actor, NewSeat};
 use crate::store::{SeatKind, Setup};
-use crate::{ai, events, search, view, App};
+use crate::{ai, search, view, App};
 
 type Shared = State<Arc<App>>;
 
@@ -43,7 +40,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/v1/puzzles/cube", post(puzzle_cube))
         .route("/api/v1/puzzles/{name}", get(puzzle_solution))
         .route("/api/v1/games/{id}/record", get(get_record))
-        .route("/api/v1/games/{id}/events", get(events))
+        .route("/api/v1/games/{id}/events", get(crate::ws::events))
         .fallback(web)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(limit))
@@ -57,7 +54,12 @@ async fn rate_limit(
     req: Request,
     next: Next,
 ) -> Response {
-    match app.limiter.check(peer.ip()) {
+    // Behind `--trusted-proxy`, the client that proxy speaks for (see edge.rs).
+    let client = req
+        .extensions()
+        .get::<crate::edge::ClientIp>()
+        .map_or(peer.ip(), |c| c.0);
+    match app.limiter.check(client) {
         Ok(()) => next.run(req).await,
         Err(wait) => {
             let secs = wait.ceil().max(1.0) as u64;
@@ -97,6 +99,7 @@ async fn web(State(app): Shared, req: Request) -> Response {
         return not_found().await.into_response();
     }
     match &app.config.web_dir {
+        Some(dir) if !crate::webdir::inside(dir, req.uri().path()) => not_found().await.into_response(),
         Some(dir) if dir.join("index.html").is_file() => {
             let assets = path.starts_with("/assets/");
             // The build writes `.br` and `.gz` beside each file (web/scripts/compress.mjs):
@@ -264,7 +267,7 @@ fn parse_body<T: DeserializeOwned>(
 }
 
 /// Game ids are 16 hex digits; anything else is unknown without asking the database.
-fn check_id(id: &str) -> Result<(), ApiError> {
+pub(crate) fn check_id(id: &str) -> Result<(), ApiError> {
     if id.len() == 16 && id.bytes().all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase()) {
         Ok(())
     } else {
@@ -611,91 +614,6 @@ async fn get_record(State(app): Shared, Path(id): Path<String>) -> Result<Respon
         text,
     )
         .into_response())
-}
-
-async fn events(
-    State(app): Shared,
-    Path(id): Path<String>,
-    ws: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
-) -> Result<Response, ApiError> {
-    check_id(&id)?;
-    // Subscribe before reading the snapshot, so that no event falls between them.
-    let rx = app.events.subscribe(&id);
-    let loaded = app.games.load(&id).await?;
-    let ws = ws.map_err(|e| {
-        ApiError::bad_request(
-            "not_websocket",
-            format!("this endpoint is a WebSocket: {}", e.body_text()),
-        )
-    })?;
-    let count = loaded.game.moves().len() as i64;
-    let snapshot = view::state(&loaded, None);
-    Ok(ws
-        .max_message_size(4096)
-        .on_upgrade(move |socket| session(app, socket, id, rx, snapshot, count)))
-}
-
-/// Sends a snapshot, then every event of the game, until the client goes.
-async fn session(
-    app: Arc<App>,
-    mut socket: WebSocket,
-    id: String,
-    mut rx: tokio::sync::broadcast::Receiver<Arc<crate::events::Event>>,
-    snapshot: Value,
-    mut count: i64,
-) {
-    const SEND_TIMEOUT: Duration = Duration::from_secs(10);
-    async fn send(socket: &mut WebSocket, v: &Value) -> bool {
-        let text = v.to_string();
-        matches!(
-            tokio::time::timeout(SEND_TIMEOUT, socket.send(Message::Text(text.into()))).await,
-            Ok(Ok(()))
-        )
-    }
-    if !send(&mut socket, &json!({ "type": "snapshot", "state": snapshot })).await {
-        return;
-    }
-    loop {
-        tokio::select! {
-            incoming = socket.recv() => match incoming {
-                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
-                Some(Ok(_)) => {} // Pings are answered by the library; anything else is ignored.
-            },
-            event = rx.recv() => match event {
-                Ok(e) if e.game == events::ALL => {
-                    // Events may have been lost (a listener reconnected): a fresh snapshot.
-                    let Ok(loaded) = app.games.load(&id).await else { return };
-                    count = loaded.game.moves().len() as i64;
-                    if !send(&mut socket, &json!({ "type": "snapshot", "state": view::state(&loaded, None) })).await {
-                        return;
-                    }
-                }
-                Ok(e) => {
-                    if e.game != id || e.after_move.is_some_and(|n| n <= count) {
-                        continue;
-                    }
-                    // `count` is what the last snapshot held; moves taken back are no
-                    // longer in it.
-                    if e.body.get("type").and_then(Value::as_str) == Some("undo") {
-                        let from = e.body.get("move_number").and_then(Value::as_i64).unwrap_or(1);
-                        count = count.min(from - 1);
-                    }
-                    if !send(&mut socket, &e.body).await {
-                        return;
-                    }
-                }
-                Err(RecvError::Lagged(_)) => {
-                    // Too slow to keep up: a fresh snapshot instead of the missed events.
-                    let Ok(loaded) = app.games.load(&id).await else { return };
-                    count = loaded.game.moves().len() as i64;
-                    if !send(&mut socket, &json!({ "type": "snapshot", "state": view::state(&loaded, None) })).await {
-                        return;
-                    }
-                }
-                Err(RecvError::Closed) => return,
-            },
-        }
-    }
 }
 
 #[derive(Deserialize)]

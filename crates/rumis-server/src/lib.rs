@@ -17,9 +17,11 @@ mod ai;
 mod api;
 mod boards;
 pub mod client;
+pub mod edge;
 mod error;
 mod events;
 mod game;
+mod guard;
 mod lessons;
 mod puzzle;
 mod queue;
@@ -28,7 +30,9 @@ mod search;
 mod service;
 mod store;
 mod view;
+mod webdir;
 pub mod wire;
+pub mod ws;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -68,6 +72,10 @@ pub struct Config {
     /// How many games with an AI seat to move a start resumes at once (the rest when the
     /// server is restarted again; each is a row read, not a game replayed).
     pub resume_limit: i64,
+    /// Timeouts, connection caps and the trusted proxy (see [`edge`]).
+    pub limits: edge::Limits,
+    /// Caps and pings of the event WebSockets (see [`ws`]).
+    pub ws: ws::WsLimits,
 }
 
 impl Config {
@@ -86,6 +94,8 @@ impl Config {
             ai_move_cap: Duration::from_secs(5),
             game_ttl: Some(Duration::from_secs(30 * 24 * 3600)),
             resume_limit: 10_000,
+            limits: edge::Limits::default(),
+            ws: ws::WsLimits::default(),
         }
     }
 }
@@ -103,7 +113,7 @@ pub(crate) struct App {
 /// A running server.
 pub struct Server {
     pub addr: SocketAddr,
-    shutdown: Option<tokio::sync::oneshot::Sender<()>>,
+    shutdown: Option<tokio::sync::watch::Sender<bool>>,
     task: tokio::task::JoinHandle<std::io::Result<()>>,
     listener: Option<tokio::task::JoinHandle<()>>,
     /// The AI workers and the expiry of idle games: stopped with the server.
@@ -119,7 +129,7 @@ impl Server {
     /// Stops accepting connections and waits for the server task to end.
     pub async fn stop(mut self) {
         if let Some(tx) = self.shutdown.take() {
-            let _ = tx.send(());
+            let _ = tx.send(true);
         }
         if let Some(l) = self.listener.take() {
             l.abort();
@@ -196,15 +206,25 @@ pub async fn start(config: Config) -> Result<Server, String> {
             }
         }));
     }
-    let router = api::router(app.clone());
-    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
-    let task = tokio::spawn(async move {
-        axum::serve(tcp, router.into_make_service_with_connect_info::<SocketAddr>())
-            .with_graceful_shutdown(async move {
-                let _ = rx.await;
-            })
-            .await
+    let router = api::router(app.clone())
+        .layer(axum::middleware::from_fn_with_state(guard::Guard::new(), guard::check))
+        .layer(axum::Extension(ws::Sockets::new(app.config.ws.clone())));
+    let fds = edge::raise_fd_limit();
+    let limits = app.config.limits.clone();
+    let total = edge::cap_for_fds(limits.connections, fds);
+    if total < limits.connections {
+        eprintln!(
+            "rumis server: at most {total} connections (the open-file limit is {})",
+            fds.unwrap_or(0)
+        );
+    }
+    let edge = Arc::new(edge::Edge {
+        conns: edge::Conns::new(limits.connections_per_address, total),
+        limits,
+        body_limit: app.config.body_limit,
     });
+    let (tx, rx) = tokio::sync::watch::channel(false);
+    let task = tokio::spawn(edge::serve(tcp, router, edge, rx));
     Ok(Server {
         addr,
         shutdown: Some(tx),

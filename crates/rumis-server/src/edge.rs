@@ -1,0 +1,730 @@
+//! The server's edge: accepting connections and keeping a stranger from holding them.
+//!
+//! Instead of `axum::serve`, an accept loop over `hyper`'s HTTP/1 connection:
+//! - **caps**: connections per client address and in total; one over a cap is closed at
+//!   once, and said in the log (at most a line every few seconds). The total is sized
+//!   below the file-descriptor limit, whose soft value is raised to the hard one at start.
+//! - **timeouts**: a request head must arrive within the header timeout of its first byte;
+//!   a connection with no request under way and nothing received is closed after the idle
+//!   timeout; a body must be read within the body timeout; a whole request (not a
+//!   WebSocket once upgraded) must be answered within the request timeout.
+//! - **JSON errors from the HTTP layer**: the answers hyper writes itself when a request
+//!   cannot be parsed (400, 414, 431, …) have an empty body; they are rewritten on the way
+//!   out with the API's `{ "error", "reason" }` body.
+//! - **the client's address**: the peer's, or, only from `--trusted-proxy`, the last
+//!   address of `X-Forwarded-For` (the one that proxy added).
+
+use std::collections::HashMap;
+use std::io;
+use std::net::{IpAddr, SocketAddr};
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
+use std::time::{Duration, Instant};
+
+use axum::body::Body;
+use axum::extract::ConnectInfo;
+use axum::http::{header, HeaderValue, Method, Request, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Router;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::watch;
+
+use crate::error::ApiError;
+
+/// The limits of the edge (`rumis serve` options).
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// From the first byte of a request head to its end.
+    pub header_timeout: Duration,
+    /// A connection with no request under way and nothing received is closed after this.
+    pub idle_timeout: Duration,
+    /// Reading a request's body.
+    pub body_timeout: Duration,
+    /// From a request's head to its answer (hints wait for a free search: keep it long).
+    pub request_timeout: Duration,
+    /// Open connections (WebSockets included) from one client address.
+    pub connections_per_address: usize,
+    /// Open connections in total; lowered at start to fit the file-descriptor limit.
+    pub connections: usize,
+    /// The reverse proxy whose `X-Forwarded-For` is believed.
+    pub trusted_proxy: Option<IpAddr>,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            header_timeout: Duration::from_secs(10),
+            idle_timeout: Duration::from_secs(60),
+            body_timeout: Duration::from_secs(20),
+            request_timeout: Duration::from_secs(120),
+            connections_per_address: 256,
+            connections: 16_384,
+            trusted_proxy: None,
+        }
+    }
+}
+
+/// The client a request comes from: the peer, or whom a trusted proxy speaks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClientIp(pub IpAddr);
+
+/// File descriptors kept free of connections: the database pool, the listener, files.
+const RESERVED_FDS: u64 = 128;
+
+/// Raises the soft limit on open files to the hard limit (where allowed) and returns the
+/// soft limit then in force (None where it cannot be read).
+#[allow(clippy::unnecessary_cast)] // rlim_t is not u64 everywhere
+pub fn raise_fd_limit() -> Option<u64> {
+    #[cfg(unix)]
+    unsafe {
+        let mut lim = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: getrlimit/setrlimit only read and write the struct given.
+        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) != 0 {
+            return None;
+        }
+        if lim.rlim_cur < lim.rlim_max {
+            let raised = libc::rlimit {
+                rlim_cur: lim.rlim_max,
+                rlim_max: lim.rlim_max,
+            };
+            if libc::setrlimit(libc::RLIMIT_NOFILE, &raised) == 0 {
+                lim.rlim_cur = lim.rlim_max;
+            }
+        }
+        Some(lim.rlim_cur as u64)
+    }
+    #[cfg(not(unix))]
+    None
+}
+
+/// The total cap that fits `fds` open files.
+pub fn cap_for_fds(wanted: usize, fds: Option<u64>) -> usize {
+    match fds {
+        Some(n) if n == libc_infinity() => wanted,
+        Some(n) => {
+            let room = if n > 2 * RESERVED_FDS { n - RESERVED_FDS } else { n / 2 };
+            wanted.min(room as usize).max(1)
+        }
+        None => wanted,
+    }
+}
+
+#[cfg(unix)]
+#[allow(clippy::unnecessary_cast)] // rlim_t is not u64 everywhere
+fn libc_infinity() -> u64 {
+    libc::RLIM_INFINITY as u64
+}
+
+#[cfg(not(unix))]
+fn libc_infinity() -> u64 {
+    u64::MAX
+}
+
+/// Open connections by client address.
+pub struct Conns {
+    per_address: usize,
+    total: usize,
+    open: Mutex<(usize, HashMap<IpAddr, usize>)>,
+    refused: AtomicU64,
+    last_said: Mutex<Option<Instant>>,
+}
+
+/// How often a refusal is said in the log at most.
+const LOG_EVERY: Duration = Duration::from_secs(5);
+
+impl Conns {
+    pub fn new(per_address: usize, total: usize) -> Arc<Conns> {
+        Arc::new(Conns {
+            per_address: per_address.max(1),
+            total: total.max(1),
+            open: Mutex::new((0, HashMap::new())),
+            refused: AtomicU64::new(0),
+            last_said: Mutex::new(None),
+        })
+    }
+
+    /// A place for a connection from `ip` (`exempt`: the trusted proxy, which speaks for
+    /// many clients and meets only the total cap), or None over a cap.
+    fn admit(self: &Arc<Conns>, ip: IpAddr, exempt: bool) -> Result<Slot, &'static str> {
+        let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
+        if open.0 >= self.total {
+            return Err("the total");
+        }
+        let mine = open.1.entry(ip).or_insert(0);
+        if !exempt && *mine >= self.per_address {
+            return Err("the per-address");
+        }
+        *mine += 1;
+        open.0 += 1;
+        Ok(Slot {
+            conns: self.clone(),
+            ip,
+        })
+    }
+
+    fn refuse(&self, peer: SocketAddr, which: &str) {
+        let n = self.refused.fetch_add(1, Ordering::Relaxed) + 1;
+        self.say(|| {
+            format!(
+                "rumis server: connection from {} refused: over {which} cap ({n} refused so far)",
+                peer.ip()
+            )
+        });
+    }
+
+    /// Logs a line unless one was logged in the last [`LOG_EVERY`].
+    fn say(&self, line: impl FnOnce() -> String) {
+        let now = Instant::now();
+        let mut last = self.last_said.lock().unwrap_or_else(|e| e.into_inner());
+        if last.is_none_or(|t| now.duration_since(t) >= LOG_EVERY) {
+            *last = Some(now);
+            eprintln!("{}", line());
+        }
+    }
+
+    /// Connections open now (from `ip`, or in total).
+    pub fn open(&self, ip: Option<IpAddr>) -> usize {
+        let open = self.open.lock().unwrap_or_else(|e| e.into_inner());
+        match ip {
+            Some(ip) => open.1.get(&ip).copied().unwrap_or(0),
+            None => open.0,
+        }
+    }
+}
+
+/// A connection's place under the caps, given back when its socket closes (a WebSocket's
+/// too: the slot lives in the socket's wrapper, which the upgraded stream keeps).
+struct Slot {
+    conns: Arc<Conns>,
+    ip: IpAddr,
+}
+
+/// Connections closed since the process started (for [`give_memory_back`]).
+static CLOSED: AtomicU64 = AtomicU64::new(0);
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        CLOSED.fetch_add(1, Ordering::Relaxed);
+        let mut open = self.conns.open.lock().unwrap_or_else(|e| e.into_inner());
+        open.0 = open.0.saturating_sub(1);
+        if let Some(n) = open.1.get_mut(&self.ip) {
+            *n -= 1;
+            if *n == 0 {
+                open.1.remove(&self.ip);
+            }
+        }
+    }
+}
+
+/// What the watchdog of a connection knows.
+#[derive(Default)]
+struct Watch {
+    /// Milliseconds since `start` of the last state change below.
+    since: AtomicU64,
+    /// Requests being answered.
+    in_flight: AtomicUsize,
+    /// Bytes arrived since the last answer (a request head is under way).
+    head_started: AtomicBool,
+    /// A WebSocket now: its own pings keep it alive.
+    upgraded: AtomicBool,
+    /// The request being answered is a HEAD (its error answer gets no body).
+    head_method: AtomicBool,
+    /// Wakes the watchdog when a head starts (its deadline comes nearer).
+    changed: tokio::sync::Notify,
+}
+
+impl Watch {
+    fn mark(&self, start: Instant) {
+        self.since.store(start.elapsed().as_millis() as u64, Ordering::Relaxed);
+    }
+}
+
+/// The socket, seen by hyper: notes arrivals for the watchdog, and rewrites hyper's own
+/// empty error answers into JSON ones.
+struct Socket {
+    inner: TcpStream,
+    watch: Arc<Watch>,
+    start: Instant,
+    /// A rewritten answer not yet all written, and the length of what hyper gave.
+    pending: Option<(Vec<u8>, usize, usize)>,
+    _slot: Slot,
+}
+
+impl AsyncRead for Socket {
+    fn poll_read(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<io::Result<()>> {
+        let before = buf.filled().len();
+        let r = Pin::new(&mut self.inner).poll_read(cx, buf);
+        if matches!(r, Poll::Ready(Ok(()))) && buf.filled().len() > before {
+            let w = &self.watch;
+            if w.in_flight.load(Ordering::Relaxed) == 0 && !w.head_started.swap(true, Ordering::Relaxed) {
+                w.mark(self.start);
+                w.changed.notify_one();
+            }
+        }
+        r
+    }
+}
+
+impl AsyncWrite for Socket {
+    fn poll_write(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
+        if self.pending.is_none() && !self.watch.upgraded.load(Ordering::Relaxed) {
+            if let Some(json) = with_json_body(buf, self.watch.head_method.load(Ordering::Relaxed)) {
+                self.pending = Some((json, 0, buf.len()));
+            }
+        }
+        let this = &mut *self;
+        if let Some((bytes, done, given)) = &mut this.pending {
+            while *done < bytes.len() {
+                match Pin::new(&mut this.inner).poll_write(cx, &bytes[*done..]) {
+                    Poll::Ready(Ok(0)) => return Poll::Ready(Err(io::ErrorKind::WriteZero.into())),
+                    Poll::Ready(Ok(n)) => *done += n,
+                    other => return other,
+                }
+            }
+            let given = *given;
+            this.pending = None;
+            return Poll::Ready(Ok(given));
+        }
+        let r = Pin::new(&mut this.inner).poll_write(cx, buf);
+        // An answer going out slowly is not idleness.
+        if matches!(r, Poll::Ready(Ok(n)) if n > 0) && this.watch.in_flight.load(Ordering::Relaxed) == 0 {
+            this.watch.mark(this.start);
+        }
+        r
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.inner).poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.inner).poll_shutdown(cx)
+    }
+
+    // Not vectored: hyper then writes a whole short answer (head and body) in one buffer,
+    // which is what the rewrite of empty error answers looks at.
+    fn is_write_vectored(&self) -> bool {
+        false
+    }
+}
+
+/// An error answer (4xx/5xx) whose head is all in `buf` and says `content-length: 0`, with
+/// the API's JSON body instead; None for anything else.
+fn with_json_body(buf: &[u8], head_request: bool) -> Option<Vec<u8>> {
+    if head_request || !(buf.starts_with(b"HTTP/1.1 4") || buf.starts_with(b"HTTP/1.1 5")) {
+        return None;
+    }
+    let end = buf.windows(4).position(|w| w == b"\r\n\r\n")?;
+    if end + 4 != buf.len() {
+        return None;
+    }
+    let head = std::str::from_utf8(&buf[..end]).ok()?;
+    let mut lines = head.split("\r\n");
+    let status: u16 = lines.next()?.get(9..12)?.parse().ok()?;
+    let mut out = String::with_capacity(head.len() + 200);
+    out.push_str(head.split("\r\n").next()?);
+    let mut empty = false;
+    for line in lines {
+        let (name, value) = line.split_once(':')?;
+        if name.eq_ignore_ascii_case("content-length") {
+            if value.trim() != "0" {
+                return None;
+            }
+            empty = true;
+            continue;
+        }
+        if name.eq_ignore_ascii_case("content-type") || name.eq_ignore_ascii_case("transfer-encoding") {
+            return None;
+        }
+        out.push_str("\r\n");
+        out.push_str(line);
+    }
+    if !empty {
+        return None;
+    }
+    let body = http_error(StatusCode::from_u16(status).ok()?).body().to_string();
+    out.push_str(&format!(
+        "\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
+        body.len()
+    ));
+    Some(out.into_bytes())
+}
+
+/// The API error for a status the HTTP layer gives.
+pub fn http_error(status: StatusCode) -> ApiError {
+    let (code, reason) = match status.as_u16() {
+        400 => ("bad_request", "the request is not valid HTTP"),
+        404 => ("not_found", "no such endpoint; see /api/v1"),
+        405 => ("method_not_allowed", "this endpoint does not take that method"),
+        408 => ("request_timeout", "the request was not received in time"),
+        413 => ("body_too_large", "the request body is too large"),
+        414 => ("uri_too_long", "the request's URI is too long"),
+        415 => (
+            "unsupported_media_type",
+            "the body must be JSON (Content-Type: application/json)",
+        ),
+        431 => ("headers_too_large", "the request's headers are too large"),
+        501 => ("not_implemented", "the server does not do that"),
+        505 => ("http_version", "the server speaks HTTP/1.1"),
+        s if s >= 500 => ("internal", "the server failed to answer"),
+        _ => ("bad_request", "the request was refused"),
+    };
+    ApiError::new(status, code, reason)
+}
+
+/// After many connections closed (a flood of WebSockets, say), gives the freed memory
+/// back to the system. glibc's malloc keeps it otherwise: 2 000 closed WebSockets left a
+/// server at 126 MB resident instead of 13 (mimalloc, tried instead, kept it too: its
+/// idle threads never purge). `malloc_trim` releases the free pages of every arena.
+async fn give_memory_back(mut stop: watch::Receiver<bool>) {
+    const EVERY: Duration = Duration::from_secs(2);
+    const AFTER_CLOSED: u64 = 64;
+    let mut seen = CLOSED.load(Ordering::Relaxed);
+    loop {
+        tokio::select! {
+            _ = tokio::time::sleep(EVERY) => {}
+            _ = stop.changed() => return,
+        }
+        let closed = CLOSED.load(Ordering::Relaxed);
+        if closed.saturating_sub(seen) >= AFTER_CLOSED {
+            seen = closed;
+            trim();
+        }
+    }
+}
+
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn trim() {
+    // SAFETY: malloc_trim only walks the allocator's own free lists.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn trim() {}
+
+/// What the accept loop needs.
+pub struct Edge {
+    pub limits: Limits,
+    pub conns: Arc<Conns>,
+    pub body_limit: usize,
+}
+
+impl Edge {
+    /// The address a request is counted against.
+    fn client(&self, peer: SocketAddr, headers: &axum::http::HeaderMap) -> IpAddr {
+        if self.limits.trusted_proxy == Some(peer.ip()) {
+            // The last address is the one the trusted proxy added; earlier ones are what
+            // the client claimed.
+            let forwarded = headers
+                .get_all("x-forwarded-for")
+                .iter()
+                .filter_map(|v| v.to_str().ok())
+                .flat_map(|v| v.split(','))
+                .filter_map(|a| a.trim().parse::<IpAddr>().ok())
+                .next_back();
+            if let Some(ip) = forwarded {
+                return ip;
+            }
+        }
+        peer.ip()
+    }
+}
+
+/// Accepts connections until `stop` turns true, then lets the open ones finish their
+/// requests (at most 10 s).
+pub async fn serve(
+    tcp: TcpListener,
+    router: Router,
+    edge: Arc<Edge>,
+    mut stop: watch::Receiver<bool>,
+) -> io::Result<()> {
+    let (closing_tx, closing) = watch::channel(false);
+    let tasks = tokio_util_tasks::Tasks::default();
+    tokio::spawn(give_memory_back(closing.clone()));
+    loop {
+        let accepted = tokio::select! {
+            a = tcp.accept() => a,
+            _ = stop.changed() => break,
+        };
+        let (stream, peer) = match accepted {
+            Ok(a) => a,
+            Err(e) => {
+                // Out of file descriptors (or a connection reset before accept): wait a
+                // little instead of spinning.
+                edge.conns.say(|| format!("rumis server: cannot accept: {e}"));
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        let exempt = edge.limits.trusted_proxy == Some(peer.ip());
+        let slot = match edge.conns.admit(peer.ip(), exempt) {
+            Ok(s) => s,
+            Err(which) => {
+                edge.conns.refuse(peer, which);
+                drop(stream);
+                continue;
+            }
+        };
+        let _ = stream.set_nodelay(true);
+        tasks.spawn(connection(
+            stream,
+            peer,
+            slot,
+            router.clone(),
+            edge.clone(),
+            closing.clone(),
+        ));
+    }
+    drop(tcp);
+    let _ = closing_tx.send(true);
+    tasks.wait(Duration::from_secs(10)).await;
+    Ok(())
+}
+
+/// Counts the connection tasks, so that a stop can wait for them.
+mod tokio_util_tasks {
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    #[derive(Default)]
+    pub struct Tasks(Arc<()>);
+
+    impl Tasks {
+        pub fn spawn(&self, f: impl std::future::Future<Output = ()> + Send + 'static) {
+            let token = self.0.clone();
+            tokio::spawn(async move {
+                f.await;
+                drop(token);
+            });
+        }
+
+        pub async fn wait(self, at_most: Duration) {
+            let deadline = tokio::time::Instant::now() + at_most;
+            while Arc::strong_count(&self.0) > 1 && tokio::time::Instant::now() < deadline {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+        }
+    }
+}
+
+async fn connection(
+    stream: TcpStream,
+    peer: SocketAddr,
+    slot: Slot,
+    router: Router,
+    edge: Arc<Edge>,
+    mut closing: watch::Receiver<bool>,
+) {
+    let start = Instant::now();
+    let watch = Arc::new(Watch::default());
+    let socket = Socket {
+        inner: stream,
+        watch: watch.clone(),
+        start,
+        pending: None,
+        _slot: slot,
+    };
+    let service = {
+        let watch = watch.clone();
+        let edge = edge.clone();
+        hyper::service::service_fn(move |req: Request<hyper::body::Incoming>| {
+            let watch = watch.clone();
+            let edge = edge.clone();
+            let router = router.clone();
+            async move {
+                watch.in_flight.fetch_add(1, Ordering::Relaxed);
+                watch.head_method.store(req.method() == Method::HEAD, Ordering::Relaxed);
+                let response = answer(req, peer, &edge, router).await;
+                if response.status() == StatusCode::SWITCHING_PROTOCOLS {
+                    watch.upgraded.store(true, Ordering::Relaxed);
+                }
+                watch.head_started.store(false, Ordering::Relaxed);
+                watch.mark(start);
+                watch.in_flight.fetch_sub(1, Ordering::Relaxed);
+                Ok::<_, std::convert::Infallible>(response)
+            }
+        })
+    };
+    let mut builder = hyper::server::conn::http1::Builder::new();
+    builder
+        .timer(TokioTimer::new())
+        // The watchdog below times heads (hyper's timer would also close idle keep-alive
+        // connections at the header timeout).
+        .header_read_timeout(None)
+        .keep_alive(true)
+        .max_buf_size(128 * 1024);
+    let conn = builder.serve_connection(TokioIo::new(socket), service).with_upgrades();
+    tokio::pin!(conn);
+    let limits = &edge.limits;
+    loop {
+        let deadline = watchdog_deadline(&watch, limits, start);
+        tokio::select! {
+            _ = &mut conn => return,
+            _ = watch.changed.notified() => {}
+            _ = closing.changed() => {
+                conn.as_mut().graceful_shutdown();
+                let _ = tokio::time::timeout(Duration::from_secs(10), &mut conn).await;
+                return;
+            }
+            _ = tokio::time::sleep_until(tokio::time::Instant::from_std(deadline)) => {
+                if watchdog_deadline(&watch, limits, start) <= Instant::now() {
+                    // Too slow a head or too long idle: close (dropping the connection).
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// When the connection is to be closed if nothing changes: idle or a head under way too
+/// long; far away while a request is answered or once a WebSocket.
+fn watchdog_deadline(watch: &Watch, limits: &Limits, start: Instant) -> Instant {
+    let since = start + Duration::from_millis(watch.since.load(Ordering::Relaxed));
+    if watch.upgraded.load(Ordering::Relaxed) || watch.in_flight.load(Ordering::Relaxed) > 0 {
+        // Checked again a little later; the request timeout bounds an answer.
+        return Instant::now() + Duration::from_secs(1);
+    }
+    if watch.head_started.load(Ordering::Relaxed) {
+        since + limits.header_timeout
+    } else {
+        since + limits.idle_timeout
+    }
+}
+
+/// One request: the client's address, the body read within its timeout, the router's
+/// answer within the request timeout.
+async fn answer(req: Request<hyper::body::Incoming>, peer: SocketAddr, edge: &Edge, router: Router) -> Response {
+    use tower::Service;
+    let client = edge.client(peer, req.headers());
+    let (mut parts, body) = req.into_parts();
+    parts.extensions.insert(ConnectInfo(peer));
+    parts.extensions.insert(ClientIp(client));
+    let limits = &edge.limits;
+    let upgrade = parts.headers.contains_key(header::UPGRADE);
+    let body = if upgrade {
+        Body::new(body)
+    } else {
+        // Read here, within the body timeout and the size limit, so that a handler never
+        // waits for a slow client.
+        match tokio::time::timeout(
+            limits.body_timeout,
+            axum::body::to_bytes(Body::new(body), edge.body_limit),
+        )
+        .await
+        {
+            Ok(Ok(bytes)) => Body::from(bytes),
+            Ok(Err(e)) => {
+                // axum's error says no more than this about the limit.
+                let too_large = e.to_string().contains("length limit");
+                let status = if too_large {
+                    StatusCode::PAYLOAD_TOO_LARGE
+                } else {
+                    StatusCode::BAD_REQUEST
+                };
+                return closing(http_error(status).into_response());
+            }
+            Err(_) => return closing(http_error(StatusCode::REQUEST_TIMEOUT).into_response()),
+        }
+    };
+    let req = Request::from_parts(parts, body);
+    let mut router = router;
+    match tokio::time::timeout(limits.request_timeout, router.call(req)).await {
+        Ok(Ok(r)) => r,
+        Ok(Err(never)) => match never {},
+        Err(_) => {
+            let mut r = ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "request_timeout",
+                "the answer took too long; try again later",
+            )
+            .into_response();
+            r.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(5));
+            r
+        }
+    }
+}
+
+/// An answer after which the connection closes (its body may be left unread).
+fn closing(mut r: Response) -> Response {
+    r.headers_mut()
+        .insert(header::CONNECTION, HeaderValue::from_static("close"));
+    r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_error_answers_get_a_json_body() {
+        let hyper431 = b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-length: 0\r\ndate: x\r\n\r\n";
+        let out = String::from_utf8(with_json_body(hyper431, false).unwrap()).unwrap();
+        assert!(
+            out.starts_with("HTTP/1.1 431 Request Header Fields Too Large\r\ndate: x\r\n"),
+            "{out}"
+        );
+        let (head, body) = out.split_once("\r\n\r\n").unwrap();
+        assert!(head.contains(&format!("content-length: {}", body.len())), "{head}");
+        let v: serde_json::Value = serde_json::from_str(body).unwrap();
+        assert_eq!(v["error"], "headers_too_large");
+        // Answers with a body, successes and HEAD answers are left alone.
+        assert!(with_json_body(b"HTTP/1.1 404 Not Found\r\ncontent-length: 2\r\n\r\n{}", false).is_none());
+        assert!(with_json_body(b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n", false).is_none());
+        assert!(with_json_body(b"HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\n\r\n", true).is_none());
+    }
+
+    #[test]
+    fn caps_per_address_and_in_total() {
+        let conns = Conns::new(2, 3);
+        let a: IpAddr = "127.0.0.1".parse().unwrap();
+        let b: IpAddr = "127.0.0.2".parse().unwrap();
+        let s1 = conns.admit(a, false).unwrap();
+        let _s2 = conns.admit(a, false).unwrap();
+        assert!(conns.admit(a, false).is_err(), "a third from one address");
+        let _s3 = conns.admit(b, false).unwrap();
+        assert!(conns.admit(b, false).is_err(), "over the total");
+        drop(s1);
+        assert_eq!(conns.open(Some(a)), 1);
+        assert!(conns.admit(b, false).is_ok(), "a place given back");
+    }
+
+    #[test]
+    fn the_total_cap_fits_the_fd_limit() {
+        assert_eq!(cap_for_fds(16_384, Some(1024)), 1024 - RESERVED_FDS as usize);
+        assert_eq!(cap_for_fds(500, Some(1_048_576)), 500);
+        assert_eq!(cap_for_fds(16_384, Some(100)), 50);
+    }
+
+    #[test]
+    fn forwarded_for_is_believed_only_from_the_trusted_proxy() {
+        let proxy: SocketAddr = "127.0.0.9:4000".parse().unwrap();
+        let other: SocketAddr = "127.0.0.3:4000".parse().unwrap();
+        let mut headers = axum::http::HeaderMap::new();
+        headers.insert("x-forwarded-for", HeaderValue::from_static("6.6.6.6, 10.1.2.3"));
+        let edge = Edge {
+            limits: Limits {
+                trusted_proxy: Some(proxy.ip()),
+                ..Limits::default()
+            },
+            conns: Conns::new(1, 1),
+            body_limit: 10,
+        };
+        assert_eq!(edge.client(proxy, &headers), "10.1.2.3".parse::<IpAddr>().unwrap());
+        assert_eq!(edge.client(other, &headers), other.ip());
+        let plain = Edge {
+            limits: Limits::default(),
+            conns: Conns::new(1, 1),
+            body_limit: 10,
+        };
+        assert_eq!(plain.client(proxy, &headers), proxy.ip());
+    }
+}

@@ -1,0 +1,392 @@
+//! The server's edge, in process on 127.0.0.1: JSON bodies on every error the HTTP layer
+//! gives, requests that change something only as JSON and only from the server's own
+//! pages, `X-Forwarded-For` believed only from the trusted proxy, no static file through a
+//! link out of the web directory, searches in a line per client address, and the caps on
+//! event WebSockets.
+
+mod common;
+
+use std::net::{IpAddr, SocketAddr};
+use std::time::{Duration, Instant};
+
+use common::*;
+use rumis_server::client;
+use serde_json::{json, Value};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpSocket;
+
+/// Raw bytes from a given loopback address; the answer once the server closes.
+async fn raw_from(from: IpAddr, to: SocketAddr, request: &[u8]) -> client::Response {
+    tokio::time::timeout(WAIT, async {
+        let socket = TcpSocket::new_v4().unwrap();
+        socket.bind(SocketAddr::new(from, 0)).unwrap();
+        let mut s = socket.connect(to).await.unwrap();
+        // The server may answer (and close) before all is sent: a write error is fine.
+        let _ = s.write_all(request).await;
+        let mut buf = Vec::new();
+        let _ = s.read_to_end(&mut buf).await;
+        parse(&buf)
+    })
+    .await
+    .expect("answered in time")
+}
+
+fn parse(buf: &[u8]) -> client::Response {
+    let text = String::from_utf8_lossy(buf);
+    let (head, body) = text
+        .split_once("\r\n\r\n")
+        .unwrap_or_else(|| panic!("no head in {text:?}"));
+    let mut lines = head.split("\r\n");
+    let status = lines.next().unwrap().split(' ').nth(1).unwrap().parse().unwrap();
+    let headers = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
+        .collect();
+    client::Response {
+        status,
+        headers,
+        body: body.as_bytes().to_vec(),
+    }
+}
+
+fn local() -> IpAddr {
+    "127.0.0.1".parse().unwrap()
+}
+
+/// The status and the JSON error code, asserting that the body is the API's error.
+fn error_of(r: &client::Response) -> (u16, String) {
+    let v: Value =
+        serde_json::from_slice(&r.body).unwrap_or_else(|_| panic!("{} without JSON: {:?}", r.status, r.text()));
+    assert!(
+        r.header("content-type")
+            .is_some_and(|c| c.starts_with("application/json")),
+        "{:?}",
+        r.headers
+    );
+    assert!(v["reason"].as_str().is_some_and(|s| !s.is_empty()), "{v}");
+    (r.status, v["error"].as_str().unwrap_or("").to_string())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_error_of_the_http_layer_has_a_json_body() {
+    let db = TempDir::new("edge-errors");
+    let server = start(config(&db.db_url())).await;
+    let addr = server.addr;
+    let big_header = format!(
+        "GET /api/v1 HTTP/1.1\r\nHost: x\r\nX-Big: {}\r\n\r\n",
+        "a".repeat(200 * 1024)
+    );
+    let long_uri = format!("GET /api/v1/{} HTTP/1.1\r\nHost: x\r\n\r\n", "a".repeat(70_000));
+    let cases: Vec<(&str, Vec<u8>, u16, &str)> = vec![
+        ("headers too large", big_header.into_bytes(), 431, "headers_too_large"),
+        ("URI too long", long_uri.into_bytes(), 414, "uri_too_long"),
+        ("not HTTP", b"\x16\x03\x01garbage\r\n\r\n".to_vec(), 400, "bad_request"),
+        ("bad header", b"GET /api/v1 HTTP/1.1\r\nHo st: x\r\n\r\n".to_vec(), 400, "bad_request"),
+        (
+            "bad length",
+            b"POST /api/v1/games HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n".to_vec(),
+            400,
+            "bad_request",
+        ),
+        (
+            "body too large",
+            format!(
+                "POST /api/v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 40000\r\n\r\n{}",
+                " ".repeat(40_000)
+            )
+            .into_bytes(),
+            413,
+            "body_too_large",
+        ),
+        (
+            "method",
+            b"DELETE /api/v1/boards HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".to_vec(),
+            405,
+            "method_not_allowed",
+        ),
+        ("no route", b"GET /api/v9 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".to_vec(), 404, "not_found"),
+    ];
+    for (what, request, status, code) in cases {
+        let r = raw_from(local(), addr, &request).await;
+        assert_eq!(error_of(&r), (status, code.to_string()), "{what}: {}", r.text());
+    }
+    // A HEAD gets its error without a body, as HTTP wants.
+    let r = raw_from(
+        local(),
+        addr,
+        b"HEAD /api/v9 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+    )
+    .await;
+    assert_eq!((r.status, r.body.len()), (404, 0));
+    assert_eq!(get(addr, "/api/v1").await.status, 200, "still serving");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn changes_only_as_json_and_only_from_the_servers_own_pages() {
+    let db = TempDir::new("edge-origin");
+    let server = start(config(&db.db_url())).await;
+    let addr = server.addr;
+    let body = r#"{"board":"chullpa","players":2}"#;
+    let send = |headers: &str| {
+        format!(
+            "POST /api/v1/games HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n{headers}Content-Length: {}\r\n\r\n{body}",
+            body.len()
+        )
+        .into_bytes()
+    };
+    let cases = [
+        ("Content-Type: text/plain\r\n", 415, "unsupported_media_type"),
+        (
+            "Content-Type: application/x-www-form-urlencoded\r\n",
+            415,
+            "unsupported_media_type",
+        ),
+        ("", 415, "unsupported_media_type"),
+        (
+            "Content-Type: application/json\r\nOrigin: http://evil.example\r\n",
+            403,
+            "foreign_origin",
+        ),
+        (
+            "Content-Type: application/json\r\nOrigin: null\r\n",
+            403,
+            "foreign_origin",
+        ),
+    ];
+    for (headers, status, code) in cases {
+        let r = raw_from(local(), addr, &send(headers)).await;
+        assert_eq!(error_of(&r), (status, code.to_string()), "{headers}: {}", r.text());
+    }
+    let listed = get(addr, "/api/v1/games").await.json();
+    assert_eq!(listed["games"].as_array().unwrap().len(), 0, "nothing was created");
+    // JSON from the server's own page, or from a program (no Origin), is taken.
+    let own = format!("Content-Type: application/json; charset=utf-8\r\nOrigin: http://{addr}\r\n");
+    assert_eq!(raw_from(local(), addr, &send(&own)).await.status, 201);
+    assert_eq!(
+        raw_from(local(), addr, &send("Content-Type: application/json\r\n"))
+            .await
+            .status,
+        201
+    );
+    // Reading stays open to any page.
+    let r = raw_from(
+        local(),
+        addr,
+        format!(
+            "GET /api/v1/games HTTP/1.1\r\nHost: {addr}\r\nOrigin: http://evil.example\r\nConnection: close\r\n\r\n"
+        )
+        .as_bytes(),
+    )
+    .await;
+    assert_eq!(r.status, 200);
+    server.stop().await;
+}
+
+/// Five requests from the proxy's address, speaking for `client`; the statuses.
+async fn through_proxy(addr: SocketAddr, client: &str) -> Vec<u16> {
+    let mut out = Vec::new();
+    for _ in 0..5 {
+        let req = format!(
+            "GET /api/v1 HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 6.6.6.6, {client}\r\nConnection: close\r\n\r\n"
+        );
+        out.push(raw_from(local(), addr, req.as_bytes()).await.status);
+    }
+    out
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn forwarded_for_is_believed_only_from_the_trusted_proxy() {
+    let db = TempDir::new("edge-proxy");
+    let mut c = config(&db.db_url());
+    c.rate_burst = 3.0;
+    c.rate_per_second = 0.0;
+    c.limits.trusted_proxy = Some(local());
+    let server = start(c.clone()).await;
+    // Each client behind the proxy has its own bucket of three.
+    assert_eq!(through_proxy(server.addr, "10.0.0.1").await, [200, 200, 200, 429, 429]);
+    assert_eq!(through_proxy(server.addr, "10.0.0.2").await, [200, 200, 200, 429, 429]);
+    server.stop().await;
+    // Without --trusted-proxy the header is ignored: one bucket for the peer.
+    c.limits.trusted_proxy = None;
+    let server = start(c).await;
+    assert_eq!(through_proxy(server.addr, "10.0.0.1").await, [200, 200, 200, 429, 429]);
+    assert_eq!(through_proxy(server.addr, "10.0.0.2").await, [429; 5]);
+    server.stop().await;
+}
+
+#[cfg(unix)]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_static_file_through_a_link_out_of_the_web_directory() {
+    let dir = TempDir::new("edge-links");
+    let web = dir.0.join("dist");
+    std::fs::create_dir_all(web.join("assets")).unwrap();
+    std::fs::create_dir_all(dir.0.join("private")).unwrap();
+    std::fs::write(web.join("index.html"), "<!doctype html><title>rumis app</title>").unwrap();
+    std::fs::write(dir.0.join("private/key.txt"), "SECRET-OUTSIDE").unwrap();
+    std::os::unix::fs::symlink(dir.0.join("private/key.txt"), web.join("key.txt")).unwrap();
+    std::os::unix::fs::symlink(dir.0.join("private"), web.join("assets/private")).unwrap();
+    std::os::unix::fs::symlink(web.join("index.html"), web.join("home.html")).unwrap();
+    let mut c = config(&dir.db_url());
+    c.web_dir = Some(web);
+    let server = start(c).await;
+    for path in ["/key.txt", "/assets/private/key.txt", "/assets/private/", "/%6Bey.txt"] {
+        let r = get(server.addr, path).await;
+        assert!(!r.text().contains("SECRET"), "{path} leaked");
+        assert_eq!(error_of(&r), (404, "not_found".to_string()), "{path}");
+    }
+    // A link that stays inside is served.
+    let r = get(server.addr, "/home.html").await;
+    assert_eq!((r.status, r.text().contains("rumis app")), (200, true));
+    server.stop().await;
+}
+
+/// A hint from 127.0.0.2 while 127.0.0.1 floods level-9 hints (4.5 s each): the flood
+/// waits in its own line (and beyond two under way is refused), so the other address's
+/// hint does not wait behind it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flood_of_hints_waits_in_its_own_line() {
+    let db = TempDir::new("edge-hints");
+    let server = start(config(&db.db_url())).await;
+    let addr = server.addr;
+    let created = create(addr, json!({ "board": "chullpa", "players": 2 })).await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let hint = |level: u8| {
+        let body = json!({ "level": level }).to_string();
+        format!(
+            "POST /api/v1/games/{id}/hint HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        )
+        .into_bytes()
+    };
+    let flood: Vec<_> = (0..6)
+        .map(|_| {
+            let req = hint(9);
+            tokio::spawn(async move { raw_from(local(), addr, &req).await.status })
+        })
+        .collect();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let t = Instant::now();
+    let r = raw_from("127.0.0.2".parse().unwrap(), addr, &hint(4)).await;
+    let waited = t.elapsed();
+    assert_eq!(r.status, 200, "{}", r.text());
+    let mut statuses = Vec::new();
+    for f in flood {
+        statuses.push(f.await.unwrap());
+    }
+    statuses.sort();
+    eprintln!("a level-4 hint from another address during a level-9 flood: {waited:?}; the flood got {statuses:?}");
+    assert_eq!(statuses, [200, 200, 429, 429, 429, 429]);
+    // A level-9 search takes 4.5 s: waiting behind one would show.
+    assert!(waited < Duration::from_secs(4), "waited {waited:?}");
+    server.stop().await;
+}
+
+async fn ws_upgrade_status(from: IpAddr, addr: SocketAddr, id: &str) -> (u16, Option<tokio::net::TcpStream>) {
+    let socket = TcpSocket::new_v4().unwrap();
+    socket.bind(SocketAddr::new(from, 0)).unwrap();
+    let mut s = socket.connect(addr).await.unwrap();
+    let req = format!(
+        "GET /api/v1/games/{id}/events HTTP/1.1\r\nHost: {addr}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+    );
+    s.write_all(req.as_bytes()).await.unwrap();
+    let mut buf = vec![0u8; 4096];
+    let n = tokio::time::timeout(WAIT, s.read(&mut buf)).await.unwrap().unwrap();
+    let text = String::from_utf8_lossy(&buf[..n]).to_string();
+    let status: u16 = text.split(' ').nth(1).unwrap().parse().unwrap();
+    if status == 101 {
+        (status, Some(s))
+    } else {
+        assert!(text.contains("too_many_sockets"), "{text}");
+        (status, None)
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn event_sockets_are_capped_per_address_and_per_game() {
+    let db = TempDir::new("edge-ws");
+    let mut c = config(&db.db_url());
+    c.ws.per_address = 3;
+    c.ws.per_game = 5;
+    let server = start(c).await;
+    let addr = server.addr;
+    let a = create(addr, json!({ "board": "chullpa", "players": 2 })).await["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let b = create(addr, json!({ "board": "chullpa", "players": 2 })).await["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let mut open = Vec::new();
+    for _ in 0..3 {
+        let (status, s) = ws_upgrade_status(local(), addr, &a).await;
+        assert_eq!(status, 101);
+        open.push(s);
+    }
+    assert_eq!(
+        ws_upgrade_status(local(), addr, &b).await.0,
+        429,
+        "a fourth from one address"
+    );
+    let other: IpAddr = "127.0.0.2".parse().unwrap();
+    for _ in 0..2 {
+        let (status, s) = ws_upgrade_status(other, addr, &a).await;
+        assert_eq!(status, 101);
+        open.push(s);
+    }
+    let third: IpAddr = "127.0.0.3".parse().unwrap();
+    assert_eq!(ws_upgrade_status(third, addr, &a).await.0, 429, "a sixth on one game");
+    assert_eq!(ws_upgrade_status(third, addr, &b).await.0, 101, "another game has room");
+    // Closing gives the places back.
+    open.truncate(2);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(ws_upgrade_status(third, addr, &a).await.0, 101);
+    assert_eq!(ws_upgrade_status(local(), addr, &b).await.0, 101);
+    server.stop().await;
+}
+
+/// A subscriber that does not answer pings is dropped; one that does stays.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_socket_that_stops_answering_pings_is_dropped() {
+    let db = TempDir::new("edge-ping");
+    let mut c = config(&db.db_url());
+    c.ws.ping_every = Duration::from_millis(300);
+    c.ws.pong_timeout = Duration::from_millis(600);
+    let server = start(c).await;
+    let addr = server.addr;
+    let created = create(addr, json!({ "board": "chullpa", "players": 2 })).await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let red = tokens(&created)[0].clone().unwrap();
+    // A silent one: upgraded, then never reads (so never pongs).
+    let (status, silent) = ws_upgrade_status(local(), addr, &id).await;
+    assert_eq!(status, 101);
+    let mut silent = silent.unwrap();
+    // A live one: tungstenite answers pings while it is read.
+    let mut live = subscribe(addr, &id).await;
+    let reader = tokio::spawn(async move {
+        assert_eq!(next_event(&mut live).await["type"], "snapshot");
+        next_of(&mut live, "move").await
+    });
+    let t = Instant::now();
+    let mut buf = vec![0u8; 65536];
+    let closed = tokio::time::timeout(WAIT, async {
+        loop {
+            match silent.read(&mut buf).await {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {}
+            }
+        }
+    })
+    .await;
+    assert!(closed.is_ok(), "the silent socket was dropped");
+    let dropped_after = t.elapsed();
+    assert!(dropped_after >= Duration::from_millis(500), "{dropped_after:?}");
+    // The live one, after several pings, still gets the next move.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let r = play(addr, &id, Some(&red), "L4@a1,a2,a3,b1", 1).await;
+    assert_eq!(r.status, 201, "{}", r.text());
+    let event = tokio::time::timeout(WAIT, reader).await.unwrap().unwrap();
+    assert_eq!(event["placement"], "L4@a1,a2,a3,b1");
+    server.stop().await;
+}
