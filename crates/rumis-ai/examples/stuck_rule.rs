@@ -12,7 +12,8 @@
 //! apart: the same game under `out` with the player's seed changed by one bit. One line per
 //! game: index, comebacks (placements under `pass` by a colour that had passed before),
 //! whether the move lists under the two rules differ, the winners under `out`, under
-//! `pass`, and under `out` with the changed seed.
+//! `pass`, and under `out` with the changed seed, and the hash of the final position under
+//! `out` (to count distinct games).
 
 use std::sync::Arc;
 
@@ -82,14 +83,17 @@ fn main() -> Result<(), String> {
         // The baseline: the same game under `out` with the player's seed changed by one bit,
         // to tell the rule's effect from how easily a search's game changes course.
         let (c, _) = play(&out, &spec, s ^ 1);
+        // The game under `out` by its final position's hash: how many distinct games the
+        // sample holds (a player with little randomness repeats itself).
         println!(
-            "{} {} {} {} {} {}",
+            "{} {} {} {} {} {} {:016x}",
             i + 1,
             comebacks,
             u8::from(a.moves() != b.moves()),
             winners(&a),
             winners(&b),
-            winners(&c)
+            winners(&c),
+            a.position().hash()
         );
     }
     Ok(())
