@@ -402,7 +402,7 @@ mod tests {
 #[cfg(test)]
 mod player_tests {
     use super::*;
-    use rumis_core::{Board, Site, Variant};
+    use rumis_core::{Board, Site, StuckRule, Variant};
     use std::sync::Arc;
 
     fn game(board: &str, players: usize, variant: Variant) -> Game {
@@ -447,6 +447,111 @@ mod player_tests {
                 g.play(m).unwrap();
             }
             assert!(g.is_over(), "{spec} stopped before the end");
+        }
+    }
+
+    /// Under the house rule (a stuck colour passes) every level plays games to the end on
+    /// a board where colours are often stuck and back (Cucho, 4 players), and on a strip
+    /// where a colour is stuck from the third move.
+    #[test]
+    fn every_level_plays_under_the_pass_rule() {
+        let strip = "name = \"Strip\"\nprovenance = \"reconstruction\"\nhmax = { 2 = 3, 3 = 3, 4 = 3 }\ngrid = \"\"\"\n####\n\"\"\"\n";
+        for level in 1..=8u8 {
+            let sites = [
+                Site::new(
+                    Board::from_toml("strip.toml", strip).unwrap(),
+                    2,
+                    Variant::Standard,
+                    None,
+                )
+                .unwrap(),
+                Site::new(Board::builtin("cucho").unwrap().clone(), 4, Variant::Standard, None).unwrap(),
+            ];
+            // Levels 5-8 search for long on Cucho: the strip is enough for them.
+            let take = if level <= 4 { 2 } else { 1 };
+            for site in sites.into_iter().take(take) {
+                let site = Arc::new(site.with_stuck_rule(StuckRule::Pass));
+                let mut g = Game::new(site.clone());
+                let mut p = PlayerSpec::Level(level).build(level as u64, 1);
+                while let Some(m) = p.choose(&g) {
+                    assert!(g.legal_moves().contains(&m), "level {level}");
+                    g.play(m).unwrap();
+                }
+                assert!(g.is_over(), "level {level} stopped before the end");
+                for &c in &site.order {
+                    assert_eq!(
+                        g.position().count_moves_for(&site, c),
+                        0,
+                        "level {level}: {c:?} could still place"
+                    );
+                }
+            }
+        }
+    }
+
+    /// On a 4 x 1 strip (limit 3) red stood a domino on d1 and yellow one on c1: red is stuck
+    /// (tests/stuck_rule.rs in the core). Yellow's V3@a1,b1x2 or O4@a1x2,b1x2 would raise
+    /// b1 to 2 and give red I3@b1,c1,d1 on top of everything: under the house rule red
+    /// comes back with it and wins (and yellow must take care not to be forced to open it
+    /// later); under "out" red never plays again and yellow wins whatever it does. The
+    /// exact solver and the searches must see the difference.
+    #[test]
+    fn searches_see_a_stuck_colour_come_back() {
+        let strip = "name = \"Strip\"\nprovenance = \"reconstruction\"\nhmax = { 2 = 3, 3 = 3, 4 = 3 }\ngrid = \"\"\"\n####\n\"\"\"\n";
+        let opening = ["V3@a1,b1x2", "O4@a1x2,b1x2"];
+        for rule in StuckRule::ALL {
+            let site = Site::new(
+                Board::from_toml("strip.toml", strip).unwrap(),
+                2,
+                Variant::Standard,
+                None,
+            )
+            .unwrap()
+            .with_stuck_rule(rule);
+            let mut g = Game::new(Arc::new(site));
+            g.play_text("D2@d1x2").unwrap();
+            g.play_text("D2@c1x2").unwrap();
+            let (site, pos) = (g.site(), g.position());
+            // Yellow's placements that win, solved exactly.
+            let yellow = rumis_core::Colour::Yellow.index();
+            let red = rumis_core::Colour::Red.index();
+            let winning: Vec<String> = g
+                .legal_moves()
+                .into_iter()
+                .filter(|&m| {
+                    let mut after = pos.clone();
+                    after.play_unchecked(site, m);
+                    let v = if after.is_over() {
+                        mcts::rewards(site, &after)
+                    } else {
+                        endgame::Solver::new(site, 1_000_000)
+                            .solve(&after)
+                            .expect("a tiny tree")
+                            .value
+                    };
+                    v[yellow] > v[red]
+                })
+                .map(|m| site.notation(m))
+                .collect();
+            match rule {
+                // Red never plays again: yellow wins whatever it does.
+                StuckRule::Out => assert_eq!(winning.len(), 7, "{winning:?}"),
+                // Opening a place for red loses; some placements still win.
+                StuckRule::Pass => {
+                    assert!(!winning.is_empty());
+                    assert!(winning.iter().all(|m| !opening.contains(&m.as_str())), "{winning:?}");
+                    let best = endgame::Solver::new(site, 1_000_000).solve(pos).unwrap().best;
+                    assert!(winning.contains(&site.notation(best)));
+                    for level in 4..=6 {
+                        let m = PlayerSpec::Level(level).build(3, 1).choose(&g).unwrap();
+                        assert!(
+                            winning.contains(&site.notation(m)),
+                            "level {level} plays {}, not one of the winning {winning:?}",
+                            site.notation(m)
+                        );
+                    }
+                }
+            }
         }
     }
 

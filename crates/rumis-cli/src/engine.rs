@@ -6,7 +6,7 @@ use std::io::{BufRead, Write};
 use std::sync::Arc;
 
 use rumis_ai::{Player, PlayerSpec};
-use rumis_core::{record, Colour, Game, Site, Variant};
+use rumis_core::{record, Colour, Game, Site, StuckRule, Variant};
 
 use crate::text;
 
@@ -151,9 +151,10 @@ impl Engine {
     }
 }
 
-/// `new_game BOARD PLAYERS [VARIANT] [key=value ...]` with keys colors=RY, ruins_seed=S.
+/// `new_game BOARD PLAYERS [VARIANT] [key=value ...]` with keys colors=RY, ruins_seed=S,
+/// stuck_rule=out|pass.
 fn new_game(args: &[&str]) -> Result<Game, String> {
-    let usage = "usage: new_game BOARD PLAYERS [standard|two-player-four-colors|ruinas] [colors=RYGB] [ruins_seed=S]";
+    let usage = "usage: new_game BOARD PLAYERS [standard|two-player-four-colors|ruinas] [colors=RYGB] [ruins_seed=S] [stuck_rule=out|pass]";
     let (board, players) = match args {
         [b, p, ..] => (*b, *p),
         _ => return Err(usage.into()),
@@ -165,18 +166,23 @@ fn new_game(args: &[&str]) -> Result<Game, String> {
     let mut variant = Variant::Standard;
     let mut colours = None;
     let mut ruins_seed = 0;
+    let mut stuck_rule = StuckRule::Out;
     for a in &args[2..] {
         if let Some(v) = Variant::from_name(a) {
             variant = v;
         } else if let Some(c) = a.strip_prefix("colors=") {
             colours = Some(Colour::parse_list(c)?);
+        } else if let Some(r) = a.strip_prefix("stuck_rule=") {
+            stuck_rule =
+                StuckRule::from_name(r).ok_or_else(|| format!("'{r}' is not a stuck-colour rule (out, pass)"))?;
         } else if let Some(s) = a.strip_prefix("ruins_seed=") {
             ruins_seed = s.parse().map_err(|_| format!("'{s}' is not a seed"))?;
         } else {
             return Err(format!("'{a}' is not understood; {usage}"));
         }
     }
-    let site = Arc::new(Site::new(board, players, variant, colours).map_err(|e| e.to_string())?);
+    let site = Site::new(board, players, variant, colours).map_err(|e| e.to_string())?;
+    let site = Arc::new(site.with_stuck_rule(stuck_rule));
     Ok(if variant == Variant::Ruinas {
         Game::with_random_ruins(site, ruins_seed)
     } else {

@@ -6,12 +6,12 @@ use std::sync::Arc;
 
 use clap::Args;
 use rumis_core::record::{self, Record};
-use rumis_core::{Board, Colour, Game, Site, Variant};
+use rumis_core::{Board, Colour, Game, Site, StuckRule, Variant};
 
 #[derive(Args, Debug, Clone)]
 pub struct Source {
     /// A game record to read (`-` for standard input).
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["board", "players", "ruins_seed", "ruins", "colors"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["board", "players", "ruins_seed", "ruins", "colors", "stuck_rule"])]
     pub record: Option<String>,
     /// Which game of a file holding several records (1-based).
     #[arg(long, value_name = "N", requires = "record")]
@@ -28,6 +28,10 @@ pub struct Source {
     /// standard, two-player-four-colors or ruinas.
     #[arg(long, value_name = "V")]
     pub variant: Option<String>,
+    /// A colour that cannot place: `out` for the rest of the game (the rulebooks' rule,
+    /// the default) or `pass` (house rule: it passes and plays again when a place opens).
+    #[arg(long, value_name = "RULE")]
+    pub stuck_rule: Option<String>,
     /// Order of play, e.g. "B R" (default: the first colours of R Y G B).
     #[arg(long, value_name = "COLOURS")]
     pub colors: Option<String>,
@@ -111,7 +115,14 @@ impl Source {
             None => None,
             Some(text) => Some(Colour::parse_list(text)?),
         };
-        let site = Arc::new(Site::new(board, players, variant, colours).map_err(|e| e.to_string())?);
+        let stuck_rule = match &self.stuck_rule {
+            None => StuckRule::Out,
+            Some(r) => {
+                StuckRule::from_name(r).ok_or_else(|| format!("unknown stuck-colour rule '{r}'; use out or pass"))?
+            }
+        };
+        let site = Site::new(board, players, variant, colours).map_err(|e| e.to_string())?;
+        let site = Arc::new(site.with_stuck_rule(stuck_rule));
         if variant != Variant::Ruinas && (self.ruins.is_some() || self.ruins_seed.is_some()) {
             return Err("--ruins and --ruins-seed belong to the ruinas variant (--variant ruinas)".into());
         }

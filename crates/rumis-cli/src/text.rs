@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use rumis_core::{Board, Colour, Cube, Game, Site, Variant};
+use rumis_core::{Board, Colour, Cube, Game, Site, StuckRule, Variant};
 
 /// The scenarios as a table.
 pub fn boards_table(boards: &[Board]) -> String {
@@ -105,6 +105,9 @@ fn header(game: &Game) -> String {
         game.moves().len(),
         state
     );
+    if site.stuck_rule == StuckRule::Pass {
+        s.push_str("\nhouse rule: a colour that cannot place passes");
+    }
     if let Some(r) = site.ruin_colour {
         let _ = write!(s, "\nruins ({} colour): {} stones", r.name(), game.ruins().len());
     }
@@ -141,7 +144,14 @@ pub fn show(game: &Game) -> String {
     s.push_str("\nStones left:\n");
     for &c in &site.order {
         let left: Vec<&str> = pos.stones_left(c).iter().map(|s| s.code()).collect();
-        let out = if pos.is_out(c) { " (out)" } else { "" };
+        let out = if pos.is_out(c) {
+            " (out)"
+        } else if site.stuck_rule == StuckRule::Pass && game.to_move() != Some(c) && pos.count_moves_for(site, c) == 0 {
+            // No placement now: it passes unless one opens before its turn.
+            " (stuck)"
+        } else {
+            ""
+        };
         let _ = writeln!(
             s,
             "  {c}{out}: {}",

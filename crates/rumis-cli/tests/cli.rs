@@ -506,3 +506,137 @@ fn bench_solve_figures_name_no_code_path() {
         assert_eq!(&line[path_column..path_column + 1], "-", "{line}");
     }
 }
+
+/// The house rule "a stuck colour passes" (`--stuck-rule pass`) on the 4 x 1 strip where red
+/// is stuck after two dominoes (crates/rumis-core/tests/stuck_rule.rs): perft, show,
+/// moves, a record and self-play at several levels; a bad value is one clear error.
+#[test]
+fn stuck_rule_pass() {
+    let strip = temp(
+        "strip.toml",
+        "name = \"Strip\"\nprovenance = \"reconstruction\"\nhmax = { 2 = 3, 3 = 3, 4 = 3 }\ngrid = \"\"\"\n####\n\"\"\"\n",
+    );
+    let strip = strip.to_str().unwrap();
+    let opened = temp(
+        "opened.txt",
+        "[Board \"Strip\"]\n[Players \"2\"]\n[StuckRule \"pass\"]\n\nD2@d1x2 D2@c1x2 V3@a1,b1x2\n",
+    );
+    let opened = opened.to_str().unwrap();
+    // Red passed, then has its one placement back.
+    assert_eq!(
+        ok(&["moves", "--record", opened, "--board-file", strip]),
+        "I3@b1,c1,d1\n"
+    );
+    let shown = ok(&["show", "--record", opened, "--board-file", strip]);
+    assert!(shown.contains("red (R) to move"), "{shown}");
+    assert!(shown.contains("a colour that cannot place passes"), "{shown}");
+    // The same game under the rulebooks' rule: yellow plays on.
+    let out_rule = temp(
+        "out.txt",
+        "[Board \"Strip\"]\n[Players \"2\"]\n\nD2@d1x2 D2@c1x2 V3@a1,b1x2\n",
+    );
+    let shown = ok(&["show", "--record", out_rule.to_str().unwrap(), "--board-file", strip]);
+    assert!(
+        shown.contains("yellow (Y) to move") && shown.contains("R (out)"),
+        "{shown}"
+    );
+    // Perft under both rules: from the empty strip (the option), and from the stuck
+    // position (a record carries its rule), the figures of the core's tests.
+    let perft = |rule: &str| {
+        ok(&[
+            "perft",
+            "--depth",
+            "4",
+            "--board-file",
+            strip,
+            "--players",
+            "2",
+            "--stuck-rule",
+            rule,
+        ])
+    };
+    assert_eq!(
+        perft("out"),
+        ok(&["perft", "--depth", "4", "--board-file", strip, "--players", "2"])
+    );
+    assert_ne!(
+        perft("out"),
+        perft("pass"),
+        "the rules part within four placements on the strip"
+    );
+    for (tag, figure) in [("", "11\n"), ("[StuckRule \"pass\"]\n", "8\n")] {
+        let stuck = temp(
+            "stuck.txt",
+            &format!("[Board \"Strip\"]\n[Players \"2\"]\n{tag}\nD2@d1x2 D2@c1x2\n"),
+        );
+        assert_eq!(
+            ok(&[
+                "perft",
+                "--depth",
+                "2",
+                "--record",
+                stuck.to_str().unwrap(),
+                "--board-file",
+                strip
+            ]),
+            figure
+        );
+    }
+    // Self-play at several levels writes records with the tag that replay to their result.
+    for player in ["random", "greedy", "level:1", "level:4", "level:6"] {
+        let path = std::env::temp_dir().join(format!("rumis-stuck-{}-{player}.txt", std::process::id()));
+        ok(&[
+            "selfplay",
+            "--board-file",
+            strip,
+            "--players",
+            "2",
+            "--stuck-rule",
+            "pass",
+            "--player",
+            player,
+            "--seed",
+            "3",
+            "--games",
+            "2",
+            "--out",
+            path.to_str().unwrap(),
+        ]);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(text.matches("[StuckRule \"pass\"]").count(), 2, "{text}");
+        let score = ok(&[
+            "score",
+            "--record",
+            path.to_str().unwrap(),
+            "--game",
+            "2",
+            "--board-file",
+            strip,
+        ]);
+        assert!(score.contains("winner"), "{score}");
+        let _ = std::fs::remove_file(&path);
+    }
+    let err = fails(rumis(&[
+        "perft",
+        "--depth",
+        "1",
+        "--board",
+        "chullpa",
+        "--players",
+        "2",
+        "--stuck-rule",
+        "skip",
+    ]));
+    assert!(err.contains("skip") && err.contains("out or pass"), "{err}");
+    // The record carries its rule: the option is refused beside --record.
+    let err = fails(rumis(&[
+        "show",
+        "--record",
+        opened,
+        "--board-file",
+        strip,
+        "--stuck-rule",
+        "out",
+    ]));
+    assert!(err.contains("--stuck-rule"), "{err}");
+}

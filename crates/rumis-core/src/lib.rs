@@ -38,5 +38,5 @@ pub use playout::{random_playout, random_playout_in_place, random_playout_with};
 pub use position::{Cube, Illegal, Outcome, Position};
 pub use record::{Record, RecordError};
 pub use rng::Rng;
-pub use site::{Move, SetupError, Site, Template, Variant};
+pub use site::{Move, SetupError, Site, StuckRule, Template, Variant};
 pub use stone::{Colour, Stone};

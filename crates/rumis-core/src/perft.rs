@@ -1,5 +1,10 @@
 //! Perft (rules §8): the number of leaves of the game tree `depth` placements deep. A
-//! colour that is out is skipped; a finished game is one leaf.
+//! colour that is out is skipped; a finished game is one leaf. Under the house rule
+//! [`crate::StuckRule::Pass`] a colour that passes is skipped the same way, not counted as
+//! a step: a pass is not a choice (a stuck colour must pass, and only then), it is not
+//! written in records, and counting it would make perft(d) depend on how many colours
+//! were stuck on the way rather than on the placements. So the two rules give the same
+//! figures until a colour is stuck and later has a placement again.
 //!
 //! Every node generates its legal-move set once (a bitset, [`MoveSet`]); the last ply is
 //! counted in bulk with popcounts.

@@ -1,4 +1,4 @@
-//! A position: the structure, the stones left, whose turn it is, who is out (rules §4-5).
+//! A position: the structure, the stones left, whose turn it is, who is out (rules §4-6).
 //!
 //! Columns are solid stacks, so a column is its height plus the colour of each level. A
 //! placement template is legal iff every covered column's height equals the stone's base
@@ -9,7 +9,7 @@ use std::fmt;
 
 use crate::board::MAX_COLUMNS;
 use crate::movegen::{self, CodePath, GenInput, MoveSet, Touch};
-use crate::site::{Move, Site, Template, Variant};
+use crate::site::{Move, Site, StuckRule, Template, Variant};
 use crate::stone::{Colour, Stone, ALL_STONES, STONE_COUNT};
 
 /// What a cube of the structure is.
@@ -225,6 +225,8 @@ impl Position {
         self.out == 0xf
     }
 
+    /// Whether a colour will never place again. Under [`StuckRule::Pass`] a colour that is
+    /// stuck for now but has stones left is not out (it has no placement now, and passes).
     pub fn is_out(&self, c: Colour) -> bool {
         self.out >> c.index() & 1 == 1
     }
@@ -466,7 +468,8 @@ impl Position {
     }
 
     /// Plays a placement known to be legal for the colour to move, then passes the turn to
-    /// the next colour that can place, marking out every colour that cannot.
+    /// the next colour that can place; a colour passed over is out, or under
+    /// [`StuckRule::Pass`] passes (see [`Position::settle_by`]).
     pub fn play_unchecked(&mut self, site: &Site, m: Move) {
         let next = self.place(site, m, CodePath::Scalar);
         self.settle(site, next);
@@ -631,27 +634,12 @@ impl Position {
     }
 
     /// Gives the turn to the first colour, from seat `from` on in order of play, that can
-    /// place; every colour met that cannot is out for good.
+    /// place (see [`Position::settle_by`], where the rule lives).
     fn settle(&mut self, site: &Site, from: usize) {
         let path = CodePath::active();
-        let n = site.order.len();
-        self.hash ^= turn_key(self.seat);
-        for i in 0..n {
-            let seat = (from + i) % n;
-            let colour = site.order[seat];
-            if self.is_out(colour) {
-                continue;
-            }
-            if self.has_move_on(site, colour, path) {
-                self.seat = seat as u8;
-                self.hash ^= turn_key(self.seat);
-                return;
-            }
-            self.out |= 1 << colour.index();
-            self.hash ^= out_key(colour.index());
-        }
-        self.seat = 0;
-        self.hash ^= turn_key(0);
+        self.settle_by(site, from, |input| {
+            movegen::any(site.gen_tables(), input, path) as usize
+        });
     }
 
     /// [`Position::settle`], keeping the generated placements of the colour to move.
@@ -666,12 +654,19 @@ impl Position {
         n
     }
 
-    /// [`Position::settle`], where `count` gives the number of placements of a colour
-    /// (and may keep them); returns the count of the colour to move, 0 when the game is over.
+    /// Passing the turn (rules §5-6), the one place that decides it: from seat `from` on in
+    /// order of play, the first colour that can place is to move. A colour met that has no
+    /// stone left is out. A colour met with stones but no placement is out for good under
+    /// [`StuckRule::Out`]; under [`StuckRule::Pass`] it passes (it stays in and is asked
+    /// again on its next turn). A full round without a placement ends the game: nothing on
+    /// the structure changes while colours pass, so nobody will ever place again; every
+    /// colour is then out. `count` gives the number of placements of a colour (and may
+    /// keep them); returns the count of the colour to move, 0 when the game is over.
     #[inline(always)]
     fn settle_by(&mut self, site: &Site, from: usize, mut count: impl FnMut(&GenInput) -> usize) -> usize {
         let n = site.order.len();
         self.hash ^= turn_key(self.seat);
+        let mut passed = 0u8;
         for i in 0..n {
             let seat = if from + i >= n { from + i - n } else { from + i };
             let colour = site.order[seat];
@@ -685,9 +680,21 @@ impl Position {
                     self.hash ^= turn_key(self.seat);
                     return found;
                 }
+                // Only reached when a colour is stuck: the default rule's path pays nothing.
+                if site.stuck_rule == StuckRule::Pass {
+                    passed |= 1 << colour.index();
+                    continue;
+                }
             }
             self.out |= 1 << colour.index();
             self.hash ^= out_key(colour.index());
+        }
+        // The game is over: the colours that passed are out now too.
+        while passed != 0 {
+            let k = passed.trailing_zeros() as usize;
+            self.out |= 1 << k;
+            self.hash ^= out_key(k);
+            passed &= passed - 1;
         }
         self.seat = 0;
         self.hash ^= turn_key(0);

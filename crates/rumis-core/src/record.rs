@@ -1,4 +1,5 @@
-//! Game records (rules §7): tag pairs, then the placements in order of play.
+//! Game records (rules §7): tag pairs, then the placements in order of play. Neither an
+//! out colour nor (under the house rule, tag `[StuckRule "pass"]`) a pass is written.
 
 use std::fmt;
 use std::fmt::Write as _;
@@ -6,7 +7,7 @@ use std::sync::Arc;
 
 use crate::board::Board;
 use crate::game::Game;
-use crate::site::{Site, Variant};
+use crate::site::{Site, StuckRule, Variant};
 use crate::stone::Colour;
 
 /// A record that cannot be read or replayed, with where and why.
@@ -46,7 +47,7 @@ pub struct Record {
     pub moves: Vec<(String, usize)>,
 }
 
-const KNOWN_TAGS: [&str; 6] = ["Board", "Players", "Variant", "Colors", "Setup", "Result"];
+const KNOWN_TAGS: [&str; 7] = ["Board", "Players", "Variant", "StuckRule", "Colors", "Setup", "Result"];
 
 impl Record {
     /// Reads every record in a text (records follow each other; a tag after moves starts
@@ -178,7 +179,19 @@ impl Record {
             None => None,
             Some(text) => Some(Colour::parse_list(text).map_err(|e| error(self.tag_line("Colors"), e))?),
         };
-        let site = Site::new(board, players, variant, colours).map_err(|e| error(self.tag_line("Players"), e.0))?;
+        // Absent means the rulebooks' rule, so records written before the option replay.
+        let stuck_rule = match self.tag("StuckRule") {
+            None => StuckRule::Out,
+            Some(v) => StuckRule::from_name(v).ok_or_else(|| {
+                error(
+                    self.tag_line("StuckRule"),
+                    format!("unknown stuck-colour rule '{v}' (out, pass)"),
+                )
+            })?,
+        };
+        let site = Site::new(board, players, variant, colours)
+            .map_err(|e| error(self.tag_line("Players"), e.0))?
+            .with_stuck_rule(stuck_rule);
         let site = Arc::new(site);
         let mut game = match (variant, self.tag("Setup")) {
             (Variant::Ruinas, Some(setup)) => {
@@ -285,6 +298,10 @@ pub fn write(game: &Game) -> String {
     let _ = writeln!(out, "[Board \"{}\"]", site.board.name);
     let _ = writeln!(out, "[Players \"{}\"]", site.players);
     let _ = writeln!(out, "[Variant \"{}\"]", site.variant);
+    // Written only for the house rule: a record of the rulebooks' game reads as before.
+    if site.stuck_rule != StuckRule::Out {
+        let _ = writeln!(out, "[StuckRule \"{}\"]", site.stuck_rule);
+    }
     let colours: Vec<String> = site.order.iter().map(|c| c.to_string()).collect();
     let _ = writeln!(out, "[Colors \"{}\"]", colours.join(" "));
     if site.variant == Variant::Ruinas {

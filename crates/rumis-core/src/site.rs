@@ -48,6 +48,44 @@ impl fmt::Display for Variant {
     }
 }
 
+/// What becomes of a colour that has stones left but no legal placement on its turn
+/// (rules §5 and §6). A colour with no stones left can never place again: it is out under
+/// either rule.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum StuckRule {
+    /// The rulebooks' rule: it is out for the rest of the game.
+    #[default]
+    Out,
+    /// The house rule: it passes this turn and plays again once a placement opens; the game
+    /// ends when no colour can place.
+    Pass,
+}
+
+impl StuckRule {
+    pub const ALL: [StuckRule; 2] = [StuckRule::Out, StuckRule::Pass];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            StuckRule::Out => "out",
+            StuckRule::Pass => "pass",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<StuckRule> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "out" => Some(StuckRule::Out),
+            "pass" => Some(StuckRule::Pass),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for StuckRule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// A placement of a stone on the site, independent of the position: an orientation and a
 /// shift. Each covered column holds one unbroken run of `k` cubes starting `b` levels above
 /// the anchor column's height.
@@ -105,6 +143,8 @@ pub struct Site {
     /// Number of players (2-4).
     pub players: usize,
     pub variant: Variant,
+    /// What a colour that cannot place does (rules §5-6); set with [`Site::with_stuck_rule`].
+    pub stuck_rule: StuckRule,
     /// Colours in order of play.
     pub order: Vec<Colour>,
     /// Ruinas: the colour whose stones are the ruins.
@@ -216,6 +256,7 @@ impl Site {
             board,
             players,
             variant,
+            stuck_rule: StuckRule::Out,
             order,
             ruin_colour,
             limit_players,
@@ -235,6 +276,14 @@ impl Site {
         site.enumerate_templates();
         site.gen = GenTables::new(&site.templates, columns, files);
         Ok(site)
+    }
+
+    /// The same site under another stuck-colour rule (the default is [`StuckRule::Out`]).
+    /// Every setup option other than the rule is unchanged, so a caller that knows a
+    /// variant can pass the rule along the same way: `Site::new(..)?.with_stuck_rule(r)`.
+    pub fn with_stuck_rule(mut self, rule: StuckRule) -> Site {
+        self.stuck_rule = rule;
+        self
     }
 
     fn enumerate_templates(&mut self) {

@@ -111,6 +111,8 @@ fn transpositions_have_equal_positions_and_hashes() {
 fn custom_board_lookup(name: &str) -> Result<Board, String> {
     if name == "Test" {
         Ok(common::custom_board())
+    } else if name == "Strip" {
+        Ok(common::strip_board())
     } else if name == "Box 5x5x4" {
         Ok(Board::open_box(5, 5, 4).unwrap())
     } else {
@@ -128,6 +130,7 @@ fn check_record_round_trip(label: &str, game: &Game) {
     assert_eq!(back.site().players, game.site().players, "{label}");
     assert_eq!(back.site().variant, game.site().variant, "{label}");
     assert_eq!(back.site().order, game.site().order, "{label}");
+    assert_eq!(back.site().stuck_rule, game.site().stuck_rule, "{label}");
     let notes = |g: &Game, ms: &[rumis_core::Move]| ms.iter().map(|&m| g.notation(m)).collect::<Vec<_>>();
     assert_eq!(
         notes(&back, back.ruins()),

@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
 
-use rumis_core::{Board, Colour, Cube, Game, Position, Site, Stone, Variant};
+use rumis_core::{Board, Colour, Cube, Game, Position, Site, Stone, StuckRule, Variant};
 
 /// The structure as a voxel array: `vox[x][y][z]` is the cube at level z + 1 of cell (x, y).
 pub struct Voxels {
@@ -187,21 +187,88 @@ pub fn oracle_to_move(site: &Site, pos: &Position) -> Vec<String> {
     }
 }
 
+/// The oracle's passing of the turn (rules §5-6), read off the rules' words rather than
+/// the engine's code: from seat `from_seat` on in order of play, a colour already out (or
+/// not in the game) is skipped; a colour with no stone left is out; the first colour with a
+/// placement is to move; a colour with stones but no placement is out for good under the
+/// rulebooks' rule, and under the house rule passes (stays in). When nobody can place,
+/// the game is over and every colour is out. Returns the colour to move, the colours out
+/// (by colour index) and the mover's placements.
+pub fn oracle_turn(
+    site: &Site,
+    after: &Position,
+    was_out: &dyn Fn(Colour) -> bool,
+    from_seat: usize,
+) -> (Option<Colour>, [bool; 4], Vec<String>) {
+    let mut out = [false; 4];
+    for c in Colour::ALL {
+        out[c.index()] = was_out(c) || !site.order.contains(&c);
+    }
+    let n = site.order.len();
+    for i in 0..n {
+        let c = site.order[(from_seat + i) % n];
+        if out[c.index()] {
+            continue;
+        }
+        if after.stones_left(c).is_empty() {
+            out[c.index()] = true;
+            continue;
+        }
+        let moves = oracle_moves(site, after, c);
+        if !moves.is_empty() {
+            return (Some(c), out, moves);
+        }
+        match site.stuck_rule {
+            StuckRule::Out => out[c.index()] = true,
+            StuckRule::Pass => {}
+        }
+    }
+    (None, [true; 4], Vec::new())
+}
+
 /// Perft on the oracle: plays each oracle move through the engine's parser (so the
-/// positions are the engine's) and counts leaves.
+/// positions' structures are the engine's) and counts leaves; the turn passes by
+/// [`oracle_turn`], and the engine must agree with it at every node (who is to move, who
+/// is out), so a wrong pass or a wrong out fails here rather than being counted. The root
+/// is taken as the engine has it.
 pub fn oracle_perft(game: &mut Game, depth: u32) -> u64 {
-    if depth == 0 || game.is_over() {
+    let site = game.site_arc().clone();
+    let pos = game.position();
+    let mut out = [false; 4];
+    for c in Colour::ALL {
+        out[c.index()] = pos.is_out(c);
+    }
+    let moves = oracle_to_move(&site, pos);
+    oracle_perft_from(game, depth, out, moves)
+}
+
+fn oracle_perft_from(game: &mut Game, depth: u32, out: [bool; 4], moves: Vec<String>) -> u64 {
+    let Some(mover) = game.to_move() else {
+        return 1;
+    };
+    if depth == 0 {
         return 1;
     }
-    let moves = oracle_to_move(game.site(), game.position());
     if depth == 1 {
         return moves.len() as u64;
     }
+    let site = game.site_arc().clone();
+    let seat = site.order.iter().position(|&c| c == mover).unwrap();
     let mut n = 0;
     for m in &moves {
         game.play_text(m)
             .unwrap_or_else(|e| panic!("oracle move {m} refused: {e}"));
-        n += oracle_perft(game, depth - 1);
+        let after = game.position();
+        let (next, next_out, next_moves) = oracle_turn(&site, after, &|c| out[c.index()], seat + 1);
+        assert_eq!(
+            after.to_move(&site),
+            next,
+            "after {m}: the engine and the oracle pass the turn differently"
+        );
+        for c in Colour::ALL {
+            assert_eq!(after.is_out(c), next_out[c.index()], "after {m}: is {c:?} out?");
+        }
+        n += oracle_perft_from(game, depth - 1, next_out, next_moves);
         game.undo();
     }
     n
@@ -284,7 +351,43 @@ fn build_configurations() -> Vec<Config> {
         None,
     ));
     out.push(("custom ruinas 2p".into(), site(&custom, 2, Variant::Ruinas), Some(0)));
+    // The house rule (a stuck colour passes) where random games often have a colour stuck
+    // and later back, and with each variant.
+    let pass = |s: Arc<Site>| Arc::new((*s).clone().with_stuck_rule(StuckRule::Pass));
+    for (name, players, variant) in [
+        ("cucho", 4, Variant::Standard),
+        ("tambo", 3, Variant::Standard),
+        ("pirka", 3, Variant::Standard),
+        ("chullpa", 2, Variant::TwoPlayerFourColors),
+        ("pisac", 2, Variant::Ruinas),
+    ] {
+        let ruins = (variant == Variant::Ruinas).then_some(1);
+        out.push((
+            format!("{name} {players}p {variant} pass"),
+            pass(site(builtin(name), players, variant)),
+            ruins,
+        ));
+    }
+    for players in 2..=4 {
+        out.push((
+            format!("custom {players}p pass"),
+            pass(site(&custom, players, Variant::Standard)),
+            None,
+        ));
+    }
+    out.push((
+        "strip 4x1x3 2p pass".into(),
+        pass(site(&strip_board(), 2, Variant::Standard)),
+        None,
+    ));
     out
+}
+
+/// A strip of four columns, a1-d1, height limit 3: small enough that a colour is soon
+/// stuck, and a neighbour's stone can open a place for it again (tests/rules.rs).
+pub fn strip_board() -> Board {
+    let text = "name = \"Strip\"\nprovenance = \"reconstruction\"\nhmax = { 2 = 3, 3 = 3, 4 = 3 }\ngrid = \"\"\"\n####\n\"\"\"\n";
+    Board::from_toml("strip.toml", text).unwrap()
 }
 
 /// A custom board: printed heights, holes, a frame for 2 and 3 players, Hmax 3/4/5.
