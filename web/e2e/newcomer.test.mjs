@@ -187,3 +187,26 @@ test("the level numbers never stand beside the rank numbers, from any side", asy
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+// The start page says a refusal in the reader's language: the server's error code picks the
+// text (its English `reason` is only for a code the app has no words for).
+test("a refused game says why in the page's language (German)", async () => {
+  const own = await startServer();
+  try {
+    // Two games without a human are allowed from one address; the page asks for a third.
+    for (let i = 0; i < 2; i++) {
+      await api(own.url, "/games", { method: "POST", body: JSON.stringify({ board: "chullpa", players: 2, seats: [{ kind: "ai", level: 9 }, { kind: "ai", level: 9 }] }) });
+    }
+    const page = await newPage("de", { width: 1280, height: 800 });
+    await page.goto(own.url);
+    await page.waitForSelector("select[data-seat='0']");
+    await page.selectOption("select[data-seat='0']", "ai:1");
+    await page.click("#create");
+    await page.waitForFunction(() => document.getElementById("toast")?.classList.contains("error"));
+    assert.equal(await page.textContent("#toast"), locale("de", "game").error.too_many_ai_games);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  } finally {
+    await own.stop();
+  }
+});

@@ -1,6 +1,7 @@
 // The solitaire (rules §6): try the 3 × 3 × 3 cube yourself with the rules checked by the
 // server, or watch a solution — a 3 × 3 × 3 filling, or the 5 × 5 × 5 in turn — stone by stone.
 import { api } from "./api";
+import { errorText } from "./errors";
 import type { Letter, PuzzleSolution, PuzzleState, StoneInfo, Xyz } from "./api";
 import { Structure3D } from "./view3d";
 import type { ColumnCubes } from "./view3d";
@@ -148,7 +149,7 @@ export class PuzzlePage {
       st = await api.puzzle(SIZE, this.moves);
     } catch (e) {
       // A stored attempt that no longer fits (an old version): start afresh.
-      toast((e as Error).message, true);
+      toast(errorText(e), true);
       this.moves = [];
       localStorage.removeItem("rumis.puzzle.cube3");
       st = await api.puzzle(SIZE, []);

@@ -1,6 +1,7 @@
 // The start page: a way in for newcomers (a guided first game, how to play), then pick a
 // scenario, players, variant and seats; join by link; recent games.
 import { api, tokens } from "./api";
+import { errorText } from "./errors";
 import type { BoardInfo, Letter } from "./api";
 import { Structure3D } from "./view3d";
 import { h, swatch, toast } from "./ui";
@@ -93,7 +94,7 @@ export class StartPage {
         location.href = await startGuidedGame();
       } catch (e) {
         guided.disabled = false;
-        toast((e as Error).message, true);
+        toast(errorText(e), true);
       }
     });
     return h(
@@ -283,7 +284,7 @@ export class StartPage {
     try {
       created = await api.create({ board: this.board, players: this.players, variant: this.variant, hot_seat: hotSeat, seats });
     } catch (e) {
-      toast((e as Error).message, true);
+      toast(errorText(e), true);
       return;
     }
     const human = created.seats.filter((s) => s.token);

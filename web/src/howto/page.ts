@@ -2,6 +2,7 @@
 // positions and placements that the core judged (`GET /api/v1/lessons`), so a picture can
 // never disagree with the engine.
 import { api } from "../api";
+import { errorText } from "../errors";
 import type { Letter, StoneInfo, Xyz } from "../api";
 import { h, toast } from "../ui";
 import { languagePicker, t } from "../i18n";
@@ -134,7 +135,7 @@ export class HowToPage {
         location.href = await startGuidedGame();
       } catch (e) {
         guided.disabled = false;
-        toast((e as Error).message, true);
+        toast(errorText(e), true);
       }
     });
     this.root.replaceChildren(
