@@ -64,6 +64,10 @@ async fn main() {
     );
     config.rate_burst = 1e9;
     config.rate_per_second = 1e9;
+    // Every subscriber comes from loopback: lift the per-address and per-game caps.
+    config.ws.per_address = subscribers + 16;
+    config.ws.per_game = subscribers + 16;
+    config.limits.connections_per_address = subscribers + 256;
     let server = rumis_server::start(config).await.expect("server starts");
     let addr = server.addr;
 
