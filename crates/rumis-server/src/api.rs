@@ -240,8 +240,9 @@ async fn stones() -> Json<Value> {
     Json(json!({ "stones": list }))
 }
 
-/// A JSON body: 413 when too large, 400 when not the expected JSON.
-fn parse_body<T: DeserializeOwned>(
+/// A JSON body: 413 when too large, 400 when not the expected JSON (every handler that
+/// takes a body reads it here).
+pub(crate) fn parse_body<T: DeserializeOwned>(
     body: Result<Bytes, axum::extract::rejection::BytesRejection>,
 ) -> Result<T, ApiError> {
     let bytes = body.map_err(|e| {

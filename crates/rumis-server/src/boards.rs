@@ -43,7 +43,7 @@ struct CheckRequest {
 }
 
 async fn check(body: Result<Bytes, BytesRejection>) -> Result<Json<Value>, ApiError> {
-    let req: CheckRequest = read_json(body)?;
+    let req: CheckRequest = crate::api::parse_body(body)?;
     let file = req
         .file
         .as_deref()
@@ -155,27 +155,4 @@ fn constraint_json(c: &Constraint) -> Value {
         }
         Constraint::FramesFor(counts) => json!({ "kind": "frames_for", "counts": counts, "text": text }),
     }
-}
-
-/// A JSON object body: 413 when over the server's body limit, 400 when not the JSON asked for.
-fn read_json<T: serde::de::DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> Result<T, ApiError> {
-    let bytes = body.map_err(|e| {
-        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            ApiError::new(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                "body_too_large",
-                "the request body is too large",
-            )
-        } else {
-            ApiError::bad_request("bad_body", format!("cannot read the request body: {}", e.body_text()))
-        }
-    })?;
-    if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
-        return Err(ApiError::bad_request(
-            "bad_json",
-            "the body must be a JSON object ({...})",
-        ));
-    }
-    serde_json::from_slice(&bytes)
-        .map_err(|e| ApiError::bad_request("bad_json", format!("the body is not the JSON expected: {e}")))
 }
