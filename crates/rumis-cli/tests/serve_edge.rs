@@ -143,26 +143,22 @@ async fn a_flood_from_one_address_leaves_others_served_and_is_timed_out() {
     // trickling it, half saying nothing.
     let flooder: IpAddr = "127.0.0.1".parse().unwrap();
     let started = Instant::now();
-    let mut flood = Vec::new();
-    for i in 0..1100 {
-        let mut s = connect_from(flooder, addr).await.expect("the kernel accepts the flood");
-        if i % 2 == 0 {
-            let _ = s.write_all(b"GET / HTTP/1.1\r\nX-Slow: ").await;
-        }
-        flood.push(s);
-    }
-    let opened = started.elapsed();
-    // Trickle a byte into every slow head every half second (for 2 s: the heads stay
-    // unfinished), while another address asks for the game's state.
-    // Each connection's read half waits for the server to close it, from now on; the
-    // write halves trickle (slow heads) or stay silent (idle).
+    // Each connection's read half is watched from the moment it is open, and its close is
+    // timed from then: opening 1 100 connections may itself take seconds on a busy machine,
+    // so time from the start of the flood cannot tell "closed at once" from "closed at the
+    // header timeout".
     let mut slow_closed = Vec::new();
     let mut idle_closed = Vec::new();
     let mut slow_writers = Vec::new();
     let mut idle_writers = Vec::new();
-    for (i, s) in flood.into_iter().enumerate() {
+    for i in 0..1100 {
+        let mut s = connect_from(flooder, addr).await.expect("the kernel accepts the flood");
+        let open = Instant::now();
+        if i % 2 == 0 {
+            let _ = s.write_all(b"GET / HTTP/1.1\r\nX-Slow: ").await;
+        }
         let (r, w) = s.into_split();
-        let closed = tokio::spawn(closed_after(r, started));
+        let closed = tokio::spawn(closed_after(r, open));
         if i % 2 == 0 {
             slow_closed.push(closed);
             slow_writers.push(w);
@@ -171,6 +167,9 @@ async fn a_flood_from_one_address_leaves_others_served_and_is_timed_out() {
             idle_writers.push(w);
         }
     }
+    let opened = started.elapsed();
+    // Trickle a byte into every slow head every half second (for 2 s: the heads stay
+    // unfinished), while another address asks for the game's state.
     let trickle = tokio::spawn(async move {
         for _ in 0..4 {
             for w in &mut slow_writers {
@@ -218,19 +217,19 @@ async fn a_flood_from_one_address_leaves_others_served_and_is_timed_out() {
         late(&idle_closed, 5.5)
     );
     // Slow heads are closed at the header timeout (2 s), before the idle one (6 s); the
-    // ones over the per-address cap at once.
+    // ones over the per-address cap at once (times from each connection's own opening).
     assert!(
-        early(&slow_closed, 1.0) >= 300,
-        "{} slow closed at once",
-        early(&slow_closed, 1.0)
+        early(&slow_closed, 1.5) >= 300,
+        "{} slow closed at once (the flood opened in {opened:?})",
+        early(&slow_closed, 1.5)
     );
     assert!(*slow_max < Duration::from_secs(5), "slow heads closed by {slow_max:?}");
     assert!(*idle_max < Duration::from_secs(20));
     // The ones over the per-address cap (256 of 1 100 kept) were closed at once.
     assert!(
-        early(&idle_closed, 1.0) >= 300,
-        "{} idle closed at once",
-        early(&idle_closed, 1.0)
+        early(&idle_closed, 1.5) >= 300,
+        "{} idle closed at once (the flood opened in {opened:?})",
+        early(&idle_closed, 1.5)
     );
     // Those the server kept were kept about their timeouts, not closed at random.
     assert!(
