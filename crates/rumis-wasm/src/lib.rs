@@ -1,0 +1,381 @@
+//! The core and the AI for a browser without a server: one entry point, [`handle`], that
+//! takes a JSON request and answers JSON, so the same code runs in WebAssembly (through
+//! the plain `extern "C"` functions of `ffi`) and natively (its tests).
+//!
+//! The engine keeps no game between calls: a game travels as its **record** (rules §7:
+//! board, players, variant, colours, stuck rule, ruins, moves), which the core reads and
+//! replays on every call. So the browser's storage holds exactly what is exported, a page
+//! reload or a restarted worker loses nothing, and every rule is the core's.
+//!
+//! Requests are `{"cmd": NAME, ...}`; answers are the command's object, or
+//! `{"error": CODE, "reason": TEXT}` (a failed command changes nothing — there is nothing
+//! to change). The commands are listed in [`handle`].
+
+mod boards;
+#[cfg(target_arch = "wasm32")]
+mod ffi;
+mod view;
+
+use std::sync::Arc;
+
+use rumis_ai::{level_config, Mcts, MctsConfig};
+use rumis_core::{record, Board, Colour, Game, Rng, Site, Stone, StuckRule, Variant};
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+pub use view::Seat;
+
+/// Level 9 searches for a time (4.5 s natively), but `wasm32-unknown-unknown` has no clock
+/// in its std (`Instant::now` panics there), so in the browser level 9 searches this many
+/// simulations: twice level 8's.
+pub const LEVEL9_SIMULATIONS: u64 = 20_000;
+
+/// A failed command: a stable code for programs and a sentence for people.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Failure {
+    pub code: &'static str,
+    pub reason: String,
+}
+
+fn fail(code: &'static str, reason: impl Into<String>) -> Failure {
+    Failure {
+        code,
+        reason: reason.into(),
+    }
+}
+
+#[derive(Deserialize)]
+struct Request {
+    cmd: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NewGame {
+    #[allow(dead_code)]
+    cmd: String,
+    board: String,
+    players: usize,
+    #[serde(default)]
+    variant: Option<String>,
+    /// The order of play as letters, e.g. "YR"; the first colours of R, Y, G, B if absent.
+    #[serde(default)]
+    colours: Option<String>,
+    #[serde(default)]
+    stuck_rule: Option<String>,
+    /// Ruinas: the seed of the random ruins (rules §6), unless `ruins` are given.
+    #[serde(default)]
+    ruins_seed: Option<u64>,
+    /// Ruinas: the ruins as placements, in order.
+    #[serde(default)]
+    ruins: Option<Vec<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OnGame {
+    #[allow(dead_code)]
+    cmd: String,
+    record: String,
+    /// Only the first `at` moves (state).
+    #[serde(default)]
+    at: Option<usize>,
+    /// play: the placement in notation.
+    #[serde(default)]
+    placement: Option<String>,
+    /// ai, hint: the level (1-9; a hint searches at 4-9).
+    #[serde(default)]
+    level: Option<u8>,
+    /// ai, hint, playouts: the seed of the engine's choices.
+    #[serde(default)]
+    seed: Option<u64>,
+    /// state, undo: who sits at each player's place (index = player).
+    #[serde(default)]
+    seats: Option<Vec<Seat>>,
+    #[serde(default)]
+    hot_seat: Option<bool>,
+    #[serde(default)]
+    id: Option<String>,
+    /// playouts: how many random games from this position.
+    #[serde(default)]
+    count: Option<u32>,
+}
+
+/// Answers one request. Commands:
+///
+/// - `new` {board, players, variant?, colours?, stuck_rule?, ruins_seed?, ruins?} →
+///   {record, state}
+/// - `read_record` {text} → {record, board, players, variant, moves}: a record checked and
+///   written back by the core
+/// - `state` {record, at?, seats?, hot_seat?, id?} → the state the app draws (the shape of
+///   the server's `GET /games/{id}`)
+/// - `placements` {record} → {move_number, colour, placements: [{placement, stone,
+///   orientation, cubes}]}
+/// - `legal` {record} → {legal: [placement…]} sorted (what the differential test compares)
+/// - `play` {record, placement} → {record, number, colour, placement, to_move, out, over}
+/// - `undo` {record, seats?} → {record, removed}: back to before the last move of a human
+///   seat (every move when no seats are given)
+/// - `ai` {record, level, seed?} → {placement, simulations}: the level's choice (not played)
+/// - `hint` {record, level?, seed?} → {placement, stone, orientation, cubes, colour,
+///   estimate, simulations, level}
+/// - `playouts` {record, count, seed?} → {games, plies}: random games to the end (a speed
+///   figure)
+/// - `boards` → {boards: [...]}, `stones` → {stones: [...]}
+pub fn handle(request: &str) -> String {
+    let answer = match dispatch(request) {
+        Ok(v) => v,
+        Err(f) => json!({ "error": f.code, "reason": f.reason }),
+    };
+    answer.to_string()
+}
+
+fn dispatch(request: &str) -> Result<Value, Failure> {
+    let req: Request = serde_json::from_str(request).map_err(|e| fail("bad_request", format!("not a request: {e}")))?;
+    let parse = |what: &str| -> Result<OnGame, Failure> {
+        serde_json::from_str(request).map_err(|e| fail("bad_request", format!("{what}: {e}")))
+    };
+    match req.cmd.as_str() {
+        "new" => {
+            let r: NewGame = serde_json::from_str(request).map_err(|e| fail("bad_request", format!("new: {e}")))?;
+            let game = new_game(&r)?;
+            let text = record::write(&game);
+            Ok(json!({ "record": text, "state": view::state(&game, &view::Context::default()) }))
+        }
+        "read_record" => {
+            #[derive(Deserialize)]
+            struct ReadRecord {
+                text: String,
+            }
+            let r: ReadRecord =
+                serde_json::from_str(request).map_err(|e| fail("bad_request", format!("read_record: {e}")))?;
+            let game = load(&r.text)?;
+            let (board, players, variant) = view::setup_of(&game);
+            Ok(json!({
+                "record": record::write(&game),
+                "board": board,
+                "players": players,
+                "variant": variant,
+                "moves": game.moves().len(),
+                "over": game.is_over(),
+            }))
+        }
+        "state" => {
+            let r = parse("state")?;
+            let game = load(&r.record)?;
+            let ctx = view::Context {
+                id: r.id.unwrap_or_default(),
+                seats: r.seats.unwrap_or_default(),
+                hot_seat: r.hot_seat.unwrap_or(false),
+            };
+            Ok(view::state_at(&game, r.at, &ctx))
+        }
+        "placements" => {
+            let game = load(&parse("placements")?.record)?;
+            Ok(view::placements(&game))
+        }
+        "legal" => {
+            let game = load(&parse("legal")?.record)?;
+            let mut legal = game.legal_notations();
+            legal.sort();
+            Ok(json!({ "legal": legal }))
+        }
+        "play" => {
+            let r = parse("play")?;
+            let mut game = load(&r.record)?;
+            let text = r
+                .placement
+                .ok_or_else(|| fail("bad_request", "play needs a placement"))?;
+            play(&mut game, &text)
+        }
+        "undo" => {
+            let r = parse("undo")?;
+            let mut game = load(&r.record)?;
+            let removed = undo(&mut game, r.seats.as_deref())?;
+            Ok(json!({ "record": record::write(&game), "removed": removed }))
+        }
+        "ai" => {
+            let r = parse("ai")?;
+            let game = load(&r.record)?;
+            let level = r
+                .level
+                .ok_or_else(|| fail("bad_request", "ai needs a level (1 to 9)"))?;
+            ai_move(&game, level, r.seed.unwrap_or(1))
+        }
+        "hint" => {
+            let r = parse("hint")?;
+            let game = load(&r.record)?;
+            hint(&game, r.level.unwrap_or(6), r.seed.unwrap_or(1))
+        }
+        "playouts" => {
+            let r = parse("playouts")?;
+            let game = load(&r.record)?;
+            let count = r.count.unwrap_or(100).min(1_000_000);
+            let mut rng = Rng::new(r.seed.unwrap_or(1));
+            let mut plies = 0u64;
+            for _ in 0..count {
+                let mut g = game.clone();
+                let before = g.moves().len();
+                g.play_random(&mut rng);
+                plies += (g.moves().len() - before) as u64;
+            }
+            Ok(json!({ "games": count, "plies": plies }))
+        }
+        "boards" => Ok(json!({ "boards": Board::builtins().iter().map(boards::board_json).collect::<Vec<_>>() })),
+        "stones" => Ok(json!({ "stones": Stone::ALL.iter().map(|&s| boards::stone_json(s)).collect::<Vec<_>>() })),
+        other => Err(fail("unknown_command", format!("unknown command '{other}'"))),
+    }
+}
+
+/// The game a record describes, replayed by the core on the built-in boards.
+pub fn load(text: &str) -> Result<Game, Failure> {
+    record::read_game(text).map_err(|e| fail("bad_record", e.to_string()))
+}
+
+fn new_game(r: &NewGame) -> Result<Game, Failure> {
+    let board = record::builtin_board(&r.board).map_err(|e| fail("bad_setup", e))?;
+    let variant = match r.variant.as_deref() {
+        None => Variant::Standard,
+        Some(v) => Variant::from_name(v).ok_or_else(|| {
+            fail(
+                "bad_setup",
+                format!("unknown variant '{v}'; use standard, two-player-four-colors or ruinas"),
+            )
+        })?,
+    };
+    let colours = match r.colours.as_deref() {
+        None => None,
+        Some(text) => Some(Colour::parse_list(text).map_err(|e| fail("bad_setup", e))?),
+    };
+    let stuck = match r.stuck_rule.as_deref() {
+        None => StuckRule::Out,
+        Some(s) => StuckRule::from_name(s)
+            .ok_or_else(|| fail("bad_setup", format!("unknown stuck rule '{s}'; use out or pass")))?,
+    };
+    let site = Site::new(board, r.players, variant, colours)
+        .map_err(|e| fail("bad_setup", e.to_string()))?
+        .with_stuck_rule(stuck);
+    let site = Arc::new(site);
+    if variant != Variant::Ruinas {
+        if r.ruins.as_ref().is_some_and(|v| !v.is_empty()) || r.ruins_seed.is_some() {
+            return Err(fail("bad_setup", "only Ruinas has ruins"));
+        }
+        return Ok(Game::new(site));
+    }
+    match &r.ruins {
+        Some(ruins) => {
+            let texts: Vec<&str> = ruins.iter().map(String::as_str).collect();
+            Game::with_ruin_texts(site, &texts).map_err(|e| fail("bad_setup", e))
+        }
+        None => Ok(Game::with_random_ruins(site, r.ruins_seed.unwrap_or(1))),
+    }
+}
+
+fn play(game: &mut Game, text: &str) -> Result<Value, Failure> {
+    let before = game.position().clone();
+    let colour = game
+        .to_move()
+        .ok_or_else(|| fail("game_over", "the game is over: no more placements"))?;
+    let m = game.play_text(text).map_err(|e| fail("illegal_move", e.to_string()))?;
+    let out: Vec<String> = view::colours_in_order(game)
+        .into_iter()
+        .filter(|&c| game.position().is_out(c) && !before.is_out(c))
+        .map(|c| c.to_string())
+        .collect();
+    Ok(json!({
+        "record": record::write(game),
+        "number": game.moves().len(),
+        "colour": colour.to_string(),
+        "placement": game.notation(m),
+        "to_move": game.to_move().map(|c| c.to_string()),
+        "out": out,
+        "over": game.is_over(),
+    }))
+}
+
+/// Takes back the moves since (and including) the last move of a human seat, as the
+/// server's hot-seat undo does; without seats, the last move.
+fn undo(game: &mut Game, seats: Option<&[Seat]>) -> Result<Vec<usize>, Failure> {
+    let n = game.moves().len();
+    let human = |i: usize| -> bool {
+        let Some(seats) = seats else { return true };
+        let site = game.site();
+        game.mover(i)
+            .and_then(|c| site.player_of(c))
+            .and_then(|p| seats.get(p))
+            .is_none_or(|s| s.kind != "ai")
+    };
+    let first = (0..n)
+        .rev()
+        .find(|&i| human(i))
+        .ok_or_else(|| fail("nothing_to_undo", "there is no move of a person to take back"))?;
+    while game.moves().len() > first {
+        game.undo();
+    }
+    Ok((first + 1..=n).collect())
+}
+
+/// The search of `level` as the browser runs it: one thread, and level 9 by simulations.
+fn browser_config(level: u8, seed: u64) -> MctsConfig {
+    let mut config = MctsConfig {
+        threads: 1,
+        seed,
+        ..level_config(level)
+    };
+    if config.time.is_some() {
+        config.time = None;
+        config.simulations = Some(LEVEL9_SIMULATIONS);
+    }
+    config
+}
+
+fn ai_move(game: &Game, level: u8, seed: u64) -> Result<Value, Failure> {
+    if !(1..=9).contains(&level) {
+        return Err(fail("bad_level", format!("a level is 1 to 9, not {level}")));
+    }
+    if game.is_over() {
+        return Err(fail("game_over", "the game is over: no more placements"));
+    }
+    if level <= 3 {
+        // Levels 1-3 do not search: the core's level player chooses.
+        let mut player = rumis_ai::level(level, seed, 1);
+        let m = player
+            .choose(game)
+            .ok_or_else(|| fail("game_over", "the game is over: no more placements"))?;
+        return Ok(json!({ "placement": game.notation(m), "simulations": 0 }));
+    }
+    let mut mcts = Mcts::new(browser_config(level, seed));
+    let r = mcts
+        .search(game)
+        .ok_or_else(|| fail("game_over", "the game is over: no more placements"))?;
+    Ok(json!({ "placement": game.notation(r.best), "simulations": r.simulations }))
+}
+
+fn hint(game: &Game, level: u8, seed: u64) -> Result<Value, Failure> {
+    if !(4..=9).contains(&level) {
+        return Err(fail(
+            "bad_level",
+            format!("a hint searches at level 4 to 9, not {level}"),
+        ));
+    }
+    let colour = game
+        .to_move()
+        .ok_or_else(|| fail("game_over", "the game is over: there is nothing to hint"))?;
+    let mut mcts = Mcts::new(browser_config(level, seed));
+    let r = mcts
+        .search(game)
+        .ok_or_else(|| fail("game_over", "the game is over: there is nothing to hint"))?;
+    let mut body = view::placement(game, r.best);
+    if let Value::Object(map) = &mut body {
+        map.insert("colour".into(), json!(colour.to_string()));
+        map.insert(
+            "estimate".into(),
+            json!((r.estimates[colour.index()] * 1000.0).round() / 1000.0),
+        );
+        map.insert("simulations".into(), json!(r.simulations));
+        map.insert("level".into(), json!(level));
+    }
+    Ok(body)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,176 @@
+//! The engine's answers, natively (the same code as in the browser).
+
+use super::*;
+
+fn call(v: Value) -> Value {
+    serde_json::from_str(&handle(&v.to_string())).unwrap()
+}
+
+fn new(board: &str, players: usize) -> String {
+    let a = call(json!({ "cmd": "new", "board": board, "players": players }));
+    a["record"].as_str().unwrap().to_string()
+}
+
+#[test]
+fn a_new_game_is_the_cores() {
+    let a = call(json!({ "cmd": "new", "board": "chullpa", "players": 4 }));
+    let s = &a["state"];
+    assert_eq!(s["legal_moves"].as_array().unwrap().len(), 687);
+    assert_eq!(s["to_move"], "R");
+    assert_eq!(s["site"]["colours"], json!(["R", "Y", "G", "B"]));
+    assert_eq!(s["colours"][0]["stones_left"].as_array().unwrap().len(), 11);
+    let record = a["record"].as_str().unwrap();
+    assert!(record.contains("[Board \"Chullpa\"]"), "{record}");
+}
+
+#[test]
+fn bad_setups_get_the_cores_words() {
+    let a = call(json!({ "cmd": "new", "board": "atlantis", "players": 2 }));
+    assert_eq!(a["error"], "bad_setup");
+    assert!(a["reason"].as_str().unwrap().contains("unknown board 'atlantis'"));
+    let a = call(json!({ "cmd": "new", "board": "chullpa", "players": 5 }));
+    assert_eq!(a["reason"], "a game has 2 to 4 players, not 5");
+    let a = call(json!({ "cmd": "new", "board": "chullpa", "players": 4, "variant": "ruinas" }));
+    assert_eq!(a["error"], "bad_setup");
+    assert_eq!(call(json!({ "cmd": "dance" }))["error"], "unknown_command");
+    assert_eq!(call(json!("no object"))["error"], "bad_request");
+    assert_eq!(handle("{"), handle("{"));
+    assert!(handle("{").contains("bad_request"));
+}
+
+#[test]
+fn a_placement_is_played_or_refused_with_the_cores_error() {
+    let record = new("chullpa", 4);
+    let a = call(json!({ "cmd": "play", "record": record, "placement": "L4@a1,a2,a3,b1" }));
+    assert_eq!(a["number"], 1);
+    assert_eq!(a["colour"], "R");
+    assert_eq!(a["to_move"], "Y");
+    let after = a["record"].as_str().unwrap();
+    assert!(after.contains("1. L4@a1,a2,a3,b1"), "{after}");
+    // Yellow's first stone must touch red (rules); the core's sentence comes back.
+    let b = call(json!({ "cmd": "play", "record": after, "placement": "L4@f6,f5,f4,e6" }));
+    assert_eq!(b["error"], "illegal_move", "{b}");
+    let native = {
+        let mut g = load(after).unwrap();
+        g.play_text("L4@f6,f5,f4,e6").unwrap_err().to_string()
+    };
+    assert_eq!(b["reason"], native);
+    let c = call(json!({ "cmd": "play", "record": after, "placement": "nonsense" }));
+    assert_eq!(c["error"], "illegal_move");
+}
+
+#[test]
+fn state_at_shows_history_and_the_last_move() {
+    let mut record = new("chullpa", 2);
+    for _ in 0..3 {
+        let legal = call(json!({ "cmd": "legal", "record": record }));
+        let first = legal["legal"][0].as_str().unwrap().to_string();
+        record = call(json!({ "cmd": "play", "record": record, "placement": first }))["record"]
+            .as_str()
+            .unwrap()
+            .to_string();
+    }
+    let s = call(json!({ "cmd": "state", "record": record, "at": 2, "id": "x1" }));
+    assert_eq!(s["moves_played"], 3);
+    assert_eq!(s["at"], 2);
+    assert_eq!(s["move_number"], 3);
+    assert_eq!(s["last_move"]["number"], 2);
+    assert_eq!(s["moves"].as_array().unwrap().len(), 2);
+    assert_eq!(s["id"], "x1");
+    let cubes: usize = s["last_move"]["cubes"].as_array().unwrap().len();
+    assert!((2..=4).contains(&cubes));
+}
+
+#[test]
+fn undo_takes_back_to_the_last_human_move() {
+    let mut record = new("chullpa", 2);
+    for _ in 0..3 {
+        let ai = call(json!({ "cmd": "ai", "record": record, "level": 1, "seed": 3 }));
+        let p = ai["placement"].as_str().unwrap();
+        record = call(json!({ "cmd": "play", "record": record, "placement": p }))["record"]
+            .as_str()
+            .unwrap()
+            .to_string();
+    }
+    // Seat 0 (red) is a person, seat 1 (yellow) the AI: moves 1 and 3 are red's.
+    let seats = json!([{ "kind": "human" }, { "kind": "ai", "level": 5 }]);
+    let a = call(json!({ "cmd": "undo", "record": record, "seats": seats }));
+    assert_eq!(a["removed"], json!([3]));
+    let after = a["record"].as_str().unwrap().to_string();
+    let b = call(json!({ "cmd": "undo", "record": after, "seats": seats }));
+    assert_eq!(b["removed"], json!([1, 2]));
+    let empty = b["record"].as_str().unwrap();
+    let c = call(json!({ "cmd": "undo", "record": empty, "seats": seats }));
+    assert_eq!(c["error"], "nothing_to_undo");
+}
+
+#[test]
+fn the_ai_and_the_hint_choose_legal_placements() {
+    let record = new("coricancha", 4);
+    let legal = call(json!({ "cmd": "legal", "record": record }))["legal"].clone();
+    for level in [1, 3, 4] {
+        let a = call(json!({ "cmd": "ai", "record": record, "level": level, "seed": 7 }));
+        assert!(
+            legal.as_array().unwrap().contains(&a["placement"]),
+            "level {level}: {a}"
+        );
+    }
+    let h = call(json!({ "cmd": "hint", "record": record, "level": 4 }));
+    assert!(legal.as_array().unwrap().contains(&h["placement"]), "{h}");
+    assert_eq!(h["simulations"], 100);
+    assert_eq!(
+        call(json!({ "cmd": "ai", "record": record, "level": 10 }))["error"],
+        "bad_level"
+    );
+    assert_eq!(
+        call(json!({ "cmd": "hint", "record": record, "level": 3 }))["error"],
+        "bad_level"
+    );
+}
+
+#[test]
+fn level_nine_counts_simulations_in_the_browser() {
+    // No clock in wasm32-unknown-unknown: level 9 must not ask for one.
+    let c = browser_config(9, 1);
+    assert_eq!(c.time, None);
+    assert_eq!(c.simulations, Some(LEVEL9_SIMULATIONS));
+    assert_eq!(browser_config(8, 1).simulations, Some(10_000));
+}
+
+#[test]
+fn records_are_read_checked_and_written_back() {
+    let a = call(
+        json!({ "cmd": "read_record", "text": "[Board \"Pisac\"]\n[Players \"3\"]\n\n1. L4@a1,a2,a3,b1 2. L4@a1,a2,a3,b1\n" }),
+    );
+    assert!(a.get("error").is_some(), "a stone on a place taken is refused: {a}");
+    let record = new("pisac", 3);
+    let a = call(json!({ "cmd": "read_record", "text": record }));
+    assert_eq!(a["board"], "Pisac");
+    assert_eq!(a["players"], 3);
+    assert_eq!(a["record"], record);
+    assert_eq!(
+        call(json!({ "cmd": "read_record", "text": "garbage" }))["error"],
+        "bad_record"
+    );
+}
+
+#[test]
+fn ruinas_keeps_its_ruins_in_the_record() {
+    let a = call(json!({ "cmd": "new", "board": "tambo", "players": 2, "variant": "ruinas", "ruins_seed": 4 }));
+    let record = a["record"].as_str().unwrap();
+    assert!(record.contains("[Setup \""), "{record}");
+    let s = call(json!({ "cmd": "state", "record": record }));
+    assert!(!s["site"]["ruins"].as_array().unwrap().is_empty());
+    assert!(s["position"]["cube_count"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn boards_stones_and_playouts() {
+    let b = call(json!({ "cmd": "boards" }));
+    assert_eq!(b["boards"].as_array().unwrap().len(), 6);
+    let s = call(json!({ "cmd": "stones" }));
+    assert_eq!(s["stones"].as_array().unwrap().len(), 11);
+    let p = call(json!({ "cmd": "playouts", "record": new("chullpa", 2), "count": 5 }));
+    assert_eq!(p["games"], 5);
+    assert!(p["plies"].as_u64().unwrap() >= 10);
+}
