@@ -7,7 +7,8 @@ import { fileURLToPath } from "node:url";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 
 const dist = join(dirname(fileURLToPath(import.meta.url)), "..", "dist");
-const TEXT = /\.(html|js|mjs|css|svg|json|txt|map)$/;
+// (and the engine's WebAssembly module, which compresses to about a third)
+const TEXT = /\.(html|js|mjs|css|svg|json|txt|map|wasm|webmanifest)$/;
 let before = 0;
 let br = 0;
 let gz = 0;

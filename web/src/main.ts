@@ -9,10 +9,17 @@ import { StartPage } from "./start";
 import { HowToPage } from "./howto/page";
 import { attachTutorial } from "./tutorial/overlay";
 import { EditorPage } from "./editor/page";
+import { localBackend } from "./engine/local";
+import { registerOffline } from "./offline";
 
 const root = document.getElementById("app")!;
 const game = location.pathname.match(/^\/game\/([A-Za-z0-9]+)\/?$/);
-if (game) {
+// A local game is addressed by a query on the start page's address, so a static file server
+// (which knows nothing of /game/ID) serves it too.
+const local = new URLSearchParams(location.search).get("local");
+registerOffline();
+if (local && /^[A-Za-z0-9]+$/.test(local)) void new GamePage(root, local, localBackend).start();
+else if (game) {
   const page = new GamePage(root, game[1]);
   void page.start();
   attachTutorial(game[1], page.guideSlot);

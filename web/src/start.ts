@@ -8,6 +8,9 @@ import { h, swatch, toast } from "./ui";
 import { languagePicker, t } from "./i18n";
 import { fitCamera } from "./fit";
 import { startGuidedGame } from "./tutorial/launch";
+import { localBackend } from "./engine/local";
+import { engine } from "./engine/client";
+import { localGames, localGameUrl } from "./engine/games";
 
 const ORDER: Letter[] = ["R", "Y", "G", "B"];
 
@@ -32,6 +35,10 @@ export class StartPage {
   private players = 2;
   private variant = "standard";
   private hotSeat = false;
+  /** Play in this browser (the WebAssembly engine) instead of on the server. */
+  private local = false;
+  /** Whether a server answered. */
+  private server = true;
   private seats: SeatChoice[] = [
     { kind: "human", level: 3 },
     { kind: "ai", level: 3 },
@@ -76,9 +83,17 @@ export class StartPage {
     this.renderJoin();
     try {
       this.boards = await api.boards();
-    } catch (e) {
-      this.el.boards.textContent = t("start.unreachable", { reason: (e as Error).message });
-      return;
+    } catch {
+      // No server (a static copy of the app, or offline): the engine in this browser has
+      // the boards, and every game is a local one.
+      this.server = false;
+      this.local = true;
+      try {
+        this.boards = (await engine.call<{ boards: BoardInfo[] }>({ cmd: "boards" })).boards;
+      } catch (e) {
+        this.el.boards.textContent = t("start.unreachable", { reason: errorText(e) });
+        return;
+      }
     }
     this.renderBoards();
     this.renderSetup();
@@ -246,7 +261,7 @@ export class StartPage {
     });
     const humans = this.seatColours().filter((_, i) => this.seats[i].kind === "human").length;
     const mode =
-      humans > 1
+      humans > 1 && !this.local
         ? h(
             "div",
             { class: "row" },
@@ -255,8 +270,18 @@ export class StartPage {
             radio("mode", "online", t("start.online"), !this.hotSeat, () => ((this.hotSeat = false), this.renderSetup())),
           )
         : null;
+    const where = this.server
+      ? h(
+          "div",
+          { class: "row" },
+          h("span", { class: "label" }, t("start.where")),
+          radio("where", "server", t("start.whereServer"), !this.local, () => ((this.local = false), this.renderSetup())),
+          radio("where", "local", t("start.whereLocal"), this.local, () => ((this.local = true), this.renderSetup())),
+        )
+      : h("p", { class: "small", id: "no-server" }, t("start.noServer"));
     el.replaceChildren(
       h("h2", {}, t("start.newGame")),
+      where,
       players,
       variant,
       h("div", { class: "seats" }, ...seatRows),
@@ -279,7 +304,15 @@ export class StartPage {
       return s.kind === "human" ? { kind: "human" } : { kind: "ai", level: s.level };
     });
     const humans = seats.filter((s) => s.kind === "human").length;
-    const hotSeat = humans > 1 && this.hotSeat;
+    const hotSeat = humans > 1 && (this.hotSeat || this.local);
+    if (this.local) {
+      try {
+        location.href = await localBackend.create({ board: this.board, players: this.players, variant: this.variant, seats: seats as { kind: "human" | "ai"; level?: number }[], hot_seat: hotSeat });
+      } catch (e) {
+        toast(errorText(e), true);
+      }
+      return;
+    }
     let created;
     try {
       created = await api.create({ board: this.board, players: this.players, variant: this.variant, hot_seat: hotSeat, seats });
@@ -338,6 +371,26 @@ export class StartPage {
 
   private async renderRecent() {
     const el = this.el.recent;
+    const mine = localGames.list().slice(0, 8);
+    const localList = mine.length
+      ? [
+          h("h2", {}, t("start.localGames")),
+          h(
+            "ul",
+            { id: "local-games" },
+            ...mine.map((g) => {
+              const board = g.record.match(/\[Board "(.*)"\]/)?.[1] ?? "?";
+              const players = Number(g.record.match(/\[Players "(\d)"\]/)?.[1] ?? 0);
+              const moves = g.record.match(/(\d+)\. /g)?.length ?? 0;
+              const done = /\[Result "/.test(g.record);
+              const facts = [t("start.moves", { count: moves }), done ? t("start.finished") : ""].filter(Boolean);
+              return h("li", {}, h("a", { href: localGameUrl(g.id) }, t("start.recentGame", { board, count: players })), h("span", { class: "small" }, ` · ${facts.join(" · ")}`));
+            }),
+          ),
+        ]
+      : [];
+    el.replaceChildren(...localList);
+    if (!this.server) return;
     try {
       const [open, finished] = await Promise.all([api.games("open", 8), api.games("finished", 8)]);
       const variantName = (v: string) => (v === "two-player-four-colors" ? t("start.variants.twoFour") : v === "ruinas" ? t("start.variants.ruinas") : "");
@@ -356,11 +409,12 @@ export class StartPage {
         );
       };
       el.replaceChildren(
+        ...localList,
         h("h2", {}, t("start.recent")),
         open.length + finished.length === 0 ? h("p", { class: "small" }, t("start.none")) : h("ul", {}, ...open.map(row), ...finished.map(row)),
       );
     } catch {
-      el.replaceChildren();
+      el.replaceChildren(...localList);
     }
   }
 }

@@ -1,5 +1,4 @@
 // The buttons and settings under the tray, the share links and the keys.
-import { api } from "../api";
 import type { GameState, Hint } from "../api";
 import { t } from "../i18n";
 import { h, prefs } from "../ui";
@@ -40,7 +39,7 @@ function setting(name: string, hooks: ActionHooks) {
   );
 }
 
-export function renderActions(el: HTMLElement, id: string, s: GameState, canPlay: boolean, replaying: boolean, hint: Hint | null, hooks: ActionHooks) {
+export function renderActions(el: HTMLElement, id: string, recordUrl: string, s: GameState, canPlay: boolean, replaying: boolean, hint: Hint | null, hooks: ActionHooks) {
   el.replaceChildren();
   if (!s.over && !replaying) {
     el.append(h("button", { id: "hint", title: t("game.actions.hint_title"), disabled: !canPlay, onclick: () => hooks.hint() }, t("game.actions.hint")));
@@ -48,7 +47,7 @@ export function renderActions(el: HTMLElement, id: string, s: GameState, canPlay
       el.append(h("button", { id: "undo", title: t("game.actions.undo_title"), disabled: s.moves_played === 0, onclick: () => hooks.undo() }, t("game.actions.undo")));
   }
   el.append(
-    h("a", { class: "button", id: "record", href: api.recordUrl(id), download: `rumis-${id}.txt`, title: t("game.actions.record_title") }, t("game.actions.record")),
+    h("a", { class: "button", id: "record", href: recordUrl, download: `rumis-${id}.txt`, title: t("game.actions.record_title") }, t("game.actions.record")),
     h("div", { class: "settings" }, ...["animate", "limits", "labels", "sound"].map((n) => setting(n, hooks))),
   );
   if (hint) {

@@ -1,6 +1,6 @@
 // The end of a game: the final scores, the replay controls, and the win-estimate graph
 // (axes: move number, win chance 0–100 %; a legend of the colours).
-import { api } from "../api";
+import type { GameBackend } from "../engine/backend";
 import type { Analysis, GameState, Letter } from "../api";
 import { t } from "../i18n";
 import { colourName, h, hex, swatch } from "../ui";
@@ -27,6 +27,7 @@ export class EndScreen {
   constructor(
     private id: string,
     private hooks: EndHooks,
+    private backend: GameBackend,
   ) {}
 
   render(el: HTMLElement, s: GameState, replayAt: number | null) {
@@ -87,7 +88,7 @@ export class EndScreen {
     if (!a) {
       box.append(t("game.end.analysing"));
       // One request however often the screen is drawn meanwhile.
-      this.asked ??= api.analysis(this.id);
+      this.asked ??= this.backend.analysis(this.id);
       this.asked
         .then((r) => {
           this.analysis = r;

@@ -1,7 +1,9 @@
 // The game page: a composition of the store (the game as known, from the server's events),
 // the follower (moves shown one after another), the 3D view, the placer, the move list and
 // the panels. Modules tell the page what happened through typed events; the page decides.
-import { api, ApiError, tokens } from "../api";
+import { ApiError, tokens } from "../api";
+import { serverBackend } from "../engine/backend";
+import type { GameBackend } from "../engine/backend";
 import type { GameState, Hint, Letter, Placement, StoneInfo, Xyz } from "../api";
 import { t } from "../i18n";
 import { Placer, typing, viewKey, viewTools } from "../placer";
@@ -46,9 +48,10 @@ export class GamePage {
   constructor(
     private root: HTMLElement,
     private id: string,
+    private backend: GameBackend = serverBackend,
   ) {
-    this.store = new GameStore(id, (seat) => this.tokenFor(seat));
-    this.end = new EndScreen(id, { replay: (n) => this.replay(n) });
+    this.store = new GameStore(id, (seat) => this.tokenFor(seat), backend);
+    this.end = new EndScreen(id, { replay: (n) => this.replay(n) }, backend);
   }
 
   async start() {
@@ -64,7 +67,7 @@ export class GamePage {
     this.store.on("connection", () => this.renderConnection());
     this.store.on("failed", (e) => toast(errorText(e), true));
     try {
-      for (const s of await api.stones()) this.stones.set(s.code, s);
+      for (const s of await this.backend.stones()) this.stones.set(s.code, s);
       await this.store.start();
     } catch (e) {
       this.el.status.textContent = e instanceof ApiError && e.code === "unknown_game" ? t("game.status.no_game") : errorText(e);
@@ -242,7 +245,7 @@ export class GamePage {
     this.moveList.render(s);
     this.renderTray();
     this.renderActions();
-    renderShare(this.el.share, this.id, s);
+    if (!this.backend.local) renderShare(this.el.share, this.id, s);
     this.end.render(this.el.end, s, this.replayAt);
     this.placer.update();
   }
@@ -259,7 +262,8 @@ export class GamePage {
 
   private renderConnection() {
     const up = this.store.connected;
-    this.el.conn.textContent = up ? t("game.conn.up") : t("game.conn.down");
+    // A local game has no connection: it is played in this browser.
+    this.el.conn.textContent = this.backend.local ? t("game.conn.local") : up ? t("game.conn.up") : t("game.conn.down");
     this.el.conn.className = `conn ${up ? "up" : "down"}`;
   }
 
@@ -271,7 +275,7 @@ export class GamePage {
 
   private renderActions() {
     const hooks: ActionHooks = { hint: () => void this.askHint(), undo: () => void this.undo(), setting: (n, on) => this.setting(n, on) };
-    renderActions(this.el.actions, this.id, this.state!, this.canPlay(), this.replayAt !== null, this.hint, hooks);
+    renderActions(this.el.actions, this.id, this.backend.recordUrl(this.id), this.state!, this.canPlay(), this.replayAt !== null, this.hint, hooks);
   }
 
   private setting(name: string, on: boolean) {
@@ -303,7 +307,7 @@ export class GamePage {
     if (!token) return;
     this.busy = true;
     try {
-      const r = await api.move(this.id, token, p.placement, s.move_number);
+      const r = await this.backend.move(this.id, token, p.placement, s.move_number);
       if (prefs.get("sound", SETTINGS.sound)) knock();
       this.placer.selected = null;
       this.hint = null;
@@ -325,7 +329,7 @@ export class GamePage {
     if (!this.canPlay()) return;
     this.el.status.append(h("span", { class: "small", id: "hint-wait" }, " ", t("game.hint.wait")));
     try {
-      this.hint = await api.hint(this.id, 6);
+      this.hint = await this.backend.hint(this.id, 6);
       this.placer.selected = null;
       this.renderTray();
       this.renderActions();
@@ -342,7 +346,7 @@ export class GamePage {
     const token = Object.values(this.mine)[0];
     if (!token) return;
     try {
-      await api.undo(this.id, token, s.move_number);
+      await this.backend.undo(this.id, token, s.move_number);
       this.placer.selected = null;
     } catch (e) {
       toast(t("game.toast.no_undo", { reason: errorText(e) }), true);
@@ -362,7 +366,7 @@ export class GamePage {
     }
     this.setTop(false);
     try {
-      const at = await api.state(this.id, n);
+      const at = await this.backend.state(this.id, n);
       if (this.replayAt !== n) return;
       this.state = at;
       this.placer.set([], this.mover(), false, []);

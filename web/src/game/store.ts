@@ -4,7 +4,7 @@
 // cubes, in order, and nothing read for one event can undo what a later one said (the old
 // page re-read "now" on every event and so lost `ai_thinking`). The whole state is read again
 // only on a gap too long to walk, an undo, a resynchronisation or a reconnection.
-import { api, Events } from "../api";
+import type { EventStream, GameBackend } from "../engine/backend";
 import type { GameEvent, GameState, Letter, Placement, Xyz } from "../api";
 import { Emitter } from "./emitter";
 
@@ -46,12 +46,13 @@ export class GameStore extends Emitter<StoreEvents> {
   thinking: Thinking | null = null;
   connected = false;
   private queue: Promise<void> = Promise.resolve();
-  private events: Events | null = null;
+  private events: EventStream | null = null;
   private cubes = new Map<number, Xyz[]>();
 
   constructor(
     readonly id: string,
     private tokenFor: (seat: number) => string | null,
+    private backend: GameBackend,
   ) {
     super();
   }
@@ -62,7 +63,7 @@ export class GameStore extends Emitter<StoreEvents> {
     const first = this.fresh();
     this.queue = first.catch(() => undefined);
     await first;
-    this.events = new Events(
+    this.events = this.backend.events(
       this.id,
       (e) => this.run(() => this.apply(e)),
       (up) => {
@@ -101,7 +102,7 @@ export class GameStore extends Emitter<StoreEvents> {
   async cubesOf(number: number): Promise<Xyz[] | null> {
     const known = this.cubes.get(number);
     if (known) return known;
-    const s = await api.state(this.id, number);
+    const s = await this.backend.state(this.id, number);
     const cubes = s.last_move?.number === number ? s.last_move.cubes : null;
     if (cubes) this.cubes.set(number, cubes);
     return cubes;
@@ -145,7 +146,7 @@ export class GameStore extends Emitter<StoreEvents> {
   /** Apply the moves after the current state up to `target`, one by one. */
   private async walk(target: number) {
     for (let n = (this.state?.moves_played ?? 0) + 1; n <= target; n++) {
-      const at = await api.state(this.id, n);
+      const at = await this.backend.state(this.id, n);
       // The state after move n, as it was then.
       const state: GameState = { ...at, moves_played: n, status: at.over ? "finished" : "open" };
       const last = state.last_move;
@@ -172,7 +173,7 @@ export class GameStore extends Emitter<StoreEvents> {
   /** Read the whole state now (or take the snapshot given). */
   private async fresh(given?: GameState) {
     for (let tries = 0; tries < 3; tries++) {
-      const state = given && tries === 0 ? given : await api.state(this.id);
+      const state = given && tries === 0 ? given : await this.backend.state(this.id);
       const placements = await this.placementsFor(state);
       if (placements === "stale") continue;
       this.state = state;
@@ -186,7 +187,7 @@ export class GameStore extends Emitter<StoreEvents> {
   /** The legal placements when a seat this browser holds is to move (checked against the state's move number). */
   private async placementsFor(state: GameState): Promise<Placement[] | null | "stale"> {
     if (state.over || state.seat_to_move === null || this.tokenFor(state.seat_to_move) === null) return null;
-    const p = await api.placements(this.id);
+    const p = await this.backend.placements(this.id);
     return p.move_number === state.move_number ? p.placements : "stale";
   }
 }

@@ -1,0 +1,36 @@
+// A plain static file server for the browser tests of the app without `rumis serve`: it
+// serves web/dist as any static host would — files by path, `/` as index.html, nothing
+// else (no /api, no fallback page) — on a free loopback port.
+import { createServer } from "node:http";
+import { readFile } from "node:fs/promises";
+import { join, normalize, extname } from "node:path";
+import { webDir } from "./harness.mjs";
+
+const TYPES = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript",
+  ".css": "text/css",
+  ".json": "application/json",
+  ".webmanifest": "application/manifest+json",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".wasm": "application/wasm",
+};
+
+export async function startStatic(root = join(webDir, "dist")) {
+  const requests = [];
+  const server = createServer(async (req, res) => {
+    const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
+    requests.push(path);
+    const file = normalize(join(root, path === "/" ? "index.html" : path));
+    if (!file.startsWith(root)) return res.writeHead(403).end();
+    try {
+      const body = await readFile(file);
+      res.writeHead(200, { "Content-Type": TYPES[extname(file)] ?? "application/octet-stream" }).end(body);
+    } catch {
+      res.writeHead(404, { "Content-Type": "text/plain" }).end("not found");
+    }
+  });
+  await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
+  return { url: `http://127.0.0.1:${server.address().port}`, requests, stop: () => new Promise((ok) => server.close(ok)) };
+}

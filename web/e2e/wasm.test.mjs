@@ -1,0 +1,107 @@
+// The app without a server: web/dist served by a plain static file server (static.mjs, no
+// `rumis serve`), the core and the AI running as WebAssembly in a Web Worker. A local game
+// against level 5 to its end, whose final scores are those the native `rumis score` reads
+// from the downloaded record; a reload with the network cut resumes it (service worker).
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { launch, binary, moveNumber, outDir, waitMovePast } from "./harness.mjs";
+import { startStatic } from "./static.mjs";
+
+let site;
+let browser;
+
+before(async () => {
+  site = await startStatic();
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await site?.stop();
+});
+
+const shot = (page, name) => page.screenshot({ path: join(outDir, `${name}.png`) });
+
+async function yourTurn(page, timeout = 90000) {
+  await page.waitForSelector('#status[data-state="your-turn"], #status[data-state="over"]', { timeout });
+  return (await page.getAttribute("#status", "data-state")) === "your-turn";
+}
+
+async function keyboardMove(page) {
+  const before = await moveNumber(page);
+  await page.keyboard.press("n");
+  assert.ok(await page.evaluate(() => window.rumis.current()), "N shows a place for a stone");
+  await page.keyboard.press("Enter");
+  await waitMovePast(page, before);
+}
+
+test("a local game against level 5 without a server, offline after a reload, to the scores of the native core", { timeout: 300_000 }, async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+
+  // The start page: no server answers, so the engine in the page has the boards.
+  const loaded = Date.now();
+  await page.goto(site.url);
+  await page.waitForSelector("#no-server");
+  await page.waitForSelector(".board-card img");
+  const boards = await page.$$eval(".board-card", (els) => els.map((e) => e.dataset.board).sort());
+  assert.deepEqual(boards, ["Chullpa", "Coricancha", "Cucho", "Pirka", "Pisac", "Tambo"]);
+  await shot(page, "wasm-start");
+
+  await page.click('.board-card[data-board="Chullpa"]');
+  await page.selectOption('select[data-seat="1"]', "ai:5");
+  await page.click("#create");
+  await page.waitForURL(/\/\?local=L[a-z0-9]+$/);
+  assert.ok(await yourTurn(page));
+  console.log(`time to the first move on a cold load: ${Date.now() - loaded} ms`);
+  assert.match(await page.textContent("#conn"), /./);
+
+  // Two moves, each answered by the AI in the worker.
+  await keyboardMove(page);
+  assert.ok(await yourTurn(page));
+  await keyboardMove(page);
+  assert.ok(await yourTurn(page));
+  await shot(page, "wasm-local-game");
+
+  // The service worker holds the app: with the network cut, a reload resumes the game.
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
+  const mid = await moveNumber(page);
+  const served = site.requests.length;
+  await context.setOffline(true);
+  await page.reload();
+  assert.ok(await yourTurn(page));
+  assert.equal(await moveNumber(page), mid, "the reload resumed the game where it was");
+  assert.equal(site.requests.length, served, "nothing was fetched from the network");
+  await shot(page, "wasm-offline-reload");
+
+  // Play to the end, still offline.
+  for (let i = 0; i < 40 && (await yourTurn(page)); i++) await keyboardMove(page);
+  await page.waitForSelector("#final-scores");
+  const shown = await page.$$eval("#final-scores tr[data-colour]", (rows) =>
+    rows.map((r) => `${r.dataset.colour} ${r.querySelector(".final-score").dataset.score}`),
+  );
+  await shot(page, "wasm-end");
+
+  // The record downloads, and the native core scores it as the page did.
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click("#record")]);
+  const file = join(mkdtempSync(join(tmpdir(), "rumis-wasm-")), "record.txt");
+  await download.saveAs(file);
+  const record = readFileSync(file, "utf8");
+  assert.match(record, /\[Board "Chullpa"\]/);
+  assert.match(record, /\[Result "/);
+  const native = execFileSync(binary(), ["score", "--record", file], { encoding: "utf8" })
+    .split("\n")
+    .filter((l) => /^[RYGB] -?\d+$/.test(l.trim()))
+    .map((l) => l.trim());
+  assert.equal(native.length, 2, `rumis score said:\n${native}`);
+  assert.deepEqual(shown, native, "the page's final scores are the native core's");
+  assert.ok(!site.requests.some((p) => p.startsWith("/api/") && p !== "/api/v1/boards"), `only the start page asks for a server: ${site.requests}`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

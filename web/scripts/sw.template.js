@@ -1,0 +1,32 @@
+// The app's service worker (written into dist/ by scripts/offline.mjs): the build's files
+// are kept in a cache when it installs, so a reload without a network still loads the app
+// and a local game resumes (its record is in localStorage). Pages are asked of the network
+// first (a new build shows at once), the hashed files of the cache first; the server's API
+// is never cached.
+const VERSION = "__VERSION__";
+const FILES = __FILES__;
+
+self.addEventListener("install", (e) => {
+  e.waitUntil(caches.open(VERSION).then((c) => c.addAll(FILES)).then(() => self.skipWaiting()));
+});
+
+self.addEventListener("activate", (e) => {
+  e.waitUntil(
+    caches
+      .keys()
+      .then((keys) => Promise.all(keys.filter((k) => k !== VERSION && k.startsWith("rumis-")).map((k) => caches.delete(k))))
+      .then(() => self.clients.claim()),
+  );
+});
+
+self.addEventListener("fetch", (e) => {
+  const req = e.request;
+  const url = new URL(req.url);
+  if (req.method !== "GET" || url.origin !== self.location.origin || url.pathname.startsWith("/api/")) return;
+  if (req.mode === "navigate") {
+    // Every page of the app is index.html (the app routes by address).
+    e.respondWith(fetch(req).catch(() => caches.match("/index.html", { cacheName: VERSION })));
+    return;
+  }
+  e.respondWith(caches.match(req, { cacheName: VERSION }).then((hit) => hit ?? fetch(req)));
+});

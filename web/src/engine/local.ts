@@ -1,0 +1,173 @@
+// The local implementation of the engine interface: the game lives in localStorage as its
+// record (games.ts), every question goes to the WebAssembly engine in the worker
+// (client.ts), and the events the page follows are made here in the order things happen —
+// a person's move, then each AI seat's, one after another.
+import { ApiError, tokens } from "../api";
+import type { Analysis, GameEvent, GameState, Hint, Letter, PlacementsAnswer, StoneInfo } from "../api";
+import { t } from "../i18n";
+import type { EventStream, GameBackend } from "./backend";
+import { engine } from "./client";
+import { localGames, localGameUrl } from "./games";
+import type { LocalGame, LocalSeat } from "./games";
+
+export interface LocalSetup {
+  board: string;
+  players: number;
+  variant: string;
+  seats: LocalSeat[];
+  hot_seat: boolean;
+}
+
+interface Played {
+  record: string;
+  number: number;
+  colour: Letter;
+  placement: string;
+  to_move: Letter | null;
+  out: Letter[];
+  over: boolean;
+}
+
+function game(id: string): LocalGame {
+  const g = localGames.get(id);
+  if (!g) throw new ApiError(404, "unknown_game", `no local game ${id} in this browser`);
+  return g;
+}
+
+class LocalBackend implements GameBackend {
+  readonly local = true;
+  private listeners = new Map<string, Set<(e: GameEvent) => void>>();
+  /** Per game: the AI's turns run one at a time, after whatever came before. */
+  private queues = new Map<string, Promise<void>>();
+
+  /** Starts a local game: the core checks the setup and places any ruins. */
+  async create(setup: LocalSetup): Promise<string> {
+    const seed = crypto.getRandomValues(new Uint32Array(1))[0];
+    const made = await engine.call<{ record: string }>({
+      cmd: "new",
+      board: setup.board,
+      players: setup.players,
+      variant: setup.variant,
+      ...(setup.variant === "ruinas" ? { ruins_seed: seed } : {}),
+    });
+    const id = localGames.newId();
+    const now = Date.now();
+    localGames.save({ id, record: made.record, seats: setup.seats, hot_seat: setup.hot_seat, seed, created: now, updated: now });
+    // Every person's seat is this browser's.
+    setup.seats.forEach((s, i) => s.kind === "human" && tokens.add(id, i, "local"));
+    return localGameUrl(id);
+  }
+
+  stones() {
+    return engine.call<{ stones: StoneInfo[] }>({ cmd: "stones" }).then((r) => r.stones);
+  }
+
+  state(id: string, at?: number): Promise<GameState> {
+    const g = game(id);
+    return engine.call<GameState>({ cmd: "state", record: g.record, id, seats: g.seats, hot_seat: g.hot_seat, ...(at === undefined ? {} : { at }) });
+  }
+
+  placements(id: string) {
+    return engine.call<PlacementsAnswer>({ cmd: "placements", record: game(id).record });
+  }
+
+  async move(id: string, _token: string, placement: string, expected: number) {
+    const g = game(id);
+    const number = this.movesIn(g.record) + 1;
+    if (expected !== number) throw new ApiError(409, "stale_move_number", `the next move is number ${number}, not ${expected}`);
+    const played = await this.play(g, placement, "human");
+    this.driveAi(id);
+    return { number: played.number, move_number: played.number + 1 };
+  }
+
+  async undo(id: string, _token: string, expected: number) {
+    const g = game(id);
+    const number = this.movesIn(g.record) + 1;
+    if (expected !== number) throw new ApiError(409, "stale_move_number", `the next move is number ${number}, not ${expected}`);
+    const r = await engine.call<{ record: string; removed: number[] }>({ cmd: "undo", record: g.record, seats: g.seats });
+    g.record = r.record;
+    localGames.save(g);
+    this.emit(id, { type: "undo", removed: r.removed, move_number: r.removed[0] ?? number, to_move: null });
+    return { removed: r.removed };
+  }
+
+  hint(id: string, level: number) {
+    return engine.call<Hint>({ cmd: "hint", record: game(id).record, level, seed: game(id).seed });
+  }
+
+  analysis(): Promise<Analysis> {
+    return Promise.reject(new Error(t("game.local.no_analysis")));
+  }
+
+  recordUrl(id: string): string {
+    return `data:text/plain;charset=utf-8,${encodeURIComponent(localGames.get(id)?.record ?? "")}`;
+  }
+
+  events(id: string, onEvent: (e: GameEvent) => void, onStatus: (up: boolean) => void): EventStream {
+    const set = this.listeners.get(id) ?? new Set();
+    this.listeners.set(id, set);
+    set.add(onEvent);
+    onStatus(true);
+    // As the server's socket does: a snapshot first; then, after a reload with an AI to
+    // move, the AI goes on.
+    void this.state(id).then(
+      (state) => {
+        onEvent({ type: "snapshot", state });
+        this.driveAi(id);
+      },
+      () => onStatus(false),
+    );
+    return { close: () => set.delete(onEvent) };
+  }
+
+  private emit(id: string, e: GameEvent) {
+    for (const l of this.listeners.get(id) ?? []) l(e);
+  }
+
+  private movesIn(record: string): number {
+    // The record's move numbers ("12. L4@…"); the core wrote it, so the last is the count.
+    const all = record.match(/(\d+)\. /g);
+    return all ? Number(all[all.length - 1].slice(0, -2)) : 0;
+  }
+
+  private async play(g: LocalGame, placement: string, by: "human" | "ai"): Promise<Played> {
+    const p = await engine.call<Played>({ cmd: "play", record: g.record, placement });
+    g.record = p.record;
+    localGames.save(g);
+    this.emit(g.id, { type: "move", number: p.number, colour: p.colour, placement: p.placement, by, move_number: p.number + 1, to_move: p.to_move });
+    for (const c of p.out) this.emit(g.id, { type: "out", colour: c, after_move: p.number });
+    if (p.over) {
+      const s = await this.state(g.id);
+      const scores = s.colours.map((c) => ({ colour: c.colour, score: c.score ?? 0 }));
+      this.emit(g.id, { type: "game_over", after_move: p.number, scores, winners: s.winners ?? [] });
+    }
+    return p;
+  }
+
+  /** While an AI seat is to move, it chooses (in the worker) and plays. */
+  private driveAi(id: string) {
+    const before = this.queues.get(id) ?? Promise.resolve();
+    const next = before.then(async () => {
+      for (;;) {
+        const g = localGames.get(id);
+        if (!g) return;
+        const s = await this.state(id);
+        const seat = s.seat_to_move === null ? null : g.seats[s.seat_to_move];
+        if (s.over || !s.to_move || !seat || seat.kind !== "ai") return;
+        const level = seat.level ?? 3;
+        this.emit(id, { type: "ai_thinking", colour: s.to_move, move_number: s.move_number, level });
+        const choice = await engine.call<{ placement: string }>({ cmd: "ai", record: g.record, level, seed: g.seed + s.move_number });
+        // The game may have changed while the AI thought (an undo): then think again.
+        const now = localGames.get(id);
+        if (!now || now.record !== g.record) continue;
+        await this.play(now, choice.placement, "ai");
+      }
+    });
+    this.queues.set(
+      id,
+      next.catch((e) => console.error("local AI:", e)),
+    );
+  }
+}
+
+export const localBackend = new LocalBackend();

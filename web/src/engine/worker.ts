@@ -1,0 +1,29 @@
+// The Web Worker that runs the engine's WebAssembly module, so the page never waits on a
+// search: each message is one request to the engine, answered in order.
+import wasmUrl from "./rumis.wasm?url";
+import { instantiate } from "./module";
+import type { EngineModule } from "./module";
+
+let engine: Promise<EngineModule> | null = null;
+
+function load(): Promise<EngineModule> {
+  engine ??= fetch(wasmUrl)
+    .then((r) => {
+      if (!r.ok) throw new Error(`the engine module could not be loaded (${r.status})`);
+      return r.arrayBuffer();
+    })
+    .then((bytes) => instantiate(bytes));
+  return engine;
+}
+
+self.onmessage = async (m: MessageEvent<{ id: number; request: Record<string, unknown> }>) => {
+  const { id, request } = m.data;
+  try {
+    const e = await load();
+    postMessage({ id, answer: e.call(request) });
+  } catch (err) {
+    // A trap leaves the module's memory in an unknown state: start from a fresh one next time.
+    engine = null;
+    postMessage({ id, crash: err instanceof Error ? err.message : String(err) });
+  }
+};

@@ -1,0 +1,136 @@
+// The WebAssembly engine against the native core: random games on every built-in board,
+// variant and player count (and the house stuck rule), and at every position the module's
+// legal placements equal those of the native `rumis engine` (docs/engine-protocol.md),
+// whose generator runs the machine's SIMD path while the module runs the scalar one. The
+// games end with the same record on both sides.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join, dirname } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { transformWithOxc } from "vite";
+import { buildWasm } from "../scripts/wasm.mjs";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, "..", "..");
+
+async function loadTs(rel) {
+  const file = join(here, "..", "src", rel);
+  const { code } = await transformWithOxc(readFileSync(file, "utf8"), file, { lang: "ts" });
+  return import(`data:text/javascript;base64,${Buffer.from(code).toString("base64")}`);
+}
+
+function nativeBinary() {
+  const bin = process.env.RUMIS_BIN ?? join(root, "target", "debug", "rumis");
+  if (!process.env.RUMIS_BIN) execFileSync("cargo", ["build", "--quiet", "-p", "rumis-cli"], { cwd: root, stdio: "inherit" });
+  assert.ok(existsSync(bin), `no native rumis at ${bin}`);
+  return bin;
+}
+
+/** `rumis engine` as a function: a command in, its answer out (framing as the protocol says). */
+function nativeEngine(bin) {
+  const child = spawn(bin, ["engine"], { stdio: ["pipe", "pipe", "inherit"] });
+  const lines = createInterface({ input: child.stdout });
+  const waiting = [];
+  let answer = [];
+  lines.on("line", (line) => {
+    if (line === "") {
+      const text = answer.map((l, i) => (i > 0 && l.startsWith(".") ? l.slice(1) : l)).join("\n");
+      answer = [];
+      waiting.shift()?.(text);
+    } else answer.push(line);
+  });
+  return {
+    async send(command) {
+      const reply = new Promise((resolve) => waiting.push(resolve));
+      child.stdin.write(`${command}\n`);
+      const text = await reply;
+      if (text.startsWith("?")) throw new Error(`native engine refused '${command}': ${text}`);
+      return text.replace(/^= ?/, "");
+    },
+    close: () => child.stdin.end(),
+  };
+}
+
+/** A small seeded generator (mulberry32), so a failing game can be replayed. */
+function rng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const moves = (record) => record.split("\n\n").slice(1).join("\n").trim();
+
+test("the WebAssembly engine's legal placements equal the native core's at every position", { timeout: 240_000 }, async () => {
+  const wasm = await (await loadTs("engine/module.ts")).instantiate(readFileSync(buildWasm()));
+  const native = nativeEngine(nativeBinary());
+  const boards = wasm.call({ cmd: "boards" }).boards.map((b) => b.name.toLowerCase());
+  assert.deepEqual(boards, ["chullpa", "pirka", "tambo", "pisac", "coricancha", "cucho"]);
+  const setups = [
+    { players: 2, variant: "standard" },
+    { players: 3, variant: "standard" },
+    { players: 4, variant: "standard" },
+    { players: 2, variant: "two-player-four-colors" },
+    { players: 2, variant: "ruinas" },
+    { players: 3, variant: "ruinas" },
+    { players: 3, variant: "standard", stuck_rule: "pass" },
+  ];
+  let positions = 0;
+  let seed = 1;
+  try {
+    for (const board of boards) {
+      for (const setup of setups) {
+        seed++;
+        const where = `${board} ${setup.players} ${setup.variant}${setup.stuck_rule ? " pass" : ""} seed ${seed}`;
+        const ruinas = setup.variant === "ruinas";
+        const made = wasm.call({ cmd: "new", board, ...setup, ...(ruinas ? { ruins_seed: seed } : {}) });
+        assert.equal(made.error, undefined, `${where}: ${made.reason}`);
+        let record = made.record;
+        await native.send(
+          `new_game ${board} ${setup.players} ${setup.variant}${ruinas ? ` ruins_seed=${seed}` : ""}${setup.stuck_rule ? ` stuck_rule=${setup.stuck_rule}` : ""}`,
+        );
+        const pick = rng(seed);
+        for (let ply = 0; ; ply++) {
+          const legal = wasm.call({ cmd: "legal", record }).legal;
+          const theirs = await native.send("legal_moves");
+          assert.deepEqual(legal, theirs === "" ? [] : theirs.split(" "), `${where}, after ${ply} moves`);
+          positions++;
+          if (legal.length === 0) break;
+          const placement = legal[Math.floor(pick() * legal.length)];
+          const played = wasm.call({ cmd: "play", record, placement });
+          assert.equal(played.error, undefined, `${where}: ${played.reason}`);
+          assert.equal(await native.send(`play ${placement}`), played.placement, where);
+          record = played.record;
+        }
+        const theirs = await native.send("record");
+        assert.equal(moves(record), moves(theirs), `${where}: the same game`);
+        assert.equal(record.match(/\[Result "(.*)"\]/)?.[1], theirs.match(/\[Result "(.*)"\]/)?.[1], `${where}: the same scores`);
+        if (ruinas) assert.equal(record.match(/\[Setup "(.*)"\]/)[1], theirs.match(/\[Setup "(.*)"\]/)[1], `${where}: the same ruins`);
+      }
+    }
+  } finally {
+    native.close();
+  }
+  // 6 boards × 7 setups, each game 15-44 moves and its final position.
+  assert.ok(positions > 6 * 7 * 15, `only ${positions} positions compared`);
+  console.log(`compared ${positions} positions`);
+});
+
+test("a refused placement carries the core's sentence, and changes nothing", async () => {
+  const wasm = await (await loadTs("engine/module.ts")).instantiate(readFileSync(buildWasm()));
+  const { record } = wasm.call({ cmd: "new", board: "chullpa", players: 2 });
+  const a = wasm.call({ cmd: "play", record, placement: "L4@a1,a2,a3,b1" });
+  const b = wasm.call({ cmd: "play", record: a.record, placement: "L4@a1,a2,a3,b1" });
+  assert.equal(b.error, "illegal_move");
+  assert.match(b.reason, /./);
+  assert.equal(wasm.call({ cmd: "state", record: a.record }).move_number, 2);
+  const bad = wasm.call({ cmd: "play", record: "[Board \"Atlantis\"]", placement: "x" });
+  assert.equal(bad.error, "bad_record");
+});
