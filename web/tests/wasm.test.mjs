@@ -3,7 +3,7 @@
 // legal placements equal those of the native `rumis engine` (docs/engine-protocol.md),
 // whose generator runs the machine's SIMD path while the module runs the scalar one. The
 // games end with the same record on both sides.
-import { test } from "node:test";
+import { test, before } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
@@ -66,11 +66,23 @@ function rng(seed) {
   };
 }
 
+// The module and the native binary, built (or found up to date) before the tests, whose
+// time limits are then the comparisons' alone.
+let wasmBytes;
+let bin;
+before(
+  () => {
+    wasmBytes = readFileSync(buildWasm());
+    bin = nativeBinary();
+  },
+  { timeout: 1_800_000 },
+);
+
 const moves = (record) => record.split("\n\n").slice(1).join("\n").trim();
 
-test("the WebAssembly engine's legal placements equal the native core's at every position", { timeout: 240_000 }, async () => {
-  const wasm = await (await loadTs("engine/module.ts")).instantiate(readFileSync(buildWasm()));
-  const native = nativeEngine(nativeBinary());
+test("the WebAssembly engine's legal placements equal the native core's at every position", { timeout: 180_000 }, async () => {
+  const wasm = await (await loadTs("engine/module.ts")).instantiate(wasmBytes);
+  const native = nativeEngine(bin);
   const boards = wasm.call({ cmd: "boards" }).boards.map((b) => b.name.toLowerCase());
   assert.deepEqual(boards, ["chullpa", "pirka", "tambo", "pisac", "coricancha", "cucho"]);
   const setups = [
@@ -124,7 +136,7 @@ test("the WebAssembly engine's legal placements equal the native core's at every
 });
 
 test("a refused placement carries the core's sentence, and changes nothing", async () => {
-  const wasm = await (await loadTs("engine/module.ts")).instantiate(readFileSync(buildWasm()));
+  const wasm = await (await loadTs("engine/module.ts")).instantiate(wasmBytes);
   const { record } = wasm.call({ cmd: "new", board: "chullpa", players: 2 });
   const a = wasm.call({ cmd: "play", record, placement: "L4@a1,a2,a3,b1" });
   const b = wasm.call({ cmd: "play", record: a.record, placement: "L4@a1,a2,a3,b1" });

@@ -118,6 +118,8 @@ struct OnGame {
 /// - `ai` {record, level, seed?} → {placement, simulations}: the level's choice (not played)
 /// - `hint` {record, level?, seed?} → {placement, stone, orientation, cubes, colour,
 ///   estimate, simulations, level}
+/// - `analysis` {record, count?} → {colours, estimates, moves, worst, …}: every position
+///   searched with `count` simulations (200)
 /// - `playouts` {record, count, seed?} → {games, plies}: random games to the end (a speed
 ///   figure)
 /// - `boards` → {boards: [...]}, `stones` → {stones: [...]}
@@ -206,17 +208,22 @@ fn dispatch(request: &str) -> Result<Value, Failure> {
             let game = load(&r.record)?;
             hint(&game, r.level.unwrap_or(6), r.seed.unwrap_or(1))
         }
+        "analysis" => {
+            let r = parse("analysis")?;
+            let game = load(&r.record)?;
+            analysis(&game, r.count.map_or(ANALYSIS_SIMULATIONS, u64::from))
+        }
         "playouts" => {
             let r = parse("playouts")?;
             let game = load(&r.record)?;
             let count = r.count.unwrap_or(100).min(1_000_000);
             let mut rng = Rng::new(r.seed.unwrap_or(1));
             let mut plies = 0u64;
+            // The core's playout, as the search runs it (the generator in place, no history).
+            let start = game.position().plies();
             for _ in 0..count {
-                let mut g = game.clone();
-                let before = g.moves().len();
-                g.play_random(&mut rng);
-                plies += (g.moves().len() - before) as u64;
+                let end = rumis_core::random_playout(game.site(), game.position(), &mut rng);
+                plies += (end.plies() - start) as u64;
             }
             Ok(json!({ "games": count, "plies": plies }))
         }
@@ -375,6 +382,53 @@ fn hint(game: &Game, level: u8, seed: u64) -> Result<Value, Failure> {
         map.insert("level".into(), json!(level));
     }
     Ok(body)
+}
+
+/// Simulations per position of an analysis (the server's budget).
+pub const ANALYSIS_SIMULATIONS: u64 = 200;
+
+fn round(x: f32) -> f64 {
+    (x as f64 * 1000.0).round() / 1000.0
+}
+
+/// Every colour's win estimate at every position and what each move cost its mover, in
+/// the shape of the server's `GET /games/{id}/analysis`.
+fn analysis(game: &Game, simulations: u64) -> Result<Value, Failure> {
+    let mut mcts = Mcts::new(MctsConfig {
+        simulations: Some(simulations.clamp(1, 100_000)),
+        time: None,
+        threads: 1,
+        seed: 1,
+        label: "analysis".into(),
+        ..MctsConfig::default()
+    });
+    let a = rumis_ai::analysis::analyse(game, &mut mcts).map_err(|e| fail("bad_record", e))?;
+    let order = view::colours_in_order(game);
+    let estimates: Vec<Value> = a
+        .estimates
+        .iter()
+        .map(|e| {
+            Value::Object(
+                order
+                    .iter()
+                    .map(|c| (c.to_string(), json!(round(e[c.index()]))))
+                    .collect(),
+            )
+        })
+        .collect();
+    let moves: Vec<Value> = a
+        .losses
+        .iter()
+        .map(|l| json!({ "number": l.index + 1, "colour": l.colour.to_string(), "placement": game.notation(l.mv), "loss": round(l.loss) }))
+        .collect();
+    Ok(json!({
+        "colours": order.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
+        "moves_played": game.moves().len(),
+        "simulations": simulations,
+        "estimates": estimates,
+        "moves": moves,
+        "worst": a.worst(5).iter().map(|l| l.index + 1).collect::<Vec<_>>(),
+    }))
 }
 
 #[cfg(test)]

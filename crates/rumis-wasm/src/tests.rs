@@ -174,3 +174,19 @@ fn boards_stones_and_playouts() {
     assert_eq!(p["games"], 5);
     assert!(p["plies"].as_u64().unwrap() >= 10);
 }
+
+#[test]
+fn an_analysis_has_an_estimate_per_position() {
+    let mut record = new("chullpa", 2);
+    for _ in 0..4 {
+        let p = call(json!({ "cmd": "ai", "record": record, "level": 3 }))["placement"].clone();
+        record = call(json!({ "cmd": "play", "record": record, "placement": p }))["record"]
+            .as_str()
+            .unwrap()
+            .to_string();
+    }
+    let a = call(json!({ "cmd": "analysis", "record": record, "count": 20 }));
+    assert_eq!(a["estimates"].as_array().unwrap().len(), 5, "{a}");
+    assert_eq!(a["moves"].as_array().unwrap().len(), 4);
+    assert_eq!(a["colours"], json!(["R", "Y"]));
+}

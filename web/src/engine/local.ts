@@ -4,7 +4,6 @@
 // a person's move, then each AI seat's, one after another.
 import { ApiError, tokens } from "../api";
 import type { Analysis, GameEvent, GameState, Hint, Letter, PlacementsAnswer, StoneInfo } from "../api";
-import { t } from "../i18n";
 import type { EventStream, GameBackend } from "./backend";
 import { engine } from "./client";
 import { localGames, localGameUrl } from "./games";
@@ -95,8 +94,8 @@ class LocalBackend implements GameBackend {
     return engine.call<Hint>({ cmd: "hint", record: game(id).record, level, seed: game(id).seed });
   }
 
-  analysis(): Promise<Analysis> {
-    return Promise.reject(new Error(t("game.local.no_analysis")));
+  analysis(id: string) {
+    return engine.call<Analysis>({ cmd: "analysis", record: game(id).record });
   }
 
   recordUrl(id: string): string {
