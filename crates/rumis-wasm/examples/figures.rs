@@ -16,10 +16,19 @@ fn main() {
         let t = Instant::now();
         let a = call(json!({ "cmd": "playouts", "record": record, "count": count, "seed": 1 }));
         let s = t.elapsed().as_secs_f64();
-        println!("{board} {players}p: {} random playouts in {s:.3} s = {:.0} games/s natively", a["games"], count as f64 / s);
+        println!(
+            "{board} {players}p: {} random playouts in {s:.3} s = {:.0} games/s natively",
+            a["games"],
+            count as f64 / s
+        );
     }
     let record = call(json!({ "cmd": "new", "board": "coricancha", "players": 4 }))["record"].clone();
     let t = Instant::now();
     let a = call(json!({ "cmd": "ai", "record": record, "level": 8, "seed": 1 }));
-    println!("coricancha 4p level 8 first move: {} ({} simulations) in {:.3} s natively", a["placement"], a["simulations"], t.elapsed().as_secs_f64());
+    println!(
+        "coricancha 4p level 8 first move: {} ({} simulations) in {:.3} s natively",
+        a["placement"],
+        a["simulations"],
+        t.elapsed().as_secs_f64()
+    );
 }
