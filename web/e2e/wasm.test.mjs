@@ -86,6 +86,8 @@ test("a local game against level 5 without a server, offline after a reload, to 
   const shown = await page.$$eval("#final-scores tr[data-colour]", (rows) =>
     rows.map((r) => `${r.dataset.colour} ${r.querySelector(".final-score").dataset.score}`),
   );
+  // The win estimates, searched in the worker.
+  await page.waitForSelector("#analysis svg polyline", { timeout: 120000 });
   await shot(page, "wasm-end");
 
   // The record downloads, and the native core scores it as the page did.
@@ -102,6 +104,37 @@ test("a local game against level 5 without a server, offline after a reload, to 
   assert.equal(native.length, 2, `rumis score said:\n${native}`);
   assert.deepEqual(shown, native, "the page's final scores are the native core's");
   assert.ok(!site.requests.some((p) => p.startsWith("/api/") && p !== "/api/v1/boards"), `only the start page asks for a server: ${site.requests}`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("hot-seat in the browser: three people on Coricancha take turns, undo, and a reload resumes", { timeout: 120_000 }, async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  await page.goto(site.url);
+  await page.waitForSelector(".board-card img");
+  await page.click('.board-card[data-board="Coricancha"]');
+  await page.click('input[name="players"][value="3"]', { force: true });
+  for (const seat of ["1", "2"]) await page.selectOption(`select[data-seat="${seat}"]`, "human");
+  await page.click("#create");
+  await page.waitForURL(/\/\?local=L[a-z0-9]+$/);
+  // Each colour in turn is this device's to play.
+  for (const colour of ["Red", "Yellow", "Green"]) {
+    assert.ok(await yourTurn(page));
+    assert.match(await page.textContent("#status"), new RegExp(colour));
+    await keyboardMove(page);
+  }
+  assert.equal(await moveNumber(page), 4);
+  await shot(page, "wasm-hot-seat");
+  // Undo takes back the last move (every seat is a person's).
+  await page.click("#undo");
+  await page.waitForFunction(() => document.body.dataset.moveNumber === "3");
+  assert.match(await page.textContent("#status"), /Green/);
+  await page.reload();
+  await page.waitForFunction(() => document.body.dataset.moveNumber === "3");
+  assert.ok(await yourTurn(page));
   assert.deepEqual(errors, []);
   await context.close();
 });
