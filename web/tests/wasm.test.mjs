@@ -146,3 +146,16 @@ test("a refused placement carries the core's sentence, and changes nothing", asy
   const bad = wasm.call({ cmd: "play", record: "[Board \"Atlantis\"]", placement: "x" });
   assert.equal(bad.error, "bad_record");
 });
+
+test("level 9 in the module keeps its time by the page's clock, a slice of simulations at a time", async () => {
+  const wasm = await (await loadTs("engine/module.ts")).instantiate(wasmBytes);
+  const { record } = wasm.call({ cmd: "new", board: "chullpa", players: 2 });
+  const start = performance.now();
+  const a = wasm.call({ cmd: "ai", record, level: 9, seed: 1 });
+  const took = performance.now() - start;
+  assert.equal(a.error, undefined, a.reason);
+  assert.ok(wasm.call({ cmd: "legal", record }).legal.includes(a.placement));
+  // Liveness bounds, not a speed figure: it stopped after 4.5 s, having searched more than a slice.
+  assert.ok(took >= 4500 && took < 60_000, `${took} ms`);
+  assert.ok(a.simulations > 250, JSON.stringify(a));
+});

@@ -1,5 +1,5 @@
 //! The WebAssembly interface: plain `extern "C"` functions over the module's memory, no
-//! generated glue. The caller asks for a buffer (`rumis_alloc`), writes a UTF-8 JSON
+//! generated glue (the one import is the page's clock, `env.rumis_now_ms`, in lib.rs). The caller asks for a buffer (`rumis_alloc`), writes a UTF-8 JSON
 //! request into it, and calls `rumis_call`, which frees the request and keeps the answer
 //! until the next call; `rumis_answer_ptr` and `rumis_answer_len` say where it is.
 //! (`web/src/engine/module.ts` and `web/tests/wasm.test.mjs` are the two callers.)

@@ -18,17 +18,39 @@ mod view;
 
 use std::sync::Arc;
 
-use rumis_ai::{level_config, Mcts, MctsConfig};
+use rumis_ai::{level_config, Mcts, MctsConfig, SearchResult};
 use rumis_core::{record, Board, Colour, Game, Rng, Site, Stone, StuckRule, Variant};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
 pub use view::Seat;
 
-/// Level 9 searches for a time (4.5 s natively), but `wasm32-unknown-unknown` has no clock
-/// in its std (`Instant::now` panics there), so in the browser level 9 searches this many
-/// simulations: twice level 8's.
-pub const LEVEL9_SIMULATIONS: u64 = 20_000;
+/// Level 9 searches for this long a move, as natively (`rumis_ai::level_config(9)`), by
+/// the page's clock: `wasm32-unknown-unknown` has none in its std (`Instant::now` panics
+/// there), so the search runs in slices of [`SLICE`] simulations on one kept tree and
+/// looks at the clock between slices.
+pub const LEVEL9_MILLIS: f64 = 4_500.0;
+/// Simulations per slice of a timed search.
+pub const SLICE: u64 = 250;
+
+/// Milliseconds from some fixed start: the page's `performance.now()` in the browser.
+#[cfg(target_arch = "wasm32")]
+fn now_ms() -> f64 {
+    #[link(wasm_import_module = "env")]
+    extern "C" {
+        fn rumis_now_ms() -> f64;
+    }
+    // SAFETY: a function of the page (module.ts) with no arguments and no effects.
+    unsafe { rumis_now_ms() }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn now_ms() -> f64 {
+    use std::sync::OnceLock;
+    use std::time::Instant;
+    static START: OnceLock<Instant> = OnceLock::new();
+    START.get_or_init(Instant::now).elapsed().as_secs_f64() * 1000.0
+}
 
 /// A failed command: a stable code for programs and a sentence for people.
 #[derive(Debug, Clone, PartialEq)]
@@ -321,18 +343,42 @@ fn undo(game: &mut Game, seats: Option<&[Seat]>) -> Result<Vec<usize>, Failure> 
     Ok((first + 1..=n).collect())
 }
 
-/// The search of `level` as the browser runs it: one thread, and level 9 by simulations.
-fn browser_config(level: u8, seed: u64) -> MctsConfig {
+/// The search of `level` as the browser runs it: one thread; a timed level (9) in slices
+/// of simulations, its time kept by [`search`].
+fn browser_config(level: u8, seed: u64) -> (MctsConfig, Option<f64>) {
     let mut config = MctsConfig {
         threads: 1,
         seed,
         ..level_config(level)
     };
-    if config.time.is_some() {
-        config.time = None;
-        config.simulations = Some(LEVEL9_SIMULATIONS);
+    let millis = config.time.take().map(|t| t.as_secs_f64() * 1000.0);
+    if millis.is_some() {
+        config.simulations = Some(SLICE);
+        config.two_player_simulations = None;
+        config.reuse = true;
     }
-    config
+    (config, millis)
+}
+
+/// Searches the game at `level`: a fixed number of simulations (levels 4-8), or slices of
+/// them on one tree (kept between slices by the search's reuse) until the time is up.
+fn search(game: &Game, level: u8, seed: u64) -> Option<SearchResult> {
+    let (config, millis) = browser_config(level, seed);
+    let mut mcts = Mcts::new(config);
+    let Some(millis) = millis else {
+        return mcts.search(game);
+    };
+    let start = now_ms();
+    let mut total = 0;
+    loop {
+        let mut r = mcts.search(game)?;
+        total += r.simulations;
+        // (An endgame solved exactly runs no simulation: nothing more to search.)
+        if r.simulations == 0 || now_ms() - start >= millis {
+            r.simulations = total;
+            return Some(r);
+        }
+    }
 }
 
 fn ai_move(game: &Game, level: u8, seed: u64) -> Result<Value, Failure> {
@@ -350,10 +396,7 @@ fn ai_move(game: &Game, level: u8, seed: u64) -> Result<Value, Failure> {
             .ok_or_else(|| fail("game_over", "the game is over: no more placements"))?;
         return Ok(json!({ "placement": game.notation(m), "simulations": 0 }));
     }
-    let mut mcts = Mcts::new(browser_config(level, seed));
-    let r = mcts
-        .search(game)
-        .ok_or_else(|| fail("game_over", "the game is over: no more placements"))?;
+    let r = search(game, level, seed).ok_or_else(|| fail("game_over", "the game is over: no more placements"))?;
     Ok(json!({ "placement": game.notation(r.best), "simulations": r.simulations }))
 }
 
@@ -367,10 +410,7 @@ fn hint(game: &Game, level: u8, seed: u64) -> Result<Value, Failure> {
     let colour = game
         .to_move()
         .ok_or_else(|| fail("game_over", "the game is over: there is nothing to hint"))?;
-    let mut mcts = Mcts::new(browser_config(level, seed));
-    let r = mcts
-        .search(game)
-        .ok_or_else(|| fail("game_over", "the game is over: there is nothing to hint"))?;
+    let r = search(game, level, seed).ok_or_else(|| fail("game_over", "the game is over: there is nothing to hint"))?;
     let mut body = view::placement(game, r.best);
     if let Value::Object(map) = &mut body {
         map.insert("colour".into(), json!(colour.to_string()));

@@ -129,12 +129,23 @@ fn the_ai_and_the_hint_choose_legal_placements() {
 }
 
 #[test]
-fn level_nine_counts_simulations_in_the_browser() {
-    // No clock in wasm32-unknown-unknown: level 9 must not ask for one.
-    let c = browser_config(9, 1);
+fn level_nine_searches_for_its_time_in_slices() {
+    // No clock in wasm32-unknown-unknown's std: level 9 must not ask for one, and keeps
+    // its 4.5 s by the page's clock, a slice of simulations at a time.
+    let (c, millis) = browser_config(9, 1);
     assert_eq!(c.time, None);
-    assert_eq!(c.simulations, Some(LEVEL9_SIMULATIONS));
-    assert_eq!(browser_config(8, 1).simulations, Some(10_000));
+    assert_eq!(c.simulations, Some(SLICE));
+    assert!(c.reuse);
+    assert_eq!(millis, Some(LEVEL9_MILLIS));
+    let (c8, none) = browser_config(8, 1);
+    assert_eq!((c8.simulations, c8.time, none), (Some(10_000), None, None));
+    let record = new("chullpa", 2);
+    let start = now_ms();
+    let a = call(json!({ "cmd": "ai", "record": record, "level": 9 }));
+    let took = now_ms() - start;
+    // Liveness bounds, not speed: it stopped after its time and ran more than one slice.
+    assert!((LEVEL9_MILLIS..LEVEL9_MILLIS + 30_000.0).contains(&took), "{took} ms");
+    assert!(a["simulations"].as_u64().unwrap() > SLICE, "{a}");
 }
 
 #[test]

@@ -1,6 +1,6 @@
 // The engine's WebAssembly module (crates/rumis-wasm): the core and the AI, called with a
-// JSON request and answering JSON. No generated glue: the module imports nothing and
-// exports `rumis_alloc`, `rumis_call`, `rumis_answer_ptr` and `rumis_answer_len`
+// JSON request and answering JSON. No generated glue: the module imports one function,
+// the clock a timed search (level 9) reads (`env.rumis_now_ms`), and exports `rumis_alloc`, `rumis_call`, `rumis_answer_ptr` and `rumis_answer_len`
 // (crates/rumis-wasm/src/ffi.rs). Used by the worker (worker.ts) and by the differential
 // test in Node.js (tests/wasm.test.mjs).
 
@@ -24,7 +24,7 @@ export interface EngineModule {
 }
 
 export async function instantiate(bytes: BufferSource): Promise<EngineModule> {
-  const { instance } = await WebAssembly.instantiate(bytes, {});
+  const { instance } = await WebAssembly.instantiate(bytes, { env: { rumis_now_ms: () => performance.now() } });
   const x = instance.exports as unknown as Exports;
   const encoder = new TextEncoder();
   const decoder = new TextDecoder();
