@@ -103,6 +103,17 @@ test("a local game against level 5 without a server, offline after a reload, to 
     .map((l) => l.trim());
   assert.equal(native.length, 2, `rumis score said:\n${native}`);
   assert.deepEqual(shown, native, "the page's final scores are the native core's");
+  // The record opens again as a local game (offline still): the same end, the same scores.
+  await page.goto(site.url);
+  await page.waitForSelector("#local-games li");
+  await shot(page, "wasm-start-offline");
+  await page.setInputFiles("#open-record", file);
+  await page.waitForURL(/\/\?local=L[a-z0-9]+$/);
+  await page.waitForSelector("#final-scores");
+  const reopened = await page.$$eval("#final-scores tr[data-colour]", (rows) =>
+    rows.map((r) => `${r.dataset.colour} ${r.querySelector(".final-score").dataset.score}`),
+  );
+  assert.deepEqual(reopened, native, "the reopened record ends as the game did");
   assert.ok(!site.requests.some((p) => p.startsWith("/api/") && p !== "/api/v1/boards"), `only the start page asks for a server: ${site.requests}`);
   assert.deepEqual(errors, []);
   await context.close();

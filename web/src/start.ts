@@ -372,7 +372,7 @@ export class StartPage {
   private async renderRecent() {
     const el = this.el.recent;
     const mine = localGames.list().slice(0, 8);
-    const localList = mine.length
+    const localList: HTMLElement[] = mine.length
       ? [
           h("h2", {}, t("start.localGames")),
           h(
@@ -389,6 +389,21 @@ export class StartPage {
           ),
         ]
       : [];
+    const open = h("input", {
+      type: "file",
+      id: "open-record",
+      accept: ".txt,text/plain",
+      onchange: async (e: Event) => {
+        const file = (e.target as HTMLInputElement).files?.[0];
+        if (!file) return;
+        try {
+          location.href = await localBackend.open(await file.text());
+        } catch (err) {
+          toast(errorText(err), true);
+        }
+      },
+    });
+    localList.push(h("label", { class: "button open-record", title: t("start.openRecordTitle") }, t("start.openRecord"), open));
     el.replaceChildren(...localList);
     if (!this.server) return;
     try {

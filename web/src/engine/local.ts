@@ -57,6 +57,22 @@ class LocalBackend implements GameBackend {
     return localGameUrl(id);
   }
 
+  /**
+   * Opens a record (a downloaded game, or one from the command line) as a local game whose
+   * seats are all this device's: to replay it, see its analysis, or play it on. The core
+   * reads and checks it; a bad record is refused with the core's words.
+   */
+  async open(text: string): Promise<string> {
+    const r = await engine.call<{ record: string; players: number }>({ cmd: "read_record", text });
+    const id = localGames.newId();
+    const now = Date.now();
+    const seats: LocalSeat[] = Array.from({ length: r.players }, () => ({ kind: "human" }));
+    const seed = crypto.getRandomValues(new Uint32Array(1))[0];
+    localGames.save({ id, record: r.record, seats, hot_seat: true, seed, created: now, updated: now });
+    seats.forEach((_, i) => tokens.add(id, i, "local"));
+    return localGameUrl(id);
+  }
+
   stones() {
     return engine.call<{ stones: StoneInfo[] }>({ cmd: "stones" }).then((r) => r.stones);
   }
