@@ -3,6 +3,7 @@
 mod ai;
 mod bench;
 mod engine;
+mod experiment;
 mod serve;
 mod solve;
 mod source;
@@ -52,7 +53,8 @@ enum Command {
     Selfplay {
         #[command(flatten)]
         source: Source,
-        /// Who plays every colour: random, greedy, level:1..9, mcts:SIMS.
+        /// Who plays every colour: random, greedy, level:1..9, mcts:SIMS (or a search with one
+        /// part changed, as for `match`).
         #[arg(long, default_value = "random")]
         player: String,
         #[arg(long)]
@@ -189,7 +191,7 @@ fn run(command: Command) -> Result<(), String> {
             if source.record.is_some() {
                 return Err("selfplay starts new games: give --board and --players, not --record".into());
             }
-            let spec = rumis_ai::PlayerSpec::parse(&player)?;
+            let spec = experiment::player(&player)?;
             let mut rng = Rng::new(seed);
             let mut text = String::new();
             for i in 0..games {
