@@ -16,30 +16,21 @@ use tokio_tungstenite::tungstenite::Message;
 /// The bound on any single wait in these tests; reaching it fails the test.
 pub const WAIT: Duration = Duration::from_secs(60);
 
-/// A temporary directory, removed when dropped.
-pub struct TempDir(pub PathBuf);
+/// A temporary directory named after the test (`tempfile` makes it and removes it when
+/// dropped); `.0` is its path.
+pub struct TempDir(pub PathBuf, tempfile::TempDir);
 
 impl TempDir {
     pub fn new(tag: &str) -> TempDir {
-        static N: AtomicUsize = AtomicUsize::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "rumis-server-{tag}-{}-{}",
-            std::process::id(),
-            N.fetch_add(1, Ordering::SeqCst)
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
+        let dir = tempfile::Builder::new()
+            .prefix(&format!("rumis-server-{tag}-"))
+            .tempdir()
+            .expect("a temporary directory");
+        TempDir(dir.path().to_path_buf(), dir)
     }
 
     pub fn db_url(&self) -> String {
         format!("sqlite://{}", self.0.join("rumis.db").display())
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
     }
 }
 
