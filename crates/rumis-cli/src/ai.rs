@@ -186,7 +186,7 @@ pub fn run_match(args: &MatchArgs) -> Result<String, String> {
     };
     let out_dir = args.out.clone();
     let (summary, results) = play_match(&cfg, |r| {
-        eprintln!(
+        tracing::info!(
             "game {:>4}: A {}",
             r.index + 1,
             if r.a_points >= 1.0 {
