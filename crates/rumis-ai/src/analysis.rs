@@ -3,7 +3,8 @@
 
 use rumis_core::{Colour, Game, Move, Variant};
 
-use crate::mcts::{rewards, Mcts};
+use crate::mcts::Mcts;
+use crate::reward::rewards;
 
 /// One move and what it cost the colour that made it.
 #[derive(Clone, Debug, PartialEq)]

@@ -1,6 +1,6 @@
 //! The endgame solver: when few stones remain, search the game tree to the end exactly.
 //!
-//! Every colour maximises its own final reward ([`crate::mcts::rewards`]: its rank among
+//! Every colour maximises its own final reward ([`crate::reward::rewards`]: its rank among
 //! the colours, ties shared, with a small bonus for the score margin) — max^n, which for two
 //! sides is minimax. Positions are remembered by their Zobrist hash, so transpositions
 //! (the same stones placed in another order) are solved once. A node budget bounds the
@@ -10,7 +10,7 @@ use std::collections::HashMap;
 
 use rumis_core::{Move, Position, Site};
 
-use crate::mcts::rewards;
+use crate::reward::rewards;
 
 /// An exact result: the best move for the colour to move and every colour's reward under
 /// perfect play.

@@ -7,6 +7,8 @@ pub mod arena;
 pub mod endgame;
 pub mod eval;
 pub mod mcts;
+mod player;
+pub mod reward;
 pub mod scenario;
 
 use std::fmt;
@@ -15,13 +17,7 @@ use std::time::Duration;
 use rumis_core::{Game, Move, Rng};
 
 pub use mcts::{Mcts, MctsConfig, SearchResult};
-
-/// Something that chooses a placement for the colour to move.
-pub trait Player: Send {
-    /// A legal move for the colour to move, or `None` when the game is over.
-    fn choose(&mut self, game: &Game) -> Option<Move>;
-    fn name(&self) -> String;
-}
+pub use player::Player;
 
 /// Plays a uniformly random legal move.
 pub struct RandomPlayer {
@@ -122,118 +118,21 @@ impl Player for GreedyPlayer {
     }
 }
 
-/// A player described on the command line.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// A player described on the command line: `random`, `greedy`, `level:N` or a tree search
+/// (`mcts:SIMS`, or any configuration: matches measure the search with one part changed).
+#[derive(Clone, Debug, PartialEq)]
 pub enum PlayerSpec {
     Random,
     Greedy,
     /// Level 1-9.
     Level(u8),
-    /// Tree search with a fixed number of simulations, as the levels search or with one of
-    /// its parts changed (to measure what that part brings).
-    Search {
-        kind: SearchKind,
-        simulations: u64,
-    },
-}
-
-/// The tree search as the levels use it, or with one part changed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SearchKind {
-    /// `mcts:SIMS`: the search of levels 4-9.
-    Standard,
-    /// `uniform:SIMS`: uniformly random playouts.
-    Uniform,
-    /// `rave:SIMS`: with RAVE (all-moves-as-first).
-    Rave,
-    /// `fresh:SIMS`: a fresh tree every move (no tree reuse).
-    Fresh,
-    /// `noprior:SIMS`: no move priors (children tried in order of stone size, each once).
-    NoPriors,
-    /// `deep:SIMS`: priors from the greedy evaluation at every node, not only the root.
-    Deep,
-    /// `noanswer:SIMS`: playouts that do not answer the last move.
-    NoAnswer,
-    /// `quickprior:SIMS`: below the root, priors from the columns covered alone however
-    /// often a node is visited (the search before `full_prior_after`).
-    QuickPriors,
-    /// `roomprior:SIMS`: the room term in the priors on every board, whatever the
-    /// scenario's settings say (the levels' search before `scenarios.toml`).
-    RoomPriors,
-}
-
-impl SearchKind {
-    const ALL: [SearchKind; 9] = [
-        SearchKind::Standard,
-        SearchKind::Uniform,
-        SearchKind::Rave,
-        SearchKind::Fresh,
-        SearchKind::NoPriors,
-        SearchKind::Deep,
-        SearchKind::NoAnswer,
-        SearchKind::QuickPriors,
-        SearchKind::RoomPriors,
-    ];
-
-    pub fn prefix(self) -> &'static str {
-        match self {
-            SearchKind::Standard => "mcts",
-            SearchKind::Uniform => "uniform",
-            SearchKind::Rave => "rave",
-            SearchKind::Fresh => "fresh",
-            SearchKind::NoPriors => "noprior",
-            SearchKind::Deep => "deep",
-            SearchKind::NoAnswer => "noanswer",
-            SearchKind::QuickPriors => "quickprior",
-            SearchKind::RoomPriors => "roomprior",
-        }
-    }
-
-    /// The search's configuration with this kind's change.
-    fn config(self, simulations: u64, threads: usize, seed: u64) -> MctsConfig {
-        let base = MctsConfig {
-            simulations: Some(simulations),
-            threads,
-            seed,
-            label: format!("{}:{simulations}", self.prefix()),
-            ..MctsConfig::default()
-        };
-        match self {
-            SearchKind::Standard => base,
-            SearchKind::Uniform => MctsConfig {
-                big_stones_first: false,
-                ..base
-            },
-            SearchKind::Rave => MctsConfig { rave: 300.0, ..base },
-            SearchKind::Fresh => MctsConfig { reuse: false, ..base },
-            SearchKind::Deep => MctsConfig {
-                full_prior_depth: usize::MAX,
-                room_in_priors: Some(true),
-                ..base
-            },
-            SearchKind::NoAnswer => MctsConfig {
-                answer_last_move: false,
-                ..base
-            },
-            SearchKind::NoPriors => MctsConfig {
-                prior_visits: 0.0,
-                ..base
-            },
-            SearchKind::QuickPriors => MctsConfig {
-                full_prior_after: 0,
-                ..base
-            },
-            SearchKind::RoomPriors => MctsConfig {
-                room_in_priors: Some(true),
-                ..base
-            },
-        }
-    }
+    /// Tree search with this configuration; its label names the player (`mcts:SIMS`). The
+    /// threads and the seed are given when the player is built.
+    Search(MctsConfig),
 }
 
 impl PlayerSpec {
-    /// Reads `random`, `greedy`, `level:N` (or `N`), `mcts:SIMS` (and `uniform:`, `rave:`,
-    /// `fresh:`, `noprior:SIMS`).
+    /// Reads `random`, `greedy`, `level:N` (or `N`) and `mcts:SIMS`.
     pub fn parse(s: &str) -> Result<PlayerSpec, String> {
         let t = s.trim().to_ascii_lowercase();
         let level = |n: &str| -> Result<PlayerSpec, String> {
@@ -242,17 +141,13 @@ impl PlayerSpec {
                 _ => Err(format!("'{s}': a level is 1 to 9")),
             }
         };
-        if let Some((prefix, sims)) = t.split_once(':') {
-            if let Some(kind) = SearchKind::ALL.into_iter().find(|k| k.prefix() == prefix) {
-                return match sims.parse::<u64>() {
-                    Ok(n) if n > 0 => Ok(PlayerSpec::Search { kind, simulations: n }),
-                    _ => Err(format!("'{s}': {prefix}:SIMS needs a positive number of simulations")),
-                };
-            }
-        }
         match t.as_str() {
             "random" => Ok(PlayerSpec::Random),
             "greedy" => Ok(PlayerSpec::Greedy),
+            _ if t.starts_with("mcts:") => match t[5..].parse::<u64>() {
+                Ok(n) if n > 0 => Ok(PlayerSpec::Search(MctsConfig::with_simulations(n))),
+                _ => Err(format!("'{s}': mcts:SIMS needs a positive number of simulations")),
+            },
             _ if t.starts_with("level:") => level(&t[6..]),
             _ if t.starts_with("level") => level(&t[5..]),
             _ if t.chars().all(|c| c.is_ascii_digit()) && !t.is_empty() => level(&t),
@@ -264,11 +159,15 @@ impl PlayerSpec {
 
     /// Makes the player. `threads` applies to searching players.
     pub fn build(&self, seed: u64, threads: usize) -> Box<dyn Player> {
-        match *self {
+        match self {
             PlayerSpec::Random => Box::new(RandomPlayer::new(seed)),
             PlayerSpec::Greedy => Box::new(GreedyPlayer::new(seed)),
-            PlayerSpec::Search { kind, simulations } => Box::new(Mcts::new(kind.config(simulations, threads, seed))),
-            PlayerSpec::Level(l) => level(l, seed, threads),
+            PlayerSpec::Search(config) => Box::new(Mcts::new(MctsConfig {
+                threads,
+                seed,
+                ..config.clone()
+            })),
+            PlayerSpec::Level(l) => level(*l, seed, threads),
         }
     }
 }
@@ -279,7 +178,7 @@ impl fmt::Display for PlayerSpec {
             PlayerSpec::Random => write!(f, "random"),
             PlayerSpec::Greedy => write!(f, "greedy"),
             PlayerSpec::Level(l) => write!(f, "level:{l}"),
-            PlayerSpec::Search { kind, simulations } => write!(f, "{}:{simulations}", kind.prefix()),
+            PlayerSpec::Search(config) => write!(f, "{}", config.label),
         }
     }
 }
@@ -332,6 +231,17 @@ pub fn level(l: u8, seed: u64, threads: usize) -> Box<dyn Player> {
     }
 }
 
+/// A new game on a built-in board for the tests (Ruinas: with ruins from seed 5).
+#[cfg(test)]
+pub(crate) fn test_game(board: &str, players: usize, variant: rumis_core::Variant) -> Game {
+    use rumis_core::{Board, Site, Variant};
+    let site = Site::new(Board::builtin(board).unwrap().clone(), players, variant, None).unwrap();
+    match variant {
+        Variant::Ruinas => Game::with_random_ruins(std::sync::Arc::new(site), 5),
+        _ => Game::new(std::sync::Arc::new(site)),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -343,37 +253,20 @@ mod tests {
         assert_eq!(PlayerSpec::parse("5"), Ok(PlayerSpec::Level(5)));
         assert_eq!(
             PlayerSpec::parse("mcts:500"),
-            Ok(PlayerSpec::Search {
-                kind: SearchKind::Standard,
-                simulations: 500
-            })
+            Ok(PlayerSpec::Search(MctsConfig {
+                simulations: Some(500),
+                label: "mcts:500".into(),
+                ..MctsConfig::default()
+            }))
         );
-        assert_eq!(
-            PlayerSpec::parse("noprior:30"),
-            Ok(PlayerSpec::Search {
-                kind: SearchKind::NoPriors,
-                simulations: 30
-            })
-        );
-        for spec in [
-            "random",
-            "greedy",
-            "level:4",
-            "mcts:9",
-            "uniform:8",
-            "rave:7",
-            "fresh:6",
-            "noprior:5",
-            "deep:4",
-            "noanswer:3",
-            "quickprior:2",
-            "roomprior:1",
-        ] {
+        for spec in ["random", "greedy", "level:4", "mcts:9"] {
             assert_eq!(PlayerSpec::parse(spec).unwrap().to_string(), spec);
         }
         assert!(PlayerSpec::parse("level:10").is_err());
         assert!(PlayerSpec::parse("mcts:0").is_err());
         assert!(PlayerSpec::parse("grandmaster").is_err());
+        // The search with a part changed is the command line's (rumis-cli's experiment.rs).
+        assert!(PlayerSpec::parse("noprior:30").is_err());
     }
 
     #[test]
@@ -405,32 +298,16 @@ mod player_tests {
     use rumis_core::{Board, Site, StuckRule, Variant};
     use std::sync::Arc;
 
-    fn game(board: &str, players: usize, variant: Variant) -> Game {
-        let site = Site::new(Board::builtin(board).unwrap().clone(), players, variant, None).unwrap();
-        match variant {
-            Variant::Ruinas => Game::with_random_ruins(Arc::new(site), 5),
-            _ => Game::new(Arc::new(site)),
-        }
-    }
+    use crate::test_game as game;
 
     /// Every player, on every variant, only ever plays legal moves (Game::play checks each)
     /// and plays until the game is over.
     #[test]
     fn players_only_play_legal_moves() {
         let specs = [
-            "random",
-            "greedy",
-            "level:1",
-            "level:2",
-            "level:3",
+            "random", "greedy", "level:1", "level:2", "level:3",
             "mcts:60",
-            "rave:60",
-            "uniform:60",
-            "noprior:60",
-            "deep:60",
-            "noanswer:60",
-            "quickprior:60",
-            "fresh:60",
+            // The searches with a part changed follow in rumis-cli's experiment.rs.
         ];
         let setups = [
             ("chullpa", 2, Variant::Standard),
@@ -522,7 +399,7 @@ mod player_tests {
                     let mut after = pos.clone();
                     after.play_unchecked(site, m);
                     let v = if after.is_over() {
-                        mcts::rewards(site, &after)
+                        reward::rewards(site, &after)
                     } else {
                         endgame::Solver::new(site, 1_000_000)
                             .solve(&after)
@@ -600,7 +477,7 @@ mod player_tests {
     /// Red's best reachable final reward with both sides playing their best (max^n).
     fn exhaustive(g: &mut Game, me: rumis_core::Colour) -> f32 {
         let Some(to_move) = g.to_move() else {
-            return mcts::rewards(g.site(), g.position())[me.index()];
+            return reward::rewards(g.site(), g.position())[me.index()];
         };
         let mut best_for_mover = f32::MIN;
         let mut value_for_me = 0.0;
@@ -618,7 +495,7 @@ mod player_tests {
 
     fn final_rewards(g: &mut Game) -> [f32; 4] {
         let Some(to_move) = g.to_move() else {
-            return mcts::rewards(g.site(), g.position());
+            return reward::rewards(g.site(), g.position());
         };
         let mut best = [f32::MIN; 4];
         for m in g.legal_moves() {

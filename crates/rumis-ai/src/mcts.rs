@@ -20,9 +20,13 @@ use std::time::{Duration, Instant};
 
 use rumis_core::{Game, Move, Position, Rng, Site};
 
-use crate::Player;
+use crate::endgame::{stones_in_play, Solver};
+use crate::eval::{self, Weights};
+use crate::player::Player;
+use crate::reward::rewards;
+use crate::scenario;
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct MctsConfig {
     /// Stop after this many simulations (over all threads).
     pub simulations: Option<u64>,
@@ -102,6 +106,17 @@ impl Default for MctsConfig {
             endgame_nodes: 200_000,
             reuse: true,
             label: "mcts".into(),
+        }
+    }
+}
+
+impl MctsConfig {
+    /// The search of the levels with a fixed number of simulations (`mcts:SIMS`).
+    pub fn with_simulations(simulations: u64) -> MctsConfig {
+        MctsConfig {
+            simulations: Some(simulations),
+            label: format!("mcts:{simulations}"),
+            ..MctsConfig::default()
         }
     }
 }
@@ -227,8 +242,8 @@ impl Mcts {
         self.games_seen += 1;
         // The time limit covers the endgame solver's attempt too.
         let deadline = self.config.time.map(|t| Instant::now() + t);
-        if self.config.endgame_stones > 0 && crate::endgame::stones_in_play(site, &root) <= self.config.endgame_stones {
-            if let Some(s) = crate::endgame::Solver::new(site, self.config.endgame_nodes).solve(&root) {
+        if self.config.endgame_stones > 0 && stones_in_play(site, &root) <= self.config.endgame_stones {
+            if let Some(s) = Solver::new(site, self.config.endgame_nodes).solve(&root) {
                 let value = s.value[mover.index()];
                 return Some(SearchResult {
                     best: s.best,
@@ -327,41 +342,6 @@ impl Player for Mcts {
     fn name(&self) -> String {
         self.config.label.clone()
     }
-}
-
-/// The reward of each colour (by colour index) at the end of a game.
-pub fn rewards(site: &Site, pos: &Position) -> [f32; 4] {
-    let outcome = pos.outcome(site);
-    // The sides are the players: one colour each, or two in the two-player four-colour
-    // game, where a player's score is its better colour's (the core's outcome says so).
-    let players = &outcome.players;
-    let rivals = (players.len().max(2) - 1) as f32;
-    let reward_of = |p: usize| -> f32 {
-        let s = players[p];
-        let (mut below, mut tied) = (0.0, 0.0);
-        let mut best_other = i32::MIN;
-        for (q, &t) in players.iter().enumerate() {
-            if q == p {
-                continue;
-            }
-            best_other = best_other.max(t);
-            if t < s {
-                below += 1.0;
-            } else if t == s {
-                tied += 0.5;
-            }
-        }
-        let rank = (below + tied) / rivals;
-        let margin = ((s - best_other) as f32 / 8.0).tanh();
-        0.9 * rank + 0.05 * (margin + 1.0)
-    };
-    let mut out = [0.0; 4];
-    for &c in &site.order {
-        if let Some(p) = site.player_of(c) {
-            out[c.index()] = reward_of(p);
-        }
-    }
-    out
 }
 
 /// The playout policy, on the core's move bitsets without listing the moves: per generator
@@ -478,7 +458,8 @@ pub fn playout(site: &Site, pos: &mut Position, rng: &mut Rng) {
     }
 }
 
-/// One tree: returns the root children's (move, visits, summed reward) and simulations run.
+/// One tree: returns the root children's (move, visits, summed reward), the simulations
+/// run and each colour's summed reward, with the tree (to keep for the next move).
 fn run_tree(
     site: &Site,
     root: &Position,
@@ -486,203 +467,304 @@ fn run_tree(
     seed: u64,
     budget: Option<u64>,
     deadline: Option<Instant>,
-    mut nodes: Vec<Node>,
+    nodes: Vec<Node>,
 ) -> (TreeStats, Vec<Node>) {
-    let mut rng = Rng::new(seed);
-    // Moves of the simulation in order, and per colour the moves played from some ply on.
-    let mut played: Vec<(u8, Move)> = Vec::new();
-    let words = site.templates().len().div_ceil(64);
-    let mut seen = vec![vec![0u64; words]; 4];
-    let code_path = rumis_core::movegen::CodePath::active();
-    let mut set = rumis_core::MoveSet::new();
-    let mut policy = PlayoutPolicy::new(site, cfg.big_stones_first, cfg.answer_last_move);
-    let mut buf = Vec::new();
-    let mut path: Vec<u32> = Vec::new();
-    let mut sims = 0u64;
-    let mut priors: Vec<(f32, Move)> = Vec::new();
-    let weights = crate::eval::Weights::default();
-    let room = cfg
-        .room_in_priors
-        .unwrap_or_else(|| crate::scenario::settings(&site.board.name).room_in_priors);
-    let full_prior_depth = if room { cfg.full_prior_depth } else { 0 };
-    let late_full_priors = room && cfg.full_prior_after > 0 && cfg.prior_visits > 0.0 && site.players == 2;
-    let mut sums = [0.0f32; 4];
-    loop {
-        if budget.is_some_and(|b| sims >= b) {
-            break;
-        }
-        if sims.is_multiple_of(32) && deadline.is_some_and(|d| Instant::now() >= d) && sims > 0 {
-            break;
-        }
-        if budget.is_none() && deadline.is_none() && sims >= 1_000 {
-            break;
-        }
-        sims += 1;
+    let mut tree = TreeSearch::new(site, cfg, seed, nodes);
+    while !tree.out_of_budget(budget, deadline) {
+        tree.sims += 1;
         let mut pos = root.clone();
-        path.clear();
-        path.push(0);
-        played.clear();
+        tree.select_and_expand(&mut pos);
+        tree.playout(&mut pos);
+        tree.back_up(&rewards(site, &pos));
+    }
+    tree.into_stats()
+}
+
+/// One tree's search, and the buffers its simulations reuse. A simulation descends from
+/// the root by the children's values, expanding the nodes it passes that have been visited
+/// often enough ([`TreeSearch::select_and_expand`]), plays the game out by the playout
+/// policy ([`TreeSearch::playout`]) and adds the rewards to every node on its path
+/// ([`TreeSearch::back_up`]).
+struct TreeSearch<'a> {
+    site: &'a Site,
+    cfg: &'a MctsConfig,
+    nodes: Vec<Node>,
+    rng: Rng,
+    sims: u64,
+    /// The simulation's moves in order, as (colour index, move): the tree's, then the
+    /// playout's.
+    played: Vec<(u8, Move)>,
+    /// How many of `played` were made in the tree.
+    tree_plies: usize,
+    /// The nodes from the root to where the simulation left the tree.
+    path: Vec<u32>,
+    /// Per colour, the moves it played from the ply being credited on (RAVE).
+    seen: Vec<Vec<u64>>,
+    /// Each colour's summed reward over the simulations.
+    sums: [f32; 4],
+    policy: PlayoutPolicy,
+    code_path: rumis_core::movegen::CodePath,
+    set: rumis_core::MoveSet,
+    moves: Vec<Move>,
+    priors: Vec<(f32, Move)>,
+    weights: Weights,
+    /// Nodes this close to the root get their children's priors from the greedy evaluation
+    /// (0: none, when the room is left out of the priors).
+    full_prior_depth: usize,
+    /// Deeper nodes get them once visited `full_prior_after` times (two-player games).
+    late_full_priors: bool,
+}
+
+impl<'a> TreeSearch<'a> {
+    fn new(site: &'a Site, cfg: &'a MctsConfig, seed: u64, nodes: Vec<Node>) -> TreeSearch<'a> {
+        let room = cfg
+            .room_in_priors
+            .unwrap_or_else(|| scenario::settings(&site.board.name).room_in_priors);
+        TreeSearch {
+            site,
+            cfg,
+            nodes,
+            rng: Rng::new(seed),
+            sims: 0,
+            played: Vec::new(),
+            tree_plies: 0,
+            path: Vec::new(),
+            seen: vec![vec![0u64; site.templates().len().div_ceil(64)]; 4],
+            sums: [0.0; 4],
+            policy: PlayoutPolicy::new(site, cfg.big_stones_first, cfg.answer_last_move),
+            code_path: rumis_core::movegen::CodePath::active(),
+            set: rumis_core::MoveSet::new(),
+            moves: Vec::new(),
+            priors: Vec::new(),
+            weights: Weights::default(),
+            full_prior_depth: if room { cfg.full_prior_depth } else { 0 },
+            late_full_priors: room && cfg.full_prior_after > 0 && cfg.prior_visits > 0.0 && site.players == 2,
+        }
+    }
+
+    /// Whether to stop before the next simulation: the budget is spent, the deadline has
+    /// passed (looked at every 32 simulations, after the first), or with neither given
+    /// after 1 000.
+    fn out_of_budget(&self, budget: Option<u64>, deadline: Option<Instant>) -> bool {
+        let sims = self.sims;
+        budget.is_some_and(|b| sims >= b)
+            || (sims.is_multiple_of(32) && deadline.is_some_and(|d| Instant::now() >= d) && sims > 0)
+            || (budget.is_none() && deadline.is_none() && sims >= 1_000)
+    }
+
+    /// Selection: from the root, moves to the child of the best value until the game ends,
+    /// a node is not to be expanded yet, or a child is new; expands the nodes on the way
+    /// that are due. `pos` follows the moves.
+    fn select_and_expand(&mut self, pos: &mut Position) {
+        self.path.clear();
+        self.path.push(0);
+        self.played.clear();
         let mut node = 0usize;
-        loop {
-            if pos.is_over() {
-                break;
-            }
-            if !nodes[node].expanded {
-                if node != 0 && nodes[node].visits < cfg.expand_after {
+        while !pos.is_over() {
+            if !self.nodes[node].expanded {
+                if node != 0 && self.nodes[node].visits < self.cfg.expand_after {
                     break;
                 }
-                let Some(mover) = pos.to_move(site) else { break };
-                pos.legal_moves(site, &mut buf);
-                priors.clear();
-                if cfg.prior_visits > 0.0 {
-                    // The greedy evaluation at the root; below it the cheaper one from the
-                    // columns covered (it needs no copy of the position).
-                    if path.len() <= full_prior_depth {
-                        nodes[node].full_priors = true;
-                        priors.extend(buf.iter().map(|&m| (crate::eval::evaluate(site, &pos, m), m)));
-                    } else {
-                        priors.extend(
-                            buf.iter()
-                                .map(|&m| (crate::eval::quick(&weights, site, &pos, m, mover), m)),
-                        );
-                    }
-                } else {
-                    // Bigger stones first.
-                    priors.extend(buf.iter().map(|&m| (site.template(m).stone.size() as f32, m)));
-                }
-                // Shuffle before the stable sort so that equal priors are tried in random order.
-                rng.shuffle(&mut priors);
-                priors.sort_by(|a, b| b.0.total_cmp(&a.0));
-                let top = priors.first().map_or(0.0, |p| p.0);
-                let first = nodes.len() as u32;
-                for &(v, m) in priors.iter() {
-                    let mut child = Node::new(m, mover.index() as u8);
-                    child.prior = ((v - top) / cfg.prior_temperature).exp();
-                    nodes.push(child);
-                }
-                let n = &mut nodes[node];
-                n.expanded = true;
-                n.first_child = first;
-                n.children = priors.len() as u32;
+                let Some(mover) = pos.to_move(self.site) else { break };
+                self.expand(node, pos, mover);
             }
-            if late_full_priors && !nodes[node].full_priors && nodes[node].visits >= cfg.full_prior_after {
-                // Visited often enough to pay for the room counts.
-                let n = &mut nodes[node];
-                n.full_priors = true;
-                let (first, count) = (n.first_child as usize, n.children as usize);
-                let children = &mut nodes[first..first + count];
-                let mut top = f32::MIN;
-                for c in children.iter_mut() {
-                    c.prior = crate::eval::evaluate(site, &pos, c.mv);
-                    top = top.max(c.prior);
-                }
-                for c in children.iter_mut() {
-                    c.prior = ((c.prior - top) / cfg.prior_temperature).exp();
-                }
+            if self.late_full_priors
+                && !self.nodes[node].full_priors
+                && self.nodes[node].visits >= self.cfg.full_prior_after
+            {
+                self.full_priors(node, pos);
             }
-            let n = nodes[node];
-            let ln = ((n.visits.max(1)) as f32).ln();
-            let mut best = n.first_child;
-            let mut best_value = f32::MIN;
-            for i in n.first_child..n.first_child + n.children {
-                let c = &nodes[i as usize];
-                let v = if cfg.prior_visits > 0.0 && cfg.rave <= 0.0 {
-                    // The prior counts as `prior_visits` visits with its mean.
-                    let n = c.visits as f32;
-                    (c.reward + cfg.prior_visits * c.prior) / (n + cfg.prior_visits)
-                        + cfg.exploration * (ln / (n + 1.0)).sqrt()
-                } else if cfg.rave <= 0.0 {
-                    if c.visits == 0 {
-                        // Try every move once (in prior order) before any twice.
-                        best = i;
-                        break;
-                    }
-                    c.reward / c.visits as f32 + cfg.exploration * (ln / c.visits as f32).sqrt()
-                } else if c.amaf_visits == 0 {
-                    // Nothing known yet: an optimistic first-play value, so that moves with
-                    // good all-moves-as-first statistics can go first.
-                    if c.visits == 0 {
-                        1.0
-                    } else {
-                        c.reward / c.visits as f32 + cfg.exploration * (ln / c.visits as f32).sqrt()
-                    }
-                } else {
-                    // Gelly and Silver's blend: the all-moves-as-first mean counts for
-                    // less as the move's own visits grow.
-                    let n = c.visits as f32;
-                    let beta = (cfg.rave / (3.0 * n + cfg.rave)).sqrt();
-                    let amaf = c.amaf_reward / c.amaf_visits as f32;
-                    let q = if c.visits > 0 { c.reward / n } else { amaf };
-                    (1.0 - beta) * q + beta * amaf + cfg.exploration * (ln / (n + 1.0)).sqrt()
-                };
-                if v > best_value {
-                    best_value = v;
-                    best = i;
-                }
-            }
-            node = best as usize;
-            played.push((nodes[node].mover, nodes[node].mv));
-            pos.play_unchecked(site, nodes[node].mv);
-            path.push(node as u32);
-            if nodes[node].visits == 0 {
+            node = self.best_child(node) as usize;
+            let child = self.nodes[node];
+            self.played.push((child.mover, child.mv));
+            pos.play_unchecked(self.site, child.mv);
+            self.path.push(node as u32);
+            if child.visits == 0 {
                 break;
             }
         }
-        let tree_plies = played.len();
+        self.tree_plies = self.played.len();
+    }
+
+    /// Expansion: gives `node` a child for every legal placement of `mover`, each with its
+    /// prior, best prior first.
+    fn expand(&mut self, node: usize, pos: &Position, mover: rumis_core::Colour) {
+        let site = self.site;
+        pos.legal_moves(site, &mut self.moves);
+        self.priors.clear();
+        if self.cfg.prior_visits > 0.0 {
+            // The greedy evaluation at the root; below it the cheaper one from the
+            // columns covered (it needs no copy of the position).
+            if self.path.len() <= self.full_prior_depth {
+                self.nodes[node].full_priors = true;
+                self.priors
+                    .extend(self.moves.iter().map(|&m| (eval::evaluate(site, pos, m), m)));
+            } else {
+                let weights = &self.weights;
+                self.priors.extend(
+                    self.moves
+                        .iter()
+                        .map(|&m| (eval::quick(weights, site, pos, m, mover), m)),
+                );
+            }
+        } else {
+            // Bigger stones first.
+            self.priors
+                .extend(self.moves.iter().map(|&m| (site.template(m).stone.size() as f32, m)));
+        }
+        // Shuffle before the stable sort so that equal priors are tried in random order.
+        self.rng.shuffle(&mut self.priors);
+        self.priors.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let top = self.priors.first().map_or(0.0, |p| p.0);
+        let first = self.nodes.len() as u32;
+        for &(v, m) in self.priors.iter() {
+            let mut child = Node::new(m, mover.index() as u8);
+            child.prior = ((v - top) / self.cfg.prior_temperature).exp();
+            self.nodes.push(child);
+        }
+        let n = &mut self.nodes[node];
+        n.expanded = true;
+        n.first_child = first;
+        n.children = self.priors.len() as u32;
+    }
+
+    /// Re-evaluates the priors of `node`'s children by the greedy evaluation: it has been
+    /// visited often enough to pay for the room counts.
+    fn full_priors(&mut self, node: usize, pos: &Position) {
+        let n = &mut self.nodes[node];
+        n.full_priors = true;
+        let (first, count) = (n.first_child as usize, n.children as usize);
+        let children = &mut self.nodes[first..first + count];
+        let mut top = f32::MIN;
+        for c in children.iter_mut() {
+            c.prior = eval::evaluate(self.site, pos, c.mv);
+            top = top.max(c.prior);
+        }
+        for c in children.iter_mut() {
+            c.prior = ((c.prior - top) / self.cfg.prior_temperature).exp();
+        }
+    }
+
+    /// The child of `node` with the best value for the colour that moves there (the first
+    /// of equals); without priors and RAVE, the first child not yet visited.
+    fn best_child(&self, node: usize) -> u32 {
+        let cfg = self.cfg;
+        let n = self.nodes[node];
+        let ln = ((n.visits.max(1)) as f32).ln();
+        let mut best = n.first_child;
+        let mut best_value = f32::MIN;
+        for i in n.first_child..n.first_child + n.children {
+            let c = &self.nodes[i as usize];
+            let v = if cfg.prior_visits > 0.0 && cfg.rave <= 0.0 {
+                // The prior counts as `prior_visits` visits with its mean.
+                let n = c.visits as f32;
+                (c.reward + cfg.prior_visits * c.prior) / (n + cfg.prior_visits)
+                    + cfg.exploration * (ln / (n + 1.0)).sqrt()
+            } else if cfg.rave <= 0.0 {
+                if c.visits == 0 {
+                    // Try every move once (in prior order) before any twice.
+                    return i;
+                }
+                c.reward / c.visits as f32 + cfg.exploration * (ln / c.visits as f32).sqrt()
+            } else if c.amaf_visits == 0 {
+                // Nothing known yet: an optimistic first-play value, so that moves with
+                // good all-moves-as-first statistics can go first.
+                if c.visits == 0 {
+                    1.0
+                } else {
+                    c.reward / c.visits as f32 + cfg.exploration * (ln / c.visits as f32).sqrt()
+                }
+            } else {
+                // Gelly and Silver's blend: the all-moves-as-first mean counts for
+                // less as the move's own visits grow.
+                let n = c.visits as f32;
+                let beta = (cfg.rave / (3.0 * n + cfg.rave)).sqrt();
+                let amaf = c.amaf_reward / c.amaf_visits as f32;
+                let q = if c.visits > 0 { c.reward / n } else { amaf };
+                (1.0 - beta) * q + beta * amaf + cfg.exploration * (ln / (n + 1.0)).sqrt()
+            };
+            if v > best_value {
+                best_value = v;
+                best = i;
+            }
+        }
+        best
+    }
+
+    /// Playout: plays the game to its end from where the simulation left the tree.
+    fn playout(&mut self, pos: &mut Position) {
+        let (site, cfg) = (self.site, self.cfg);
         if cfg.rave <= 0.0 && !cfg.big_stones_first && !cfg.answer_last_move {
             // Uniform playouts on the core's fastest path: nothing to record.
-            rumis_core::playout::random_playout_in_place(site, &mut pos, &mut rng, code_path, &mut set);
+            rumis_core::playout::random_playout_in_place(site, pos, &mut self.rng, self.code_path, &mut self.set);
         }
         while let Some(colour) = pos.to_move(site) {
-            let n = pos.legal_set(site, &mut set);
-            let m = policy.pick(site, &set, n, played.last().map(|p| p.1), &mut rng);
-            played.push((colour.index() as u8, m));
+            let n = pos.legal_set(site, &mut self.set);
+            let m = self
+                .policy
+                .pick(site, &self.set, n, self.played.last().map(|p| p.1), &mut self.rng);
+            self.played.push((colour.index() as u8, m));
             pos.play_unchecked(site, m);
         }
-        let r = rewards(site, &pos);
-        if cfg.rave > 0.0 {
-            // Walk the plies backwards; at each tree node, credit its children whose move its
-            // mover played then or later.
-            for ply in (0..played.len()).rev() {
-                let (c, m) = played[ply];
-                seen[c as usize][m.0 as usize / 64] |= 1 << (m.0 % 64);
-                if ply < tree_plies || (ply == tree_plies && ply < path.len()) {
-                    let n = nodes[path[ply] as usize];
-                    if n.expanded {
-                        for i in n.first_child..n.first_child + n.children {
-                            let ch = &mut nodes[i as usize];
-                            let set = &seen[ch.mover as usize];
-                            if set[ch.mv.0 as usize / 64] >> (ch.mv.0 % 64) & 1 == 1 {
-                                ch.amaf_visits += 1;
-                                ch.amaf_reward += r[ch.mover as usize];
-                            }
-                        }
-                    }
-                }
-            }
-            for &(c, m) in &played {
-                seen[c as usize][m.0 as usize / 64] = 0;
-            }
+    }
+
+    /// Back-up: adds each colour's reward `r` at the end of the simulation to the nodes on
+    /// its path (each node keeps its mover's) and, with RAVE, to the all-moves-as-first
+    /// statistics of their children.
+    fn back_up(&mut self, r: &[f32; 4]) {
+        if self.cfg.rave > 0.0 {
+            self.credit_all_moves_as_first(r);
         }
         for k in 0..4 {
-            sums[k] += r[k];
+            self.sums[k] += r[k];
         }
-        for &i in &path {
-            let n = &mut nodes[i as usize];
+        for &i in &self.path {
+            let n = &mut self.nodes[i as usize];
             n.visits += 1;
             if i != 0 {
                 n.reward += r[n.mover as usize];
             }
         }
     }
-    let root_node = nodes[0];
-    let stats = (root_node.first_child..root_node.first_child + root_node.children)
-        .map(|i| {
-            let c = &nodes[i as usize];
-            (c.mv, c.visits, c.reward)
-        })
-        .collect();
-    ((stats, sims, sums), nodes)
+
+    /// Walks the plies backwards; at each tree node, credits its children whose move its
+    /// mover played then or later.
+    fn credit_all_moves_as_first(&mut self, r: &[f32; 4]) {
+        let (played, path, seen) = (&self.played, &self.path, &mut self.seen);
+        for ply in (0..played.len()).rev() {
+            let (c, m) = played[ply];
+            seen[c as usize][m.0 as usize / 64] |= 1 << (m.0 % 64);
+            if ply < self.tree_plies || (ply == self.tree_plies && ply < path.len()) {
+                let n = self.nodes[path[ply] as usize];
+                if n.expanded {
+                    for i in n.first_child..n.first_child + n.children {
+                        let ch = &mut self.nodes[i as usize];
+                        let set = &seen[ch.mover as usize];
+                        if set[ch.mv.0 as usize / 64] >> (ch.mv.0 % 64) & 1 == 1 {
+                            ch.amaf_visits += 1;
+                            ch.amaf_reward += r[ch.mover as usize];
+                        }
+                    }
+                }
+            }
+        }
+        for &(c, m) in played {
+            seen[c as usize][m.0 as usize / 64] = 0;
+        }
+    }
+
+    /// The root children's (move, visits, summed reward), the simulations run and each
+    /// colour's summed reward, with the tree.
+    fn into_stats(self) -> (TreeStats, Vec<Node>) {
+        let root = self.nodes[0];
+        let stats = (root.first_child..root.first_child + root.children)
+            .map(|i| {
+                let c = &self.nodes[i as usize];
+                (c.mv, c.visits, c.reward)
+            })
+            .collect();
+        ((stats, self.sims, self.sums), self.nodes)
+    }
 }
 
 /// The node reached from the root by `moves`, if the tree holds them all.
@@ -719,14 +801,8 @@ fn subtree(tree: &[Node], root: usize) -> Vec<Node> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rumis_core::{Board, Site, Variant};
-    use std::sync::Arc;
-
-    fn game(board: &str, players: usize, variant: Variant) -> Game {
-        Game::new(Arc::new(
-            Site::new(Board::builtin(board).unwrap().clone(), players, variant, None).unwrap(),
-        ))
-    }
+    use crate::test_game as game;
+    use rumis_core::Variant;
 
     /// Two-player games (two sides, also with four colours) search the two-player budget
     /// when there is one; games of three or four players the other.
@@ -779,8 +855,8 @@ mod tests {
                 let chosen = p.choose(g).unwrap();
                 let me = g.position().to_move(g.site()).unwrap();
                 let value = |m| match board {
-                    "coricancha" => crate::eval::quick(&crate::eval::Weights::default(), g.site(), g.position(), m, me),
-                    _ => crate::eval::evaluate(g.site(), g.position(), m),
+                    "coricancha" => eval::quick(&eval::Weights::default(), g.site(), g.position(), m, me),
+                    _ => eval::evaluate(g.site(), g.position(), m),
                 };
                 let best = g.legal_moves().into_iter().map(value).fold(f32::MIN, f32::max);
                 assert_eq!(value(chosen), best, "{board}: {}", g.notation(chosen));
@@ -826,9 +902,9 @@ mod tests {
                     let is_full = room && (i == 0 || (players == 2 && n.visits > after));
                     let value = |m| {
                         if is_full {
-                            crate::eval::evaluate(site, &pos, m)
+                            eval::evaluate(site, &pos, m)
                         } else {
-                            crate::eval::quick(&crate::eval::Weights::default(), site, &pos, m, me)
+                            eval::quick(&eval::Weights::default(), site, &pos, m, me)
                         }
                     };
                     let top = children.iter().map(|c| value(c.mv)).fold(f32::MIN, f32::max);
@@ -964,44 +1040,5 @@ mod tests {
         q.search(&g).unwrap();
         let (_, reused) = q.trees_for(&other, 1);
         assert_eq!(reused, 0);
-    }
-
-    #[test]
-    fn rewards_rank_and_share_ties() {
-        let mut g = game("chullpa", 4, Variant::Standard);
-        let mut rng = Rng::new(3);
-        g.play_random(&mut rng);
-        let r = rewards(g.site(), g.position());
-        let scores = g.position().scores(g.site());
-        for &(a, sa) in &scores {
-            for &(b, sb) in &scores {
-                if sa > sb {
-                    assert!(r[a.index()] > r[b.index()]);
-                }
-                if sa == sb {
-                    assert_eq!(r[a.index()], r[b.index()]);
-                }
-            }
-        }
-        assert!(r.iter().all(|&x| (0.0..=1.0).contains(&x)));
-    }
-
-    #[test]
-    fn two_player_four_colour_rewards_are_the_players() {
-        for seed in 0..20 {
-            let mut g = game("pirka", 2, Variant::TwoPlayerFourColors);
-            g.play_random(&mut Rng::new(seed));
-            let r = rewards(g.site(), g.position());
-            let o = g.outcome();
-            // Partners share a reward; the winner's is higher; all within 0..1.
-            assert_eq!(r[0], r[2]);
-            assert_eq!(r[1], r[3]);
-            assert!(r.iter().all(|&x| (0.0..=1.0).contains(&x)), "{r:?}");
-            match o.players[0].cmp(&o.players[1]) {
-                std::cmp::Ordering::Greater => assert!(r[0] > r[1]),
-                std::cmp::Ordering::Less => assert!(r[0] < r[1]),
-                std::cmp::Ordering::Equal => assert_eq!(r[0], r[1]),
-            }
-        }
     }
 }

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use clap::Args;
 use rumis_ai::arena::{play_match, MatchConfig};
-use rumis_ai::{level_config, Mcts, MctsConfig, PlayerSpec};
+use rumis_ai::{level_config, Mcts, MctsConfig};
 
 use crate::source::Source;
 
@@ -133,7 +133,8 @@ pub fn analyze(src: &Source, args: &SearchArgs) -> Result<String, String> {
 
 #[derive(Args, Debug, Clone)]
 pub struct MatchArgs {
-    /// Player A: random, greedy, level:1..9, mcts:SIMS.
+    /// Player A: random, greedy, level:1..9, mcts:SIMS, or that search with one part
+    /// changed: uniform:, rave:, fresh:, noprior:, deep:, noanswer:, quickprior:, roomprior:SIMS.
     #[arg(long)]
     pub a: String,
     /// Player B.
@@ -158,8 +159,8 @@ pub struct MatchArgs {
 }
 
 pub fn run_match(args: &MatchArgs) -> Result<String, String> {
-    let a = PlayerSpec::parse(&args.a)?;
-    let b = PlayerSpec::parse(&args.b)?;
+    let a = crate::experiment::player(&args.a)?;
+    let b = crate::experiment::player(&args.b)?;
     if args.source.record.is_some() {
         return Err("a match starts new games: give --board and --players, not --record".into());
     }
@@ -185,7 +186,7 @@ pub fn run_match(args: &MatchArgs) -> Result<String, String> {
     };
     let out_dir = args.out.clone();
     let (summary, results) = play_match(&cfg, |r| {
-        eprintln!(
+        tracing::info!(
             "game {:>4}: A {}",
             r.index + 1,
             if r.a_points >= 1.0 {

@@ -2,7 +2,10 @@
 //! medians of several runs, as a table or as JSON. See docs/performance.md.
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
+
+use serde::Serialize;
 
 use rumis_core::movegen::CodePath;
 use rumis_core::{perft_with, random_playout_in_place, Board, MoveSet, Position, Rng, Site, Variant};
@@ -49,18 +52,10 @@ static WALL: AtomicBool = AtomicBool::new(false);
 /// The CPU time this thread has run, in seconds (`CLOCK_THREAD_CPUTIME_ID`, Linux).
 #[cfg(target_os = "linux")]
 fn thread_cpu_secs() -> Option<f64> {
-    #[repr(C)]
-    struct Timespec {
-        tv_sec: i64,
-        tv_nsec: i64,
-    }
-    extern "C" {
-        fn clock_gettime(clock: i32, tp: *mut Timespec) -> i32;
-    }
-    const CLOCK_THREAD_CPUTIME_ID: i32 = 3;
-    let mut t = Timespec { tv_sec: 0, tv_nsec: 0 };
-    // SAFETY: clock_gettime writes one timespec (two 64-bit fields on 64-bit Linux).
-    let ok = cfg!(target_pointer_width = "64") && unsafe { clock_gettime(CLOCK_THREAD_CPUTIME_ID, &mut t) } == 0;
+    let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: `t` is a live, writable timespec; clock_gettime writes that one value and
+    // keeps no pointer to it.
+    let ok = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) } == 0;
     ok.then_some(t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9)
 }
 
@@ -236,6 +231,204 @@ fn perft_rate(site: &Site, depth: u32, want: u64, path: CodePath, reps: usize) -
     Ok(out)
 }
 
+/// What a figure measures, from the empty board.
+enum Measure {
+    /// Leaves per second of perft(depth), checked against the known count.
+    Perft { depth: u32, leaves: u64 },
+    /// Random playouts per second, in runs of `n`.
+    Playouts { n: usize },
+    /// Nanoseconds per legal-move generation, over the positions of random playouts.
+    Generation,
+    /// Simulations per second of the top level's search, `simulations` a run.
+    Search { threads: usize, simulations: u64 },
+}
+
+/// One figure to measure: the bench's figures are a list of these.
+struct Plan {
+    /// What the progress line says is being measured.
+    what: String,
+    /// The figure's name in the table.
+    name: String,
+    site: Arc<Site>,
+    path: CodePath,
+    measure: Measure,
+    reps: usize,
+    /// Samples are divided by this (1e9: leaves/s to G leaves/s).
+    scale: f64,
+    unit: &'static str,
+    target: Option<f64>,
+}
+
+impl Plan {
+    fn measure(&self) -> Result<Figure, String> {
+        let (site, path, reps) = (&*self.site, self.path, self.reps);
+        let samples = match self.measure {
+            Measure::Perft { depth, leaves } => perft_rate(site, depth, leaves, path, reps)?,
+            Measure::Playouts { n } => playouts(site, path, n, reps),
+            Measure::Generation => generation_ns(site, path, reps),
+            // With one thread timed by the usual clock, with more by the wall clock.
+            Measure::Search { threads, simulations } => search_rate(site, threads, simulations, reps),
+        };
+        Ok(Figure {
+            name: self.name.clone(),
+            samples: samples.into_iter().map(|x| x / self.scale).collect(),
+            unit: self.unit,
+            path: Some(path),
+            target: self.target,
+        })
+    }
+}
+
+/// The figures of `rumis bench` (docs/performance.md), in the order of the table: perft on
+/// Chullpa 4 players, random playouts there and on Coricancha on the best code path and on
+/// every other, one generation on every path, playouts on the other scenarios, and the
+/// top level's search (issue 4) on one thread and on every thread.
+fn plans(args: &BenchArgs, best: CodePath, reps: usize, n_playouts: usize) -> Result<Vec<Plan>, String> {
+    let chullpa = Arc::new(site("chullpa", 4)?);
+    let plan = |site: &Arc<Site>, what: String, name: &str, path: CodePath, measure: Measure| Plan {
+        what,
+        name: name.to_string(),
+        site: site.clone(),
+        path,
+        measure,
+        reps,
+        scale: 1.0,
+        unit: "",
+        target: None,
+    };
+    let playouts = |site: &Arc<Site>, what: String, name: &str, path: CodePath, n: usize, target: Option<f64>| Plan {
+        scale: 1e3,
+        unit: "k playouts/s",
+        target,
+        ..plan(site, what, name, path, Measure::Playouts { n })
+    };
+    let mut plans = vec![Plan {
+        scale: 1e9,
+        unit: "G leaves/s",
+        ..plan(
+            &chullpa,
+            "Chullpa 4p perft(3)".into(),
+            "chullpa 4p perft(3) = 39 583 340",
+            best,
+            Measure::Perft {
+                depth: 3,
+                leaves: 39_583_340,
+            },
+        )
+    }];
+    if !args.no_perft4 {
+        plans.push(Plan {
+            reps: if args.quick { 1 } else { 3 },
+            scale: 1e9,
+            unit: "G leaves/s",
+            target: Some(1.5),
+            ..plan(
+                &chullpa,
+                "Chullpa 4p perft(4), about 5 s a run".into(),
+                "chullpa 4p perft(4) = 7 938 153 532",
+                best,
+                Measure::Perft {
+                    depth: 4,
+                    leaves: 7_938_153_532,
+                },
+            )
+        });
+    }
+    let random = "chullpa 4p random playouts";
+    plans.push(playouts(
+        &chullpa,
+        "Chullpa 4p playouts".into(),
+        random,
+        best,
+        n_playouts,
+        Some(250.0),
+    ));
+    let coricancha = Arc::new(site("coricancha", 4)?);
+    plans.push(playouts(
+        &coricancha,
+        "Coricancha 4p playouts".into(),
+        "coricancha 4p random playouts",
+        best,
+        n_playouts / 4,
+        Some(70.0),
+    ));
+    plans.push(playouts(
+        &chullpa,
+        "Chullpa 4p playouts on the scalar path".into(),
+        random,
+        CodePath::Scalar,
+        n_playouts / 20,
+        Some(15.0),
+    ));
+    for path in CodePath::available() {
+        if path != best && path != CodePath::Scalar {
+            let what = format!("Chullpa 4p playouts on the {path} path");
+            plans.push(playouts(&chullpa, what, random, path, n_playouts / 2, None));
+        }
+    }
+    for path in CodePath::available() {
+        plans.push(Plan {
+            unit: "ns",
+            ..plan(
+                &chullpa,
+                format!("Chullpa 4p generation on the {path} path"),
+                "chullpa 4p one generation (playout positions)",
+                path,
+                Measure::Generation,
+            )
+        });
+    }
+    for board in Board::builtins() {
+        let name = board.name.to_lowercase();
+        if name != "chullpa" && name != "coricancha" {
+            let s = Arc::new(Site::new(board.clone(), 4, Variant::Standard, None).map_err(|e| e.to_string())?);
+            let what = format!("{} 4p playouts", board.name);
+            plans.push(playouts(
+                &s,
+                what,
+                &format!("{name} 4p random playouts"),
+                best,
+                n_playouts / 4,
+                None,
+            ));
+        }
+    }
+    // The search of the top level: simulations per second from the first move of Chullpa 4
+    // players, one thread (timed like the rest) and every thread (wall clock).
+    let simulations = if args.quick { 5_000 } else { 100_000 };
+    let search = |what: &str, name: String, threads: usize, target: Option<f64>| Plan {
+        scale: 1e3,
+        unit: "k simulations/s",
+        target,
+        ..plan(
+            &chullpa,
+            what.into(),
+            &name,
+            best,
+            Measure::Search {
+                threads,
+                simulations: simulations * threads as u64,
+            },
+        )
+    };
+    plans.push(search(
+        "the tree search, one thread",
+        "level 9 search, chullpa 4p first move, 1 thread".into(),
+        1,
+        Some(100.0),
+    ));
+    let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+    if threads > 1 {
+        plans.push(search(
+            "the tree search, every thread",
+            format!("level 9 search, chullpa 4p first move, {threads} threads (wall clock)"),
+            threads,
+            None,
+        ));
+    }
+    Ok(plans)
+}
+
 pub fn run(args: &BenchArgs) -> Result<(), String> {
     WALL.store(args.wall, Ordering::Relaxed);
     let best = match &args.path {
@@ -278,145 +471,13 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
     if args.solve {
         return solve_figures(args);
     }
-    let chullpa = site("chullpa", 4)?;
     let (reps, n_playouts) = if args.quick { (3, 2_000) } else { (7, 50_000) };
     let mut figures = Vec::new();
-    let progress = |what: &str| {
+    for plan in plans(args, best, reps, n_playouts)? {
         if !args.json {
-            eprintln!("measuring {what} ...");
+            tracing::info!("measuring {} ...", plan.what);
         }
-    };
-
-    progress("Chullpa 4p perft(3)");
-    figures.push(Figure {
-        name: "chullpa 4p perft(3) = 39 583 340".into(),
-        samples: perft_rate(&chullpa, 3, 39_583_340, best, reps)?
-            .into_iter()
-            .map(|r| r / 1e9)
-            .collect(),
-        unit: "G leaves/s",
-        path: Some(best),
-        target: None,
-    });
-    if !args.no_perft4 {
-        progress("Chullpa 4p perft(4), about 5 s a run");
-        figures.push(Figure {
-            name: "chullpa 4p perft(4) = 7 938 153 532".into(),
-            samples: perft_rate(&chullpa, 4, 7_938_153_532, best, if args.quick { 1 } else { 3 })?
-                .into_iter()
-                .map(|r| r / 1e9)
-                .collect(),
-            unit: "G leaves/s",
-            path: Some(best),
-            target: Some(1.5),
-        });
-    }
-    progress("Chullpa 4p playouts");
-    figures.push(Figure {
-        name: "chullpa 4p random playouts".into(),
-        samples: playouts(&chullpa, best, n_playouts, reps)
-            .into_iter()
-            .map(|r| r / 1e3)
-            .collect(),
-        unit: "k playouts/s",
-        path: Some(best),
-        target: Some(250.0),
-    });
-    let coricancha = site("coricancha", 4)?;
-    progress("Coricancha 4p playouts");
-    figures.push(Figure {
-        name: "coricancha 4p random playouts".into(),
-        samples: playouts(&coricancha, best, n_playouts / 4, reps)
-            .into_iter()
-            .map(|r| r / 1e3)
-            .collect(),
-        unit: "k playouts/s",
-        path: Some(best),
-        target: Some(70.0),
-    });
-    progress("Chullpa 4p playouts on the scalar path");
-    figures.push(Figure {
-        name: "chullpa 4p random playouts".into(),
-        samples: playouts(&chullpa, CodePath::Scalar, n_playouts / 20, reps)
-            .into_iter()
-            .map(|r| r / 1e3)
-            .collect(),
-        unit: "k playouts/s",
-        path: Some(CodePath::Scalar),
-        target: Some(15.0),
-    });
-    for path in CodePath::available() {
-        if path == best || path == CodePath::Scalar {
-            continue;
-        }
-        progress(&format!("Chullpa 4p playouts on the {path} path"));
-        figures.push(Figure {
-            name: "chullpa 4p random playouts".into(),
-            samples: playouts(&chullpa, path, n_playouts / 2, reps)
-                .into_iter()
-                .map(|r| r / 1e3)
-                .collect(),
-            unit: "k playouts/s",
-            path: Some(path),
-            target: None,
-        });
-    }
-    for path in CodePath::available() {
-        progress(&format!("Chullpa 4p generation on the {path} path"));
-        figures.push(Figure {
-            name: "chullpa 4p one generation (playout positions)".into(),
-            samples: generation_ns(&chullpa, path, reps),
-            unit: "ns",
-            path: Some(path),
-            target: None,
-        });
-    }
-    for board in Board::builtins() {
-        let name = board.name.to_lowercase();
-        if name == "chullpa" || name == "coricancha" {
-            continue;
-        }
-        let s = Site::new(board.clone(), 4, Variant::Standard, None).map_err(|e| e.to_string())?;
-        progress(&format!("{} 4p playouts", board.name));
-        figures.push(Figure {
-            name: format!("{name} 4p random playouts"),
-            samples: playouts(&s, best, n_playouts / 4, reps)
-                .into_iter()
-                .map(|r| r / 1e3)
-                .collect(),
-            unit: "k playouts/s",
-            path: Some(best),
-            target: None,
-        });
-    }
-
-    // The search of the top level (issue 4): simulations per second from the first move of
-    // Chullpa 4 players, one thread (timed like the rest) and every thread (wall clock).
-    let sims = if args.quick { 5_000 } else { 100_000 };
-    progress("the tree search, one thread");
-    figures.push(Figure {
-        name: "level 9 search, chullpa 4p first move, 1 thread".into(),
-        samples: search_rate(&chullpa, 1, sims, reps)
-            .into_iter()
-            .map(|r| r / 1e3)
-            .collect(),
-        unit: "k simulations/s",
-        path: Some(best),
-        target: Some(100.0),
-    });
-    let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
-    if threads > 1 {
-        progress("the tree search, every thread");
-        figures.push(Figure {
-            name: format!("level 9 search, chullpa 4p first move, {threads} threads (wall clock)"),
-            samples: search_rate(&chullpa, threads, sims * threads as u64, reps)
-                .into_iter()
-                .map(|r| r / 1e3)
-                .collect(),
-            unit: "k simulations/s",
-            path: Some(best),
-            target: None,
-        });
+        figures.push(plan.measure()?);
     }
 
     let clock = if cpu_clock() { "thread CPU time" } else { "wall clock" };
@@ -437,7 +498,7 @@ fn solve_figures(args: &BenchArgs) -> Result<(), String> {
     let mut figures = Vec::new();
     for case in crate::solve::bench_cases(args.quick) {
         if !args.json {
-            eprintln!("measuring {} ...", case.name);
+            tracing::info!("measuring {} ...", case.name);
         }
         let mut samples = Vec::new();
         for _ in 0..case.reps {
@@ -602,43 +663,47 @@ fn table(figures: &[Figure]) -> String {
     out
 }
 
-fn json_str(s: &str) -> String {
-    let mut o = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => o.push_str("\\\""),
-            '\\' => o.push_str("\\\\"),
-            c if (c as u32) < 0x20 => o.push_str(&format!("\\u{:04x}", c as u32)),
-            c => o.push(c),
-        }
-    }
-    o.push('"');
-    o
+/// `rumis bench --json`: the figures with how they were taken.
+#[derive(Serialize)]
+struct Report<'a> {
+    best_path: &'static str,
+    repetitions: usize,
+    clock: &'a str,
+    figures: Vec<FigureJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct FigureJson<'a> {
+    figure: &'a str,
+    median: f64,
+    min: f64,
+    max: f64,
+    unit: &'a str,
+    path: Option<&'static str>,
+    target: Option<f64>,
+    met: Option<bool>,
+    samples: &'a [f64],
 }
 
 fn json(figures: &[Figure], reps: usize, clock: &str) -> String {
-    let items: Vec<String> = figures
-        .iter()
-        .map(|f| {
-            let samples: Vec<String> = f.samples.iter().map(|x| format!("{x}")).collect();
-            format!(
-                "{{\"figure\":{},\"median\":{},\"min\":{},\"max\":{},\"unit\":{},\"path\":{},\"target\":{},\"met\":{},\"samples\":[{}]}}",
-                json_str(&f.name),
-                f.median(),
-                f.min(),
-                f.max(),
-                json_str(f.unit),
-                f.path.map_or("null".to_string(), |p| json_str(p.name())),
-                f.target.map(|t| t.to_string()).unwrap_or("null".into()),
-                f.meets().map(|m| m.to_string()).unwrap_or("null".into()),
-                samples.join(",")
-            )
-        })
-        .collect();
-    format!(
-        "{{\"best_path\":{},\"repetitions\":{reps},\"clock\":{},\"figures\":[\n{}\n]}}",
-        json_str(CodePath::active().name()),
-        json_str(clock),
-        items.join(",\n")
-    )
+    let report = Report {
+        best_path: CodePath::active().name(),
+        repetitions: reps,
+        clock,
+        figures: figures
+            .iter()
+            .map(|f| FigureJson {
+                figure: &f.name,
+                median: f.median(),
+                min: f.min(),
+                max: f.max(),
+                unit: f.unit,
+                path: f.path.map(CodePath::name),
+                target: f.target,
+                met: f.meets(),
+                samples: &f.samples,
+            })
+            .collect(),
+    };
+    serde_json::to_string(&report).expect("figures are plain numbers and strings")
 }

@@ -3,6 +3,7 @@
 mod ai;
 mod bench;
 mod engine;
+mod experiment;
 mod serve;
 mod solve;
 mod source;
@@ -52,7 +53,8 @@ enum Command {
     Selfplay {
         #[command(flatten)]
         source: Source,
-        /// Who plays every colour: random, greedy, level:1..9, mcts:SIMS.
+        /// Who plays every colour: random, greedy, level:1..9, mcts:SIMS (or a search with one
+        /// part changed, as for `match`).
         #[arg(long, default_value = "random")]
         player: String,
         #[arg(long)]
@@ -122,12 +124,31 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    init_logs(matches!(cli.command, Command::Serve(_)));
     match run(cli.command) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("rumis: {e}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// Logs (the server's, and the progress of long commands) go to standard error through
+/// `tracing`, filtered as `RUST_LOG` says (default: `info`, e.g. `RUST_LOG=warn` or
+/// `RUST_LOG=rumis_server=debug`). The server's lines carry the time, level and source; a
+/// command's progress is its message alone. A command's result and its one error line are
+/// output, not logs: they stay on standard output and standard error as before.
+fn init_logs(server: bool) {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let logs = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    if server {
+        logs.init();
+    } else {
+        logs.without_time().with_level(false).with_target(false).init();
     }
 }
 
@@ -189,7 +210,7 @@ fn run(command: Command) -> Result<(), String> {
             if source.record.is_some() {
                 return Err("selfplay starts new games: give --board and --players, not --record".into());
             }
-            let spec = rumis_ai::PlayerSpec::parse(&player)?;
+            let spec = experiment::player(&player)?;
             let mut rng = Rng::new(seed);
             let mut text = String::new();
             for i in 0..games {
@@ -211,7 +232,7 @@ fn run(command: Command) -> Result<(), String> {
                 text.push_str(&record::write(&game));
             }
             std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-            eprintln!(
+            tracing::info!(
                 "wrote {games} game{} to {}",
                 if games == 1 { "" } else { "s" },
                 path.display()

@@ -65,7 +65,7 @@ async fn play(games: &Arc<Games>, job: &Job, cap: Duration) {
         Ok(l) => l,
         Err(GameError::UnknownGame(_)) => return,
         Err(e) => {
-            eprintln!("rumis server: AI for game {id}: cannot load it: {e}");
+            tracing::warn!(game = %id, "AI cannot load the game: {e}");
             // Busy: look again later rather than strand the game.
             if matches!(e, GameError::Busy(_)) {
                 tokio::time::sleep(Duration::from_secs(1)).await;
@@ -92,7 +92,7 @@ async fn play(games: &Arc<Games>, job: &Job, cap: Duration) {
         Ok(Some(t)) => t,
         Ok(None) => return,
         Err(e) => {
-            eprintln!("rumis server: AI for game {id}: the search failed: {e}");
+            tracing::error!(game = %id, "AI search failed: {e}");
             return;
         }
     };
@@ -105,7 +105,7 @@ async fn play(games: &Arc<Games>, job: &Job, cap: Duration) {
             tokio::time::sleep(Duration::from_secs(1)).await;
             games.requeue(id, job.human);
         }
-        Err(e) => eprintln!("rumis server: AI for game {id}: move {number} refused: {e}"),
+        Err(e) => tracing::warn!(game = %id, "AI move {number} refused: {e}"),
     }
 }
 

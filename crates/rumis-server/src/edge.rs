@@ -172,20 +172,20 @@ impl Conns {
     fn refuse(&self, peer: SocketAddr, which: &str) {
         let n = self.refused.fetch_add(1, Ordering::Relaxed) + 1;
         self.say(|| {
-            format!(
-                "rumis server: connection from {} refused: over {which} cap ({n} refused so far)",
-                peer.ip()
+            tracing::warn!(
+                peer = %peer.ip(),
+                "connection refused: over {which} cap ({n} refused so far)"
             )
         });
     }
 
-    /// Logs a line unless one was logged in the last [`LOG_EVERY`].
-    fn say(&self, line: impl FnOnce() -> String) {
+    /// Logs (`log` emits the event) unless this logged in the last [`LOG_EVERY`].
+    fn say(&self, log: impl FnOnce()) {
         let now = Instant::now();
         let mut last = self.last_said.lock().unwrap_or_else(|e| e.into_inner());
         if last.is_none_or(|t| now.duration_since(t) >= LOG_EVERY) {
             *last = Some(now);
-            eprintln!("{}", line());
+            log();
         }
     }
 
@@ -460,7 +460,7 @@ pub async fn serve(
             Err(e) => {
                 // Out of file descriptors (or a connection reset before accept): wait a
                 // little instead of spinning.
-                edge.conns.say(|| format!("rumis server: cannot accept: {e}"));
+                edge.conns.say(|| tracing::error!("cannot accept: {e}"));
                 tokio::time::sleep(Duration::from_millis(50)).await;
                 continue;
             }

@@ -145,7 +145,7 @@ impl ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         if self.status.is_server_error() {
-            eprintln!("rumis server: {} {}: {}", self.status.as_u16(), self.error, self.reason);
+            tracing::error!(status = self.status.as_u16(), error = self.error, "{}", self.reason);
         }
         // A client told to wait gets the wait in the header too.
         let retry = self

@@ -200,7 +200,7 @@ pub async fn start(config: Config) -> Result<Server, String> {
             let every = (ttl / 4).clamp(Duration::from_millis(100), Duration::from_secs(600));
             loop {
                 if let Err(e) = games.expire(ttl).await {
-                    eprintln!("rumis server: cannot expire idle games: {e}");
+                    tracing::error!("cannot expire idle games: {e}");
                 }
                 tokio::time::sleep(every).await;
             }
@@ -213,8 +213,8 @@ pub async fn start(config: Config) -> Result<Server, String> {
     let limits = app.config.limits.clone();
     let total = edge::cap_for_fds(limits.connections, fds);
     if total < limits.connections {
-        eprintln!(
-            "rumis server: at most {total} connections (the open-file limit is {})",
+        tracing::warn!(
+            "at most {total} connections (the open-file limit is {})",
             fds.unwrap_or(0)
         );
     }
@@ -246,7 +246,7 @@ async fn listen(app: Arc<App>, mut listener: sqlx::postgres::PgListener) {
             // The connection was lost and made again: events may be missing.
             Ok(None) => app.events.send(vec![events::resync()]),
             Err(e) => {
-                eprintln!("rumis server: event listener: {e}");
+                tracing::error!("event listener: {e}");
                 tokio::time::sleep(Duration::from_secs(1)).await;
             }
         }
@@ -274,7 +274,7 @@ pub fn serve_blocking(config: Config) -> Result<(), String> {
         tokio::select! {
             r = server.wait() => r.map_err(|e| format!("server failed: {e}")),
             _ = tokio::signal::ctrl_c() => {
-                eprintln!("rumis server: interrupted, stopping");
+                tracing::info!("interrupted, stopping");
                 Ok(())
             }
         }

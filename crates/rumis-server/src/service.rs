@@ -154,7 +154,7 @@ impl Games {
         if self.store.is_postgres() {
             let payloads: Vec<String> = events.iter().map(Event::to_payload).collect();
             if let Err(e) = self.store.notify(events::CHANNEL, &payloads).await {
-                eprintln!("rumis server: cannot notify: {e}");
+                tracing::error!("cannot notify: {e}");
             }
         } else {
             self.hub.send(events);

@@ -16,30 +16,21 @@ use tokio_tungstenite::tungstenite::Message;
 /// The bound on any single wait in these tests; reaching it fails the test.
 pub const WAIT: Duration = Duration::from_secs(60);
 
-/// A temporary directory, removed when dropped.
-pub struct TempDir(pub PathBuf);
+/// A temporary directory named after the test (`tempfile` makes it and removes it when
+/// dropped); `.0` is its path.
+pub struct TempDir(pub PathBuf, tempfile::TempDir);
 
 impl TempDir {
     pub fn new(tag: &str) -> TempDir {
-        static N: AtomicUsize = AtomicUsize::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "rumis-server-{tag}-{}-{}",
-            std::process::id(),
-            N.fetch_add(1, Ordering::SeqCst)
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
+        let dir = tempfile::Builder::new()
+            .prefix(&format!("rumis-server-{tag}-"))
+            .tempdir()
+            .expect("a temporary directory");
+        TempDir(dir.path().to_path_buf(), dir)
     }
 
     pub fn db_url(&self) -> String {
         format!("sqlite://{}", self.0.join("rumis.db").display())
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
     }
 }
 
@@ -56,13 +47,12 @@ impl Db {
         Db::Sqlite(TempDir::new(tag))
     }
 
-    /// `None` (saying so) when no PostgreSQL server is given.
-    pub async fn postgres(tag: &str) -> Option<Db> {
+    /// A fresh database on the PostgreSQL server of `RUMIS_TEST_POSTGRES_URL`; the tests
+    /// that call this are built only when it is set (build.rs), and fail when it cannot be had.
+    pub async fn postgres(tag: &str) -> Db {
         use sqlx::Connection;
-        let Ok(admin) = std::env::var("RUMIS_TEST_POSTGRES_URL") else {
-            eprintln!("skipped on PostgreSQL: RUMIS_TEST_POSTGRES_URL is not set");
-            return None;
-        };
+        let admin = std::env::var("RUMIS_TEST_POSTGRES_URL")
+            .expect("RUMIS_TEST_POSTGRES_URL: the tests were built with it set, so it must be set to run them");
         static N: AtomicUsize = AtomicUsize::new(0);
         let name = format!(
             "rumis_test_{}_{}_{}",
@@ -81,7 +71,7 @@ impl Db {
             .await
             .expect("a test database");
         let _ = conn.close().await;
-        Some(Db::Postgres { admin, name, url })
+        Db::Postgres { admin, name, url }
     }
 
     pub fn url(&self) -> String {
@@ -108,7 +98,8 @@ impl Db {
 }
 
 /// Makes each named `async fn(db_url: String)` a test module with a test on SQLite and one
-/// on PostgreSQL (skipped without `RUMIS_TEST_POSTGRES_URL`).
+/// on PostgreSQL (ignored, and listed so, unless `RUMIS_TEST_POSTGRES_URL` was set when the
+/// tests were built: build.rs).
 #[macro_export]
 macro_rules! on_both_databases {
     ($($name:ident),* $(,)?) => {
@@ -121,11 +112,11 @@ macro_rules! on_both_databases {
                 }
 
                 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                #[cfg_attr(not(rumis_postgres_tests), ignore = "needs RUMIS_TEST_POSTGRES_URL")]
                 async fn postgres() {
-                    if let Some(db) = $crate::common::Db::postgres(stringify!($name)).await {
-                        super::$name(db.url()).await;
-                        db.remove().await;
-                    }
+                    let db = $crate::common::Db::postgres(stringify!($name)).await;
+                    super::$name(db.url()).await;
+                    db.remove().await;
                 }
             }
         )*
