@@ -8,6 +8,7 @@ import { h, swatch, toast } from "./ui";
 import { languagePicker, t } from "./i18n";
 import { fitCamera } from "./fit";
 import { startGuidedGame } from "./tutorial/launch";
+import { ClockForm } from "./startclock";
 
 const ORDER: Letter[] = ["R", "Y", "G", "B"];
 
@@ -41,6 +42,7 @@ export class StartPage {
   private previews = new Map<string, string>();
   private previewView: Structure3D | null = null;
   private el: Record<string, HTMLElement> = {};
+  private clock = new ClockForm();
 
   constructor(private root: HTMLElement) {}
 
@@ -261,6 +263,7 @@ export class StartPage {
       variant,
       h("div", { class: "seats" }, ...seatRows),
       mode ?? "",
+      this.clock.render(humans > 0 && !(humans > 1 && this.hotSeat), () => this.renderSetup()),
       // Sticky: "Start the game" stays in view on a short screen.
       h("div", { class: "create-bar" }, h("button", { class: "primary", id: "create", onclick: () => this.create() }, t("start.create"))),
       (this.el.created = h("div", { class: "created", id: "created" })),
@@ -282,7 +285,8 @@ export class StartPage {
     const hotSeat = humans > 1 && this.hotSeat;
     let created;
     try {
-      created = await api.create({ board: this.board, players: this.players, variant: this.variant, hot_seat: hotSeat, seats });
+      const clock = hotSeat ? null : this.clock.choice();
+      created = await api.create({ board: this.board, players: this.players, variant: this.variant, hot_seat: hotSeat, seats, ...(clock ? { clock } : {}) });
     } catch (e) {
       toast(errorText(e), true);
       return;

@@ -16,11 +16,13 @@ import { GameStore } from "./store";
 import type { MoveShown } from "./store";
 import { installTestHooks } from "./hooks";
 import { GameView } from "./view";
+import { SeatPanel } from "./seat";
 import type { RecentMove } from "./view";
 
 export class GamePage {
   private view!: GameView;
   private store: GameStore;
+  private seat: SeatPanel;
   private follower!: Follower;
   private placer!: Placer;
   private moveList = new MoveList();
@@ -49,6 +51,7 @@ export class GamePage {
   ) {
     this.store = new GameStore(id, (seat) => this.tokenFor(seat));
     this.end = new EndScreen(id, { replay: (n) => this.replay(n) });
+    this.seat = new SeatPanel(id, (n) => this.tokenFor(n), () => void this.store.reload());
   }
 
   async start() {
@@ -63,6 +66,7 @@ export class GamePage {
     this.store.on("thinking", () => this.state && this.renderStatus());
     this.store.on("connection", () => this.renderConnection());
     this.store.on("failed", (e) => toast(errorText(e), true));
+    this.store.on("clock", (c) => this.seat.clock(c));
     try {
       for (const s of await api.stones()) this.stones.set(s.code, s);
       await this.store.start();
@@ -110,9 +114,11 @@ export class GamePage {
       this.el.status,
       this.guideSlot,
       this.el.players,
+      this.seat.clocksEl,
       this.el.tray,
       this.el.turns,
       this.el.actions,
+      ...this.seat.actionsEl,
       this.el.end,
       this.el.share,
       keysHelp(),
@@ -245,6 +251,7 @@ export class GamePage {
     renderShare(this.el.share, this.id, s);
     this.end.render(this.el.end, s, this.replayAt);
     this.placer.update();
+    this.seat.render(s, this.store.state ?? s, this.replayAt !== null, this.el.title.textContent ?? "Rumis");
   }
 
   private seen() {
