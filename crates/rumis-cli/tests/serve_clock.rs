@@ -27,7 +27,15 @@ impl Drop for Served {
 
 fn serve(url: &str) -> Served {
     let mut child = Command::new(env!("CARGO_BIN_EXE_rumis"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--database-url", url, "--rate", "100000"])
+        .args([
+            "serve",
+            "--addr",
+            "127.0.0.1:0",
+            "--database-url",
+            url,
+            "--rate",
+            "100000",
+        ])
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()
@@ -78,7 +86,10 @@ async fn a_clock_survives_sigkill_and_a_timeout_due_meanwhile_fires() {
     let long = create(server.addr, json!({ "kind": "realtime", "minutes": 10 })).await;
     let short = create(server.addr, json!({ "kind": "realtime", "minutes": 0.1 })).await;
     let started = Instant::now();
-    let (long, short) = (long["id"].as_str().unwrap().to_string(), short["id"].as_str().unwrap().to_string());
+    let (long, short) = (
+        long["id"].as_str().unwrap().to_string(),
+        short["id"].as_str().unwrap().to_string(),
+    );
     tokio::time::sleep(Duration::from_millis(500)).await;
     // SIGKILL: no shutdown of any kind.
     server.child.kill().unwrap();
@@ -97,7 +108,10 @@ async fn a_clock_survives_sigkill_and_a_timeout_due_meanwhile_fires() {
     loop {
         let st = state(server.addr, &short).await;
         if st["left"].as_array().is_some_and(|l| !l.is_empty()) {
-            assert_eq!(st["left"], json!([{ "colour": "R", "after_move": 0, "reason": "time" }]));
+            assert_eq!(
+                st["left"],
+                json!([{ "colour": "R", "after_move": 0, "reason": "time" }])
+            );
             assert_eq!(st["to_move"], "Y");
             break;
         }

@@ -119,7 +119,9 @@ impl Rule {
                 if a.days.is_some() {
                     return Err(bad("days belong to a correspondence clock, not a real-time one"));
                 }
-                let minutes = a.minutes.ok_or_else(|| bad("a real-time clock needs minutes (per game)"))?;
+                let minutes = a
+                    .minutes
+                    .ok_or_else(|| bad("a real-time clock needs minutes (per game)"))?;
                 if !(MIN_MINUTES..=MAX_MINUTES).contains(&minutes) {
                     return Err(bad(format!(
                         "minutes per game are {MIN_MINUTES} to {MAX_MINUTES}, not {minutes}"
@@ -145,7 +147,9 @@ impl Rule {
                         "minutes and increment_seconds belong to a real-time clock; a correspondence clock has days",
                     ));
                 }
-                let days = a.days.ok_or_else(|| bad("a correspondence clock needs days (per move)"))?;
+                let days = a
+                    .days
+                    .ok_or_else(|| bad("a correspondence clock needs days (per move)"))?;
                 if !(MIN_DAYS..=MAX_DAYS).contains(&days) {
                     return Err(bad(format!("days per move are {MIN_DAYS} to {MAX_DAYS}, not {days}")));
                 }
@@ -319,21 +323,114 @@ mod tests {
         let cases: Vec<(Asked, &str)> = vec![
             (asked("blitz"), "not 'blitz'"),
             (asked("realtime"), "needs minutes"),
-            (Asked { minutes: Some(-5.0), ..asked("realtime") }, "not -5"),
-            (Asked { minutes: Some(0.01), ..asked("realtime") }, "not 0.01"),
-            (Asked { minutes: Some(1e9), ..asked("realtime") }, "not 1000000000"),
-            (Asked { minutes: Some(5.0), increment_seconds: Some(-1.0), ..asked("realtime") }, "not -1"),
-            (Asked { minutes: Some(5.0), increment_seconds: Some(3600.0), ..asked("realtime") }, "not 3600"),
-            (Asked { minutes: Some(5.0), days: Some(2), ..asked("realtime") }, "days belong"),
+            (
+                Asked {
+                    minutes: Some(-5.0),
+                    ..asked("realtime")
+                },
+                "not -5",
+            ),
+            (
+                Asked {
+                    minutes: Some(0.01),
+                    ..asked("realtime")
+                },
+                "not 0.01",
+            ),
+            (
+                Asked {
+                    minutes: Some(1e9),
+                    ..asked("realtime")
+                },
+                "not 1000000000",
+            ),
+            (
+                Asked {
+                    minutes: Some(5.0),
+                    increment_seconds: Some(-1.0),
+                    ..asked("realtime")
+                },
+                "not -1",
+            ),
+            (
+                Asked {
+                    minutes: Some(5.0),
+                    increment_seconds: Some(3600.0),
+                    ..asked("realtime")
+                },
+                "not 3600",
+            ),
+            (
+                Asked {
+                    minutes: Some(5.0),
+                    days: Some(2),
+                    ..asked("realtime")
+                },
+                "days belong",
+            ),
             (asked("correspondence"), "needs days"),
-            (Asked { days: Some(0), ..asked("correspondence") }, "not 0"),
-            (Asked { days: Some(15), ..asked("correspondence") }, "not 15"),
-            (Asked { days: Some(i64::MAX), ..asked("correspondence") }, "1 to 14"),
-            (Asked { days: Some(3), minutes: Some(1.0), ..asked("correspondence") }, "belong to a real-time"),
-            (Asked { days: Some(3), on_timeout: Some("ai".into()), ..asked("correspondence") }, "needs an ai_level"),
-            (Asked { days: Some(3), on_timeout: Some("ai".into()), ai_level: Some(10), ..asked("correspondence") }, "not 10"),
-            (Asked { days: Some(3), on_timeout: Some("pause".into()), ..asked("correspondence") }, "not 'pause'"),
-            (Asked { days: Some(3), ai_level: Some(3), ..asked("correspondence") }, "only to on_timeout"),
+            (
+                Asked {
+                    days: Some(0),
+                    ..asked("correspondence")
+                },
+                "not 0",
+            ),
+            (
+                Asked {
+                    days: Some(15),
+                    ..asked("correspondence")
+                },
+                "not 15",
+            ),
+            (
+                Asked {
+                    days: Some(i64::MAX),
+                    ..asked("correspondence")
+                },
+                "1 to 14",
+            ),
+            (
+                Asked {
+                    days: Some(3),
+                    minutes: Some(1.0),
+                    ..asked("correspondence")
+                },
+                "belong to a real-time",
+            ),
+            (
+                Asked {
+                    days: Some(3),
+                    on_timeout: Some("ai".into()),
+                    ..asked("correspondence")
+                },
+                "needs an ai_level",
+            ),
+            (
+                Asked {
+                    days: Some(3),
+                    on_timeout: Some("ai".into()),
+                    ai_level: Some(10),
+                    ..asked("correspondence")
+                },
+                "not 10",
+            ),
+            (
+                Asked {
+                    days: Some(3),
+                    on_timeout: Some("pause".into()),
+                    ..asked("correspondence")
+                },
+                "not 'pause'",
+            ),
+            (
+                Asked {
+                    days: Some(3),
+                    ai_level: Some(3),
+                    ..asked("correspondence")
+                },
+                "only to on_timeout",
+            ),
         ];
         for (a, words) in cases {
             let e = Rule::from_asked(&a).unwrap_err().to_string();

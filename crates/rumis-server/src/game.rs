@@ -8,9 +8,9 @@ use std::sync::{Arc, Mutex, OnceLock};
 use rumis_core::{Board, Colour, Game, MoveError, Site, Variant};
 use sha2::{Digest, Sha256};
 
+use crate::clock::Clock;
 use crate::error::{printable, GameError};
 use crate::events::Event;
-use crate::clock::Clock;
 use crate::store::{MoveRow, Progress, Seat, SeatKind, Setup, StoredGame};
 use crate::wire::{self, GameEvent};
 
@@ -35,7 +35,9 @@ impl Loaded {
         if self.status != "open" {
             return None;
         }
-        self.seat_to_move().filter(|s| s.kind == SeatKind::Human).map(|s| s.seat)
+        self.seat_to_move()
+            .filter(|s| s.kind == SeatKind::Human)
+            .map(|s| s.seat)
     }
 
     /// The next move's number (1-based).
@@ -138,7 +140,10 @@ pub(crate) fn replay(s: StoredGame) -> Result<Loaded, GameError> {
     let mut leave_until = |game: &mut Game, played: i64| -> Result<(), GameError> {
         while let Some(r) = leavings.next_if(|r| r.after_move <= played) {
             game.retire(r.colour, Some(&r.reason)).map_err(|e| {
-                GameError::internal(format!("stored game {id}: {} leaving after move {}: {e}", r.colour, r.after_move))
+                GameError::internal(format!(
+                    "stored game {id}: {} leaving after move {}: {e}",
+                    r.colour, r.after_move
+                ))
             })?;
         }
         Ok(())

@@ -51,13 +51,22 @@ async fn bad_clocks_are_refused_and_create_nothing(db: String) {
     let cases = [
         (json!({ "kind": "realtime", "minutes": -1 }), "not -1"),
         (json!({ "kind": "realtime", "minutes": 1e12 }), "0.1 to 180"),
-        (json!({ "kind": "realtime", "minutes": 5, "increment_seconds": 1e9 }), "0 to 60"),
+        (
+            json!({ "kind": "realtime", "minutes": 5, "increment_seconds": 1e9 }),
+            "0 to 60",
+        ),
         (json!({ "kind": "realtime" }), "needs minutes"),
         (json!({ "kind": "correspondence", "days": 0 }), "1 to 14"),
         (json!({ "kind": "correspondence", "days": 99999999999i64 }), "1 to 14"),
         (json!({ "kind": "sudden", "minutes": 5 }), "realtime"),
-        (json!({ "kind": "realtime", "minutes": 5, "on_timeout": "ai" }), "ai_level"),
-        (json!({ "kind": "realtime", "minutes": 5, "on_timeout": "ai", "ai_level": 0 }), "1 to 9"),
+        (
+            json!({ "kind": "realtime", "minutes": 5, "on_timeout": "ai" }),
+            "ai_level",
+        ),
+        (
+            json!({ "kind": "realtime", "minutes": 5, "on_timeout": "ai", "ai_level": 0 }),
+            "1 to 9",
+        ),
     ];
     for (clock, words) in cases {
         let r = post(addr, "/api/v1/games", None, &two_humans(clock.clone())).await;
@@ -67,7 +76,13 @@ async fn bad_clocks_are_refused_and_create_nothing(db: String) {
         assert!(s(&body["reason"]).contains(words), "{clock}: {body}");
     }
     // Not a number at all, or an unknown field: the body is refused before.
-    let r = post(addr, "/api/v1/games", None, &two_humans(json!({ "kind": "realtime", "minutes": "ten" }))).await;
+    let r = post(
+        addr,
+        "/api/v1/games",
+        None,
+        &two_humans(json!({ "kind": "realtime", "minutes": "ten" })),
+    )
+    .await;
     assert_eq!((r.status, r.json()["error"].clone()), (400, json!("bad_json")));
     // Hot-seat and AI-only games have no clock.
     let mut hot = two_humans(json!({ "kind": "realtime", "minutes": 5 }));
@@ -85,7 +100,11 @@ async fn bad_clocks_are_refused_and_create_nothing(db: String) {
 async fn a_clock_runs_only_for_the_seat_to_move(db: String) {
     let server = start(config(&db)).await;
     let addr = server.addr;
-    let created = create(addr, two_humans(json!({ "kind": "realtime", "minutes": 5, "increment_seconds": 3 }))).await;
+    let created = create(
+        addr,
+        two_humans(json!({ "kind": "realtime", "minutes": 5, "increment_seconds": 3 })),
+    )
+    .await;
     let id = s(&created["id"]);
     let t = tokens(&created);
     let st = state(addr, &id).await;
@@ -105,7 +124,10 @@ async fn a_clock_runs_only_for_the_seat_to_move(db: String) {
     let red = c["seats"][0]["remaining_ms"].as_i64().unwrap();
     let yellow = c["seats"][1]["remaining_ms"].as_i64().unwrap();
     // Red used at least the 400 ms slept and got 3 s back; Yellow's time has not run.
-    assert!((300_000 + 3_000 - 60_000..=300_000 + 3_000 - 400).contains(&red), "{red}");
+    assert!(
+        (300_000 + 3_000 - 60_000..=300_000 + 3_000 - 400).contains(&red),
+        "{red}"
+    );
     assert_eq!(yellow, 300_000);
     // Yellow's time runs now, Red's stands.
     tokio::time::sleep(Duration::from_millis(300)).await;
@@ -132,12 +154,18 @@ async fn a_timeout_puts_the_seat_out_and_the_others_finish(db: String) {
     let started = Instant::now();
     let e = next_of(&mut ws, "timeout").await;
     let waited = started.elapsed();
-    assert_eq!((e["seat"].clone(), e["rule"].clone(), e["colours"].clone()), (json!(1), json!("out"), json!(["Y"])));
+    assert_eq!(
+        (e["seat"].clone(), e["rule"].clone(), e["colours"].clone()),
+        (json!(1), json!("out"), json!(["Y"]))
+    );
     // 6 s, and not more than a second late (a liveness bound, generous for a busy machine).
     assert!(waited >= Duration::from_millis(5_500), "{waited:?}");
     assert!(waited <= Duration::from_millis(8_000), "{waited:?}");
     let st = state(addr, &id).await;
-    assert_eq!(st["left"], json!([{ "colour": "Y", "after_move": 1, "reason": "time" }]));
+    assert_eq!(
+        st["left"],
+        json!([{ "colour": "Y", "after_move": 1, "reason": "time" }])
+    );
     assert!(st["colours"][1]["out"].as_bool().unwrap());
     assert_eq!(st["to_move"], "R");
     // A late move by Yellow is refused: it is not Yellow's turn any more.
@@ -178,9 +206,15 @@ async fn a_timeout_gives_the_seat_to_the_ai(db: String) {
     next_of(&mut ws, "snapshot").await;
     assert_eq!(play(addr, &id, t[0].as_deref(), "L4@a1,a2,a3,b1", 1).await.status, 201);
     let e = next_of(&mut ws, "timeout").await;
-    assert_eq!((e["seat"].clone(), e["rule"].clone(), e["level"].clone()), (json!(1), json!("ai"), json!(1)));
+    assert_eq!(
+        (e["seat"].clone(), e["rule"].clone(), e["level"].clone()),
+        (json!(1), json!("ai"), json!(1))
+    );
     let changed = next_of(&mut ws, "seat_changed").await;
-    assert_eq!((changed["kind"].clone(), changed["reason"].clone()), (json!("ai"), json!("time")));
+    assert_eq!(
+        (changed["kind"].clone(), changed["reason"].clone()),
+        (json!("ai"), json!("time"))
+    );
     // The AI plays Yellow's move; nobody's colours are out.
     let m = next_of(&mut ws, "move").await;
     assert_eq!((m["number"].clone(), m["by"].clone()), (json!(2), json!("ai")));
@@ -203,12 +237,23 @@ async fn resign_at_any_turn_and_again(db: String) {
     let t = tokens(&created);
     let resign = |token: Option<String>| {
         let id = id.clone();
-        async move { post(addr, &format!("/api/v1/games/{id}/resign"), token.as_deref(), &json!({})).await }
+        async move {
+            post(
+                addr,
+                &format!("/api/v1/games/{id}/resign"),
+                token.as_deref(),
+                &json!({}),
+            )
+            .await
+        }
     };
     // Green resigns while Red is to move (not its turn): the turn stays with Red.
     let r = resign(t[2].clone()).await;
     assert_eq!(r.status, 200, "{}", r.text());
-    assert_eq!(r.json(), json!({ "seat": 2, "retired": ["G"], "to_move": "R", "over": false }));
+    assert_eq!(
+        r.json(),
+        json!({ "seat": 2, "retired": ["G"], "to_move": "R", "over": false })
+    );
     // Again: nothing changes.
     let r = resign(t[2].clone()).await;
     assert_eq!(r.json()["retired"], json!([]));
@@ -219,7 +264,10 @@ async fn resign_at_any_turn_and_again(db: String) {
     // Red plays; Yellow resigns on its own turn: the turn goes back to Red.
     assert_eq!(play(addr, &id, t[0].as_deref(), "L4@a1,a2,a3,b1", 1).await.status, 201);
     let r = resign(t[1].clone()).await;
-    assert_eq!(r.json(), json!({ "seat": 1, "retired": ["Y"], "to_move": "R", "over": false }));
+    assert_eq!(
+        r.json(),
+        json!({ "seat": 1, "retired": ["Y"], "to_move": "R", "over": false })
+    );
     let st = state(addr, &id).await;
     assert_eq!(st["to_move"], "R");
     assert_eq!(st["move_number"], 2);
@@ -236,7 +284,10 @@ async fn resign_at_any_turn_and_again(db: String) {
     assert_eq!(st["colours"][0]["score"], 4 - 10);
     assert_eq!(st["colours"][1]["score"], -11);
     let rec = get(addr, &format!("/api/v1/games/{id}/record")).await.text();
-    assert!(rec.contains("G:out {resigned}") && rec.contains("Y:out {resigned}"), "{rec}");
+    assert!(
+        rec.contains("G:out {resigned}") && rec.contains("Y:out {resigned}"),
+        "{rec}"
+    );
     assert_eq!(rumis_core::record::read_game(&rec).unwrap().retirements().len(), 3);
     // Resigning a finished game: the seat is out already.
     assert_eq!(resign(t[0].clone()).await.json()["retired"], json!([]));
@@ -259,7 +310,10 @@ async fn leave_gives_the_seat_to_the_ai(db: String) {
     // Red leaves on its turn: the AI plays Red's move at once.
     let r = leave(t[0].clone(), json!({ "level": 1 })).await;
     assert_eq!(r.status, 200, "{}", r.text());
-    assert_eq!(r.json(), json!({ "seat": 0, "kind": "ai", "level": 1, "changed": true }));
+    assert_eq!(
+        r.json(),
+        json!({ "seat": 0, "kind": "ai", "level": 1, "changed": true })
+    );
     let st = until(addr, &id, "the AI plays Red", |st| st["moves_played"] == 1).await;
     assert_eq!(st["seats"][0]["kind"], "ai");
     // Yellow's time runs now (correspondence: two days for this move).
@@ -276,7 +330,9 @@ async fn leave_gives_the_seat_to_the_ai(db: String) {
 /// through the database; one leaving in each record).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_timeout_fires_once_with_two_instances_on_postgres() {
-    let Some(db) = Db::postgres("clock_two").await else { return };
+    let Some(db) = Db::postgres("clock_two").await else {
+        return;
+    };
     let url = db.url();
     let a = start(config(&url)).await;
     let b = start(config(&url)).await;

@@ -333,16 +333,42 @@ async fn clock_answers_and_events_are_documented() {
     let game = format!("/api/v1/games/{id}");
     let mut ws = subscribe(addr, &id).await;
     c.event(&next_of(&mut ws, "snapshot").await);
-    c.answer("post", "/api/v1/games", &post(addr, "/api/v1/games", None, &json!({ "board": "chullpa", "players": 2,
-        "clock": { "kind": "realtime", "minutes": -3 } })).await);
+    c.answer(
+        "post",
+        "/api/v1/games",
+        &post(
+            addr,
+            "/api/v1/games",
+            None,
+            &json!({ "board": "chullpa", "players": 2,
+        "clock": { "kind": "realtime", "minutes": -3 } }),
+        )
+        .await,
+    );
     play(addr, &id, t[0].as_deref(), "L4@a1,a2,a3,b1", 1).await;
     c.event(&next_of(&mut ws, "clock").await);
-    c.answer("post", "/api/v1/games/{id}/resign", &post(addr, &format!("{game}/resign"), t[2].as_deref(), &json!({})).await);
+    c.answer(
+        "post",
+        "/api/v1/games/{id}/resign",
+        &post(addr, &format!("{game}/resign"), t[2].as_deref(), &json!({})).await,
+    );
     c.event(&next_of(&mut ws, "resigned").await);
-    c.answer("post", "/api/v1/games/{id}/resign", &post(addr, &format!("{game}/resign"), None, &json!({})).await);
-    c.answer("post", "/api/v1/games/{id}/leave", &post(addr, &format!("{game}/leave"), t[1].as_deref(), &json!({ "level": 1 })).await);
+    c.answer(
+        "post",
+        "/api/v1/games/{id}/resign",
+        &post(addr, &format!("{game}/resign"), None, &json!({})).await,
+    );
+    c.answer(
+        "post",
+        "/api/v1/games/{id}/leave",
+        &post(addr, &format!("{game}/leave"), t[1].as_deref(), &json!({ "level": 1 })).await,
+    );
     c.event(&next_of(&mut ws, "seat_changed").await);
-    c.answer("post", "/api/v1/games/{id}/leave", &post(addr, &format!("{game}/leave"), t[1].as_deref(), &json!({ "level": 10 })).await);
+    c.answer(
+        "post",
+        "/api/v1/games/{id}/leave",
+        &post(addr, &format!("{game}/leave"), t[1].as_deref(), &json!({ "level": 10 })).await,
+    );
     c.answer("get", "/api/v1/games/{id}", &get(addr, &game).await);
     server.stop().await;
     let g = || "0123456789abcdef".to_string();
@@ -355,7 +381,10 @@ async fn clock_answers_and_events_are_documented() {
         ai_level: None,
         now: 1,
         running_seat: Some(0),
-        seats: vec![SeatClock { seat: 0, remaining_ms: 5 }],
+        seats: vec![SeatClock {
+            seat: 0,
+            remaining_ms: 5,
+        }],
     };
     for e in [
         GameEvent::Clock { game: g(), clock },
@@ -370,5 +399,9 @@ async fn clock_answers_and_events_are_documented() {
     ] {
         c.event(&serde_json::to_value(&e).unwrap());
     }
-    assert!(c.missing.is_empty(), "fields not in docs/server-openapi.yaml: {:#?}", c.missing);
+    assert!(
+        c.missing.is_empty(),
+        "fields not in docs/server-openapi.yaml: {:#?}",
+        c.missing
+    );
 }

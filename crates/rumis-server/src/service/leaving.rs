@@ -40,7 +40,11 @@ pub(super) async fn pass_clock(
     let Some(mut clock) = loaded.clock.clone() else {
         return Ok(Vec::new());
     };
-    let next = if loaded.game.is_over() { None } else { loaded.clock_seat() };
+    let next = if loaded.game.is_over() {
+        None
+    } else {
+        loaded.clock_seat()
+    };
     clock.pass(moved, next, now);
     Store::write_clock_in(conn, &loaded.id, &clock).await?;
     let info = clock.info(now);
