@@ -16,7 +16,7 @@ import { GameStore } from "./store";
 import type { MoveShown } from "./store";
 import { installTestHooks } from "./hooks";
 import { GameView } from "./view";
-import { SeatPanel } from "./seat";
+import { SeatPanel, takeTokenFromLink } from "./seat";
 import type { RecentMove } from "./view";
 
 export class GamePage {
@@ -55,7 +55,7 @@ export class GamePage {
   }
 
   async start() {
-    this.takeTokenFromLink();
+    takeTokenFromLink(this.id);
     this.mine = tokens.get(this.id);
     this.layout();
     this.store.on("reset", ({ state, placements }) => this.follower.reset(state, placements));
@@ -76,16 +76,6 @@ export class GamePage {
     }
     window.addEventListener("keydown", (e) => this.onKey(e));
     window.addEventListener("pagehide", () => this.store.close());
-  }
-
-  /** A seat link carries `#seat=N&token=T`: keep the token here and take it out of the address bar. */
-  private takeTokenFromLink() {
-    const q = new URLSearchParams(location.hash.slice(1));
-    const token = q.get("token");
-    if (token && /^[0-9a-f]{32}$/.test(token)) {
-      for (const seat of (q.get("seat") ?? "0").split(",")) tokens.add(this.id, Number(seat) || 0, token);
-      history.replaceState(null, "", location.pathname);
-    }
   }
 
   private layout() {
