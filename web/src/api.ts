@@ -1,4 +1,5 @@
 // The server's API (docs/server-api.md). The browser only asks; every rule lives in the core.
+import type { ClockInfo, LeftInfo } from "./game/clockapi";
 
 export type Letter = "R" | "Y" | "G" | "B" | "X";
 export type Xyz = [number, number, number];
@@ -98,6 +99,10 @@ export interface GameState {
   legal_moves: string[];
   last_move?: (MoveInfo & { cubes: Xyz[] }) | null;
   position: { cube_count: number; columns: Column[] };
+  /** The game's clock (game/clockapi.ts), if it has one. */
+  clock?: ClockInfo | null;
+  /** Colours that left the game (resigned, or out of time). */
+  left?: LeftInfo[];
 }
 
 export interface PlacementsAnswer {
@@ -175,7 +180,7 @@ export class ApiError extends Error {
   }
 }
 
-async function call<T>(method: string, path: string, body?: unknown, token?: string): Promise<T> {
+export async function call<T>(method: string, path: string, body?: unknown, token?: string): Promise<T> {
   const headers: Record<string, string> = {};
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers["Authorization"] = `Bearer ${token}`;
@@ -259,7 +264,11 @@ export type GameEvent =
   | { type: "game_over"; after_move: number; scores: { colour: Letter; score: number }[]; winners: number[] }
   | { type: "ai_thinking"; colour: Letter; move_number: number; level: number }
   | { type: "undo"; removed: number[]; move_number: number; to_move: Letter | null }
-  | { type: "resync" };
+  | { type: "resync" }
+  | { type: "clock"; clock: ClockInfo }
+  | { type: "resigned"; seat: number; colours: Letter[]; after_move: number }
+  | { type: "timeout"; seat: number; colours: Letter[]; rule: "out" | "ai"; level: number | null; after_move: number }
+  | { type: "seat_changed"; seat: number; kind: "ai" | "human"; level: number | null; reason: string };
 
 /**
  * The game's live events, in the order the server sent them; the socket reconnects by

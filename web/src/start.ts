@@ -11,6 +11,7 @@ import { startGuidedGame } from "./tutorial/launch";
 import { localBackend } from "./engine/local";
 import { engine } from "./engine/client";
 import { localGames, localGameUrl } from "./engine/games";
+import { ClockForm } from "./startclock";
 
 const ORDER: Letter[] = ["R", "Y", "G", "B"];
 
@@ -48,6 +49,7 @@ export class StartPage {
   private previews = new Map<string, string>();
   private previewView: Structure3D | null = null;
   private el: Record<string, HTMLElement> = {};
+  private clock = new ClockForm();
 
   constructor(private root: HTMLElement) {}
 
@@ -286,6 +288,7 @@ export class StartPage {
       variant,
       h("div", { class: "seats" }, ...seatRows),
       mode ?? "",
+      this.clock.render(humans > 0 && !(humans > 1 && this.hotSeat), () => this.renderSetup()),
       // Sticky: "Start the game" stays in view on a short screen.
       h("div", { class: "create-bar" }, h("button", { class: "primary", id: "create", onclick: () => this.create() }, t("start.create"))),
       (this.el.created = h("div", { class: "created", id: "created" })),
@@ -315,7 +318,8 @@ export class StartPage {
     }
     let created;
     try {
-      created = await api.create({ board: this.board, players: this.players, variant: this.variant, hot_seat: hotSeat, seats });
+      const clock = hotSeat ? null : this.clock.choice();
+      created = await api.create({ board: this.board, players: this.players, variant: this.variant, hot_seat: hotSeat, seats, ...(clock ? { clock } : {}) });
     } catch (e) {
       toast(errorText(e), true);
       return;

@@ -213,7 +213,9 @@ impl Mcts {
             && kept.trees.len() == threads
             && moves.len() >= kept.moves.len()
             && moves[..kept.moves.len()] == kept.moves[..]
-            && game.positions().get(kept.moves.len()).map(|p| p.hash()) == Some(kept.root_hash);
+            && game.positions().get(kept.moves.len()).map(|p| p.hash()) == Some(kept.root_hash)
+            // A colour that left the game since: the kept nodes' positions still have it in.
+            && game.retirements().iter().all(|r| r.after <= kept.moves.len());
         if !follows {
             return (fresh(), 0);
         }

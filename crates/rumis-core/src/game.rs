@@ -4,10 +4,32 @@
 use std::sync::Arc;
 
 use crate::notation::{self, MoveError};
-use crate::position::{Illegal, Outcome, Position};
+use crate::position::{Illegal, Outcome, Position, RetireError};
 use crate::rng::Rng;
 use crate::site::{Move, Site};
 use crate::stone::Colour;
+
+/// A colour that left the game (resigned, or ran out of time): out from then on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Retirement {
+    /// The placements made before it: it came between move `after` and move `after + 1`.
+    pub after: usize,
+    pub colour: Colour,
+    /// Why, in a few words for the record's comment (`resigned`, `time`), if said.
+    pub reason: Option<String>,
+}
+
+/// A reason as a record's comment can hold it: no braces or line breaks, at most 60
+/// characters; nothing left means no reason.
+fn clean_reason(reason: Option<&str>) -> Option<String> {
+    let text: String = reason?
+        .chars()
+        .filter(|c| !c.is_control() && *c != '{' && *c != '}')
+        .take(60)
+        .collect();
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    (!text.is_empty()).then_some(text)
+}
 
 #[derive(Clone, Debug)]
 pub struct Game {
@@ -16,6 +38,8 @@ pub struct Game {
     moves: Vec<Move>,
     /// The position before each move, then the current one last.
     positions: Vec<Position>,
+    /// Colours that left the game, in the order they left.
+    retirements: Vec<Retirement>,
     /// Free tags to keep in the record (Event, Date, player names).
     pub tags: Vec<(String, String)>,
 }
@@ -29,6 +53,7 @@ impl Game {
             ruins: Vec::new(),
             moves: Vec::new(),
             positions: vec![start],
+            retirements: Vec::new(),
             tags: Vec::new(),
         }
     }
@@ -44,6 +69,7 @@ impl Game {
             ruins: ruins.to_vec(),
             moves: Vec::new(),
             positions: vec![pos],
+            retirements: Vec::new(),
             tags: Vec::new(),
         })
     }
@@ -64,6 +90,7 @@ impl Game {
             ruins: placed,
             moves: Vec::new(),
             positions: vec![pos],
+            retirements: Vec::new(),
             tags: Vec::new(),
         })
     }
@@ -95,6 +122,7 @@ impl Game {
             ruins: placed,
             moves: Vec::new(),
             positions: vec![pos],
+            retirements: Vec::new(),
             tags: Vec::new(),
         }
     }
@@ -163,11 +191,32 @@ impl Game {
         Ok(m)
     }
 
-    /// Takes back the last move.
+    /// Takes back the last move, and any colour's leaving after it.
     pub fn undo(&mut self) -> Option<Move> {
         let m = self.moves.pop()?;
         self.positions.pop();
+        let played = self.moves.len();
+        self.retirements.retain(|r| r.after <= played);
         Some(m)
+    }
+
+    /// A colour leaves the game now (resigned, or its time ran out): out from here on
+    /// ([`Position::retire`]); `reason` is kept for the record's comment.
+    pub fn retire(&mut self, colour: Colour, reason: Option<&str>) -> Result<(), RetireError> {
+        let site = self.site.clone();
+        let pos = self.positions.last_mut().expect("a game always has a position");
+        pos.retire(&site, colour)?;
+        self.retirements.push(Retirement {
+            after: self.moves.len(),
+            colour,
+            reason: clean_reason(reason),
+        });
+        Ok(())
+    }
+
+    /// The colours that left the game, in order.
+    pub fn retirements(&self) -> &[Retirement] {
+        &self.retirements
     }
 
     pub fn notation(&self, m: Move) -> String {

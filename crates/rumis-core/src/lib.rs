@@ -30,12 +30,12 @@ pub mod stone;
 
 pub use board::{Board, BoardError, MAX_COLUMNS, MAX_LEVEL};
 pub use evidence::{Constraint, Evidence};
-pub use game::Game;
+pub use game::{Game, Retirement};
 pub use movegen::{CodePath, GenTables, MoveSet};
 pub use notation::MoveError;
 pub use perft::{perft, perft_divide, perft_with};
 pub use playout::{random_playout, random_playout_in_place, random_playout_with};
-pub use position::{Cube, Illegal, Outcome, Position};
+pub use position::{Cube, Illegal, Outcome, Position, RetireError};
 pub use record::{Record, RecordError};
 pub use rng::Rng;
 pub use site::{Move, SetupError, Site, StuckRule, Template, Variant};

@@ -91,6 +91,28 @@ impl fmt::Display for Illegal {
 
 impl std::error::Error for Illegal {}
 
+/// Why a colour cannot leave the game now ([`Position::retire`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RetireError {
+    GameOver,
+    /// The colour does not play in this game.
+    NotInGame(Colour),
+    /// The colour is out already (it resigned, ran out of time, or cannot place).
+    AlreadyOut(Colour),
+}
+
+impl fmt::Display for RetireError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RetireError::GameOver => write!(f, "the game is over"),
+            RetireError::NotInGame(c) => write!(f, "{} does not play in this game", c.name()),
+            RetireError::AlreadyOut(c) => write!(f, "{} is out already", c.name()),
+        }
+    }
+}
+
+impl std::error::Error for RetireError {}
+
 /// The contact a placement needs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Contact {
@@ -518,6 +540,30 @@ impl Position {
         } else {
             next
         }
+    }
+
+    /// A colour leaves the game now (it resigned or its time ran out): it is out from here
+    /// on, as if it had no placement (rules §5), and keeps its score with a point off per
+    /// stone it did not place. When it was to move, the turn passes on as after a
+    /// placement; nothing else changes, so the colour to move stays the same otherwise.
+    pub fn retire(&mut self, site: &Site, colour: Colour) -> Result<(), RetireError> {
+        if self.is_over() {
+            return Err(RetireError::GameOver);
+        }
+        if !site.order.contains(&colour) {
+            return Err(RetireError::NotInGame(colour));
+        }
+        if self.is_out(colour) {
+            return Err(RetireError::AlreadyOut(colour));
+        }
+        let was_to_move = self.to_move(site) == Some(colour);
+        self.out |= 1 << colour.index();
+        self.hash ^= out_key(colour.index());
+        if was_to_move {
+            let next = (self.seat as usize + 1) % site.order.len();
+            self.settle(site, next);
+        }
+        Ok(())
     }
 
     /// Places a ruin stone (Ruinas, before the first move): rules 1-4, no contact.

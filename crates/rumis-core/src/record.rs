@@ -1,5 +1,8 @@
 //! Game records (rules §7): tag pairs, then the placements in order of play. Neither an
-//! out colour nor (under the house rule, tag `[StuckRule "pass"]`) a pass is written.
+//! out colour nor (under the house rule, tag `[StuckRule "pass"]`) a pass is written; a
+//! colour that *left* the game (resigned, or ran out of time) is, as `Y:out` at the point
+//! it left, with its reason in the comment after it (`Y:out {resigned}`): the project's
+//! extension of §7, without which such a game would not replay.
 
 use std::fmt;
 use std::fmt::Write as _;
@@ -43,8 +46,25 @@ fn error(line: usize, message: impl Into<String>) -> RecordError {
 pub struct Record {
     /// (name, value, line)
     pub tags: Vec<(String, String, usize)>,
-    /// (text, line)
+    /// (text, line): placements and colours leaving (`Y:out`).
     pub moves: Vec<(String, usize)>,
+    /// (number of move texts before it, text): the comments, kept for the reason after a
+    /// `Y:out`.
+    pub comments: Vec<(usize, String)>,
+}
+
+/// A colour leaving the game as written in a record: `Y:out` (any case); `None` when the
+/// text is not of that form at all (then it is read as a placement).
+fn read_leaving(text: &str) -> Option<Result<Colour, String>> {
+    let (who, what) = text.split_once(':')?;
+    if !what.eq_ignore_ascii_case("out") {
+        return Some(Err(format!(
+            "'{text}' is neither a placement nor a colour leaving the game (like Y:out)"
+        )));
+    }
+    Some(Colour::from_word(who).ok_or_else(|| {
+        format!("'{text}': '{who}' is not a colour (R, Y, G, B); a colour leaving is written like Y:out")
+    }))
 }
 
 const KNOWN_TAGS: [&str; 7] = ["Board", "Players", "Variant", "StuckRule", "Colors", "Setup", "Result"];
@@ -56,6 +76,7 @@ impl Record {
         let mut records = Vec::new();
         let mut cur = Record::default();
         let mut comment_from: Option<usize> = None;
+        let mut comment = String::new();
         for (i, line) in text.lines().enumerate() {
             let n = i + 1;
             let trimmed = line.trim();
@@ -80,6 +101,11 @@ impl Record {
                 if comment_from.is_some() {
                     if ch == '}' {
                         comment_from = None;
+                        let text = comment.split_whitespace().collect::<Vec<_>>().join(" ");
+                        cur.comments.push((cur.moves.len(), text));
+                        comment.clear();
+                    } else {
+                        comment.push(ch);
                     }
                     continue;
                 }
@@ -94,6 +120,9 @@ impl Record {
                 }
             }
             push_token(&mut cur, &mut token, n);
+            if comment_from.is_some() {
+                comment.push(' ');
+            }
         }
         if let Some(n) = comment_from {
             return Err(error(n, "the comment opened here is never closed (truncated record?)"));
@@ -213,15 +242,26 @@ impl Record {
             (_, None) => Game::new(site),
         };
         for (i, (text, line)) in self.moves.iter().enumerate() {
+            let number = game.moves().len() + 1;
             let at = |message: String| RecordError {
                 line: *line,
-                move_number: Some(i + 1),
+                move_number: Some(number),
                 message,
             };
             if game.is_over() {
                 return Err(at(format!("'{text}' comes after the end of the game")));
             }
-            game.play_text(text).map_err(|e| at(format!("'{text}': {e}")))?;
+            match read_leaving(text) {
+                Some(colour) => {
+                    let colour = colour.map_err(at)?;
+                    // The comment right after it, with no move between, is its reason.
+                    let reason = self.comments.iter().find(|c| c.0 == i + 1).map(|c| c.1.as_str());
+                    game.retire(colour, reason).map_err(|e| at(format!("'{text}': {e}")))?;
+                }
+                None => {
+                    game.play_text(text).map_err(|e| at(format!("'{text}': {e}")))?;
+                }
+            }
         }
         if let Some(result) = self.tag("Result") {
             let line = self.tag_line("Result");
@@ -316,8 +356,22 @@ pub fn write(game: &Game) -> String {
     }
     out.push('\n');
     let mut line = String::new();
-    for (i, &m) in game.moves().iter().enumerate() {
-        let item = format!("{}. {}", i + 1, site.notation(m));
+    let leaving = |k: usize| {
+        game.retirements()
+            .iter()
+            .filter(move |r| r.after == k)
+            .map(|r| match &r.reason {
+                Some(why) => format!("{}:out {{{why}}}", r.colour),
+                None => format!("{}:out", r.colour),
+            })
+    };
+    let items = game
+        .moves()
+        .iter()
+        .enumerate()
+        .flat_map(|(i, &m)| leaving(i).chain(std::iter::once(format!("{}. {}", i + 1, site.notation(m)))))
+        .chain(leaving(game.moves().len()));
+    for item in items {
         if !line.is_empty() && line.len() + 1 + item.len() > 78 {
             out.push_str(&line);
             out.push('\n');

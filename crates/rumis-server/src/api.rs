@@ -33,6 +33,8 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/v1/games/{id}", get(get_game).delete(delete_game))
         .route("/api/v1/games/{id}/moves", post(submit_move))
         .route("/api/v1/games/{id}/undo", post(undo))
+        .route("/api/v1/games/{id}/resign", post(resign))
+        .route("/api/v1/games/{id}/leave", post(leave))
         .route("/api/v1/games/{id}/placements", get(get_placements))
         .route("/api/v1/games/{id}/hint", post(hint))
         .route("/api/v1/games/{id}/analysis", get(analysis))
@@ -162,6 +164,8 @@ async fn index() -> Json<Value> {
             "DELETE /api/v1/games/{id}",
             "POST /api/v1/games/{id}/moves",
             "POST /api/v1/games/{id}/undo",
+            "POST /api/v1/games/{id}/resign",
+            "POST /api/v1/games/{id}/leave",
             "GET /api/v1/games/{id}/placements?at=N",
             "POST /api/v1/games/{id}/hint",
             "GET /api/v1/games/{id}/analysis",
@@ -304,6 +308,25 @@ struct CreateRequest {
     hot_seat: bool,
     #[serde(default)]
     seats: Option<Vec<SeatRequest>>,
+    #[serde(default)]
+    clock: Option<ClockRequest>,
+}
+
+/// A clock asked for at creation (checked by the service: `clock::Rule::from_asked`).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ClockRequest {
+    kind: String,
+    #[serde(default)]
+    minutes: Option<f64>,
+    #[serde(default)]
+    increment_seconds: Option<f64>,
+    #[serde(default)]
+    days: Option<i64>,
+    #[serde(default)]
+    on_timeout: Option<String>,
+    #[serde(default)]
+    ai_level: Option<i64>,
 }
 
 async fn create_game(
@@ -412,7 +435,21 @@ async fn create_game(
             })
             .collect::<Result<_, _>>()?,
     };
-    let created = app.games.create(setup, seats, &peer.ip().to_string()).await?;
+    let clock = match req.clock {
+        None => None,
+        Some(c) => Some(crate::clock::Rule::from_asked(&crate::clock::Asked {
+            kind: c.kind,
+            minutes: c.minutes,
+            increment_seconds: c.increment_seconds,
+            days: c.days,
+            on_timeout: c.on_timeout,
+            ai_level: c.ai_level,
+        })?),
+    };
+    let created = app
+        .games
+        .create_timed(setup, seats, &peer.ip().to_string(), clock)
+        .await?;
     Ok((StatusCode::CREATED, Json(created)).into_response())
 }
 
@@ -569,6 +606,64 @@ async fn undo(
     let token = bearer(&headers).or(req.token);
     let undone = app.games.undo(&id, token, req.expected_move_number).await?;
     Ok(Json(undone).into_response())
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct ResignRequest {
+    #[serde(default)]
+    token: Option<String>,
+    #[serde(default)]
+    seat: Option<usize>,
+}
+
+/// A body that may be left out (`{}` then).
+fn optional_body<T: DeserializeOwned + Default>(
+    body: Result<Bytes, axum::extract::rejection::BytesRejection>,
+) -> Result<T, ApiError> {
+    let empty = body.as_ref().is_ok_and(|b| b.iter().all(u8::is_ascii_whitespace));
+    if empty {
+        Ok(T::default())
+    } else {
+        parse_body(body)
+    }
+}
+
+/// A seat resigns: its colours are out; the game goes on for the others.
+async fn resign(
+    State(app): Shared,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Result<Bytes, axum::extract::rejection::BytesRejection>,
+) -> Result<Response, ApiError> {
+    check_id(&id)?;
+    let req: ResignRequest = optional_body(body)?;
+    let token = bearer(&headers).or(req.token);
+    Ok(Json(app.games.resign(&id, token, req.seat).await?).into_response())
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct LeaveRequest {
+    #[serde(default)]
+    token: Option<String>,
+    #[serde(default)]
+    seat: Option<usize>,
+    #[serde(default)]
+    level: Option<u8>,
+}
+
+/// A player leaves: the AI plays the seat from now on.
+async fn leave(
+    State(app): Shared,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Result<Bytes, axum::extract::rejection::BytesRejection>,
+) -> Result<Response, ApiError> {
+    check_id(&id)?;
+    let req: LeaveRequest = optional_body(body)?;
+    let token = bearer(&headers).or(req.token);
+    Ok(Json(app.games.leave(&id, token, req.seat, req.level).await?).into_response())
 }
 
 #[derive(Deserialize, Default)]

@@ -39,6 +39,15 @@ pub enum GameError {
     NotDeletable(String),
     #[error("{0}")]
     TooManyAiGames(String),
+    /// A clock asked for at creation that cannot be (negative, too large, missing a value).
+    #[error("{0}")]
+    BadClock(String),
+    /// The seat's time ran out before its move came; the timeout is being applied.
+    #[error("the time of the seat to move ran out; the game's rule for a timeout applies")]
+    TimeRanOut,
+    /// Which seat a request is for cannot be told, or is not one the token holds.
+    #[error("{0}")]
+    BadSeat(String),
     /// The database stayed locked or slow: try again later.
     #[error("{0}")]
     Busy(String),
@@ -78,6 +87,9 @@ impl From<GameError> for ApiError {
             GameError::NotDeletable(_) => ApiError::conflict("not_deletable", reason),
             GameError::TooManyAiGames(_) => ApiError::new(StatusCode::TOO_MANY_REQUESTS, "too_many_ai_games", reason)
                 .with(json!({ "retry_after_seconds": 60 })),
+            GameError::BadClock(_) => ApiError::bad_request("bad_clock", reason),
+            GameError::TimeRanOut => ApiError::conflict("time_ran_out", reason),
+            GameError::BadSeat(_) => ApiError::bad_request("bad_seat", reason),
             GameError::Busy(_) => ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "busy", reason)
                 .with(json!({ "retry_after_seconds": BUSY_RETRY_SECONDS })),
             GameError::Internal(_) => ApiError::internal(reason),

@@ -8,6 +8,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use rumis_core::{Board, Colour, Game, MoveError, Site, Variant};
 use sha2::{Digest, Sha256};
 
+use crate::clock::Clock;
 use crate::error::{printable, GameError};
 use crate::events::Event;
 use crate::store::{MoveRow, Progress, Seat, SeatKind, Setup, StoredGame};
@@ -24,9 +25,21 @@ pub struct Loaded {
     pub status: String,
     pub created: i64,
     pub updated: i64,
+    /// The game's clock, if it has one.
+    pub clock: Option<Clock>,
 }
 
 impl Loaded {
+    /// The seat whose time runs now: a human seat to move in a game still played.
+    pub(crate) fn clock_seat(&self) -> Option<usize> {
+        if self.status != "open" {
+            return None;
+        }
+        self.seat_to_move()
+            .filter(|s| s.kind == SeatKind::Human)
+            .map(|s| s.seat)
+    }
+
     /// The next move's number (1-based).
     pub fn move_number(&self) -> i64 {
         self.game.moves().len() as i64 + 1
@@ -122,7 +135,21 @@ pub fn start_game(setup: &Setup) -> Result<Game, String> {
 pub(crate) fn replay(s: StoredGame) -> Result<Loaded, GameError> {
     let id = s.id;
     let mut game = start_game(&s.setup).map_err(|e| GameError::internal(format!("stored game {id}: {e}")))?;
+    // Colours leave at their point among the moves: before move `after_move + 1`.
+    let mut leavings = s.retirements.iter().peekable();
+    let mut leave_until = |game: &mut Game, played: i64| -> Result<(), GameError> {
+        while let Some(r) = leavings.next_if(|r| r.after_move <= played) {
+            game.retire(r.colour, Some(&r.reason)).map_err(|e| {
+                GameError::internal(format!(
+                    "stored game {id}: {} leaving after move {}: {e}",
+                    r.colour, r.after_move
+                ))
+            })?;
+        }
+        Ok(())
+    };
     for (i, m) in s.moves.iter().enumerate() {
+        leave_until(&mut game, i as i64)?;
         if m.number != i as i64 + 1 {
             return Err(GameError::internal(format!(
                 "stored game {id}: move {} is missing",
@@ -136,6 +163,7 @@ pub(crate) fn replay(s: StoredGame) -> Result<Loaded, GameError> {
             ))
         })?;
     }
+    leave_until(&mut game, i64::MAX)?;
     Ok(Loaded {
         id,
         setup: s.setup,
@@ -145,6 +173,7 @@ pub(crate) fn replay(s: StoredGame) -> Result<Loaded, GameError> {
         status: s.status,
         created: s.created,
         updated: s.updated,
+        clock: s.clock,
     })
 }
 

@@ -17,6 +17,7 @@ mod ai;
 mod api;
 mod boards;
 pub mod client;
+mod clock;
 pub mod edge;
 mod error;
 mod events;
@@ -76,6 +77,9 @@ pub struct Config {
     pub limits: edge::Limits,
     /// Caps and pings of the event WebSockets (see [`ws`]).
     pub ws: ws::WsLimits,
+    /// How often the timeout task looks for clocks that ran out (a timeout fires at most
+    /// this late, plus its write).
+    pub clock_poll: Duration,
 }
 
 impl Config {
@@ -96,6 +100,7 @@ impl Config {
             resume_limit: 10_000,
             limits: edge::Limits::default(),
             ws: ws::WsLimits::default(),
+            clock_poll: Duration::from_millis(200),
         }
     }
 }
@@ -194,6 +199,8 @@ pub async fn start(config: Config) -> Result<Server, String> {
         // A pending AI turn resumes after a restart.
         games.resume(app.config.resume_limit).await.map_err(|e| e.to_string())?;
     }
+    // Clocks that ran out, also while the server was down, fire from the database.
+    background.push(games.start_timeouts(app.config.clock_poll));
     if let Some(ttl) = app.config.game_ttl {
         let games = games.clone();
         background.push(tokio::spawn(async move {

@@ -17,6 +17,7 @@ use std::time::{Duration, Instant};
 
 use rumis_core::{Colour, Variant};
 
+use crate::clock::{self, Clock};
 use crate::error::GameError;
 use crate::events::{self, Event, Hub};
 use crate::game::{authorise, event, hash_token, play, random_hex, repeated, replay};
@@ -24,6 +25,8 @@ pub use crate::game::{start_game, Loaded};
 use crate::queue::AiQueue;
 use crate::store::{NewGame, Progress, Seat, SeatKind, Setup, Store, Summary};
 use crate::wire::{self, GameEvent};
+
+mod leaving;
 
 /// A write that stays busy this long answers `503 busy`.
 const WRITE_DEADLINE: Duration = Duration::from_secs(4);
@@ -61,7 +64,7 @@ pub struct Accepted {
     pub fresh: bool,
 }
 
-fn now_ms() -> i64 {
+pub(crate) fn now_ms() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_millis() as i64)
@@ -190,7 +193,28 @@ impl Games {
 
     /// Creates a game for `creator` (an address): the tokens of its human seats are in the
     /// answer, and only their hashes are stored.
+    #[allow(dead_code)] // The API creates through `create_timed`; kept for callers without a clock.
     pub async fn create(&self, setup: Setup, seats: Vec<NewSeat>, creator: &str) -> Result<wire::Created, GameError> {
+        self.create_timed(setup, seats, creator, None).await
+    }
+
+    /// [`Games::create`] with a clock (checked by [`clock::Rule::from_asked`]): time runs
+    /// from the creation for the human seat to move.
+    pub async fn create_timed(
+        &self,
+        setup: Setup,
+        seats: Vec<NewSeat>,
+        creator: &str,
+        clock: Option<clock::Rule>,
+    ) -> Result<wire::Created, GameError> {
+        if clock.is_some() && setup.hot_seat {
+            return Err(GameError::BadClock(
+                "a hot-seat game has no clock: everyone plays on one device".into(),
+            ));
+        }
+        if clock.is_some() && !seats.iter().any(|s| s.kind == SeatKind::Human) {
+            return Err(GameError::BadClock("a game of AI seats only has no clock".into()));
+        }
         let game = start_game(&setup).map_err(GameError::BadSetup)?;
         let site = game.site().clone();
         let player_count = match setup.variant {
@@ -259,10 +283,17 @@ impl Games {
             creator,
             now: now_ms(),
         };
-        let new = &new;
+        let first_human = to_move
+            .and_then(|c| site.player_of(c))
+            .filter(|&p| seats.get(p).is_some_and(|s| s.kind == SeatKind::Human));
+        let clock = clock.map(|rule| Clock::start(rule, seats.len(), first_human, new.now));
+        let (new, clock) = (&new, &clock);
         self.retrying(|left| async move {
             let mut w = self.store.begin_write(left).await?;
             Store::insert_game(&mut w.tx, new).await?;
+            if let Some(c) = clock {
+                Store::write_clock_in(&mut w.tx, new.id, c).await?;
+            }
             w.tx.commit().await?;
             Ok(())
         })
@@ -370,11 +401,17 @@ impl Games {
         if expected != number {
             return Err(stale());
         }
+        let now = now_ms();
+        // Late by the clock: the timeout task applies the game's rule (the move changes nothing).
+        if loaded.clock.as_ref().is_some_and(|c| c.expired(now)) {
+            return Err(GameError::TimeRanOut);
+        }
         let colour = loaded.game.to_move().ok_or(GameError::GameOver)?;
-        let (ack, events) = play(&mut loaded.game, id, text, seat.kind)?;
-        Store::insert_move(&mut w.tx, id, number, &ack.placement, colour, now_ms()).await?;
+        let (ack, mut events) = play(&mut loaded.game, id, text, seat.kind)?;
+        Store::insert_move(&mut w.tx, id, number, &ack.placement, colour, now).await?;
         let progress = loaded.progress();
         Store::set_progress(&mut w.tx, id, &progress).await?;
+        events.extend(leaving::pass_clock(&mut w.tx, &mut loaded, true, now).await?);
         if self.store.is_postgres() {
             let payloads: Vec<String> = events.iter().map(Event::to_payload).collect();
             Store::notify_in(&mut w.tx, events::CHANNEL, &payloads).await?;
@@ -445,6 +482,7 @@ impl Games {
         let first = human.ok_or(GameError::NothingToUndo)?;
         let from = first as i64 + 1;
         Store::delete_moves_from(&mut w.tx, id, from).await?;
+        Store::delete_retirements_after(&mut w.tx, id, first as i64).await?;
         while loaded.game.moves().len() > first {
             loaded.game.undo();
         }

@@ -20,6 +20,7 @@ use sqlx::migrate::{MigrateDatabase, Migration, MigrationType, Migrator};
 use sqlx::{Any, AnyConnection, AnyPool, Row, SqlSafeStr, Transaction};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
+use crate::clock::{self, Clock, OnTimeout};
 use crate::error::GameError;
 
 /// How long SQLite waits for another connection's lock before saying busy.
@@ -90,6 +91,18 @@ pub struct StoredGame {
     pub status: String,
     pub created: i64,
     pub updated: i64,
+    /// The game's clock, if it has one.
+    pub clock: Option<Clock>,
+    /// Colours that left the game, in order.
+    pub retirements: Vec<RetireRow>,
+}
+
+/// A colour that left the game, as stored.
+#[derive(Clone, Debug)]
+pub struct RetireRow {
+    pub after_move: i64,
+    pub colour: Colour,
+    pub reason: String,
 }
 
 /// A new game's row.
@@ -141,9 +154,10 @@ pub struct Store {
     writers: Option<std::sync::Arc<Semaphore>>,
 }
 
-const MIGRATIONS: [(i64, &str, &str); 2] = [
+const MIGRATIONS: [(i64, &str, &str); 3] = [
     (1, "games", include_str!("../migrations/0001_games.sql")),
     (2, "lifecycle", include_str!("../migrations/0002_lifecycle.sql")),
+    (4, "clocks", include_str!("../migrations/0004_clocks.sql")),
 ];
 
 fn colours_text(colours: &[Colour]) -> String {
@@ -393,6 +407,7 @@ impl Store {
     /// Removes a game with its seats and moves.
     pub async fn delete_game(conn: &mut AnyConnection, id: &str) -> Result<(), GameError> {
         for q in [
+            "DELETE FROM retirements WHERE game = $1",
             "DELETE FROM moves WHERE game = $1",
             "DELETE FROM seats WHERE game = $1",
             "DELETE FROM games WHERE id = $1",
@@ -467,7 +482,180 @@ impl Store {
             status: row.try_get("status")?,
             created: row.try_get("created")?,
             updated: row.try_get("updated")?,
+            clock: Store::read_clock_in(&mut *conn, id).await?,
+            retirements: Store::read_retirements_in(&mut *conn, id).await?,
         }))
+    }
+
+    /// A game's clock (rule and state), if it has one.
+    pub async fn read_clock_in(conn: &mut AnyConnection, id: &str) -> Result<Option<Clock>, GameError> {
+        let row = sqlx::query(
+            "SELECT clock_kind, clock_initial_ms, clock_increment_ms, clock_per_move_ms, on_timeout, timeout_level, \
+             clock_running, clock_since FROM games WHERE id = $1",
+        )
+        .bind(id)
+        .fetch_optional(&mut *conn)
+        .await?;
+        let Some(row) = row else { return Ok(None) };
+        let kind: String = row.try_get("clock_kind")?;
+        let Some(kind) = clock::Kind::from_name(&kind) else {
+            return Ok(None);
+        };
+        let on_timeout = match row.try_get::<String, _>("on_timeout")?.as_str() {
+            "ai" => OnTimeout::Ai(row.try_get::<i64, _>("timeout_level")?.clamp(1, 9) as u8),
+            _ => OnTimeout::Out,
+        };
+        let remaining = sqlx::query("SELECT remaining_ms FROM seats WHERE game = $1 ORDER BY seat")
+            .bind(id)
+            .fetch_all(&mut *conn)
+            .await?
+            .iter()
+            .map(|r| r.try_get::<i64, _>("remaining_ms"))
+            .collect::<Result<Vec<_>, _>>()?;
+        let running: i64 = row.try_get("clock_running")?;
+        Ok(Some(Clock {
+            rule: clock::Rule {
+                kind,
+                initial_ms: row.try_get("clock_initial_ms")?,
+                increment_ms: row.try_get("clock_increment_ms")?,
+                per_move_ms: row.try_get("clock_per_move_ms")?,
+                on_timeout,
+            },
+            running: usize::try_from(running).ok(),
+            since: row.try_get("clock_since")?,
+            remaining,
+        }))
+    }
+
+    /// Stores a game's clock: its rule, its state and when the running seat's time runs
+    /// out (`due`, which the timeout task looks for).
+    pub async fn write_clock_in(conn: &mut AnyConnection, id: &str, c: &Clock) -> Result<(), GameError> {
+        sqlx::query(
+            "UPDATE games SET clock_kind = $1, clock_initial_ms = $2, clock_increment_ms = $3, clock_per_move_ms = $4, \
+             on_timeout = $5, timeout_level = $6, clock_running = $7, clock_since = $8, due = $9 WHERE id = $10",
+        )
+        .bind(c.rule.kind.name())
+        .bind(c.rule.initial_ms)
+        .bind(c.rule.increment_ms)
+        .bind(c.rule.per_move_ms)
+        .bind(c.rule.on_timeout.name())
+        .bind(match c.rule.on_timeout {
+            OnTimeout::Ai(l) => l as i64,
+            OnTimeout::Out => 0,
+        })
+        .bind(c.running.map_or(-1, |s| s as i64))
+        .bind(c.since)
+        .bind(c.due())
+        .bind(id)
+        .execute(&mut *conn)
+        .await?;
+        for (seat, ms) in c.remaining.iter().enumerate() {
+            sqlx::query("UPDATE seats SET remaining_ms = $1 WHERE game = $2 AND seat = $3")
+                .bind(*ms)
+                .bind(id)
+                .bind(seat as i64)
+                .execute(&mut *conn)
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// Games whose running clock ran out by `now`, soonest first, at most `limit`.
+    pub async fn due_games(&self, now: i64, limit: i64) -> Result<Vec<String>, GameError> {
+        let rows = sqlx::query("SELECT id FROM games WHERE due <= $1 AND status = 'open' ORDER BY due LIMIT $2")
+            .bind(now)
+            .bind(limit)
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter()
+            .map(|r| r.try_get::<String, _>("id"))
+            .collect::<Result<_, _>>()
+            .map_err(GameError::from)
+    }
+
+    /// Claims a game whose clock ran out by `now`, inside a write: PostgreSQL locks its row
+    /// and skips it when another instance holds it (`FOR UPDATE SKIP LOCKED`); SQLite holds
+    /// the database's write lock already. `false`: not due (any more), or claimed elsewhere.
+    pub async fn claim_due_in(conn: &mut AnyConnection, id: &str, now: i64, postgres: bool) -> Result<bool, GameError> {
+        let q = if postgres {
+            "SELECT id FROM games WHERE id = $1 AND due <= $2 AND status = 'open' FOR UPDATE SKIP LOCKED"
+        } else {
+            "SELECT id FROM games WHERE id = $1 AND due <= $2 AND status = 'open'"
+        };
+        let row = sqlx::query(q).bind(id).bind(now).fetch_optional(&mut *conn).await?;
+        Ok(row.is_some())
+    }
+
+    pub async fn read_retirements_in(conn: &mut AnyConnection, id: &str) -> Result<Vec<RetireRow>, GameError> {
+        let rows = sqlx::query("SELECT after_move, colour, reason FROM retirements WHERE game = $1 ORDER BY seq")
+            .bind(id)
+            .fetch_all(&mut *conn)
+            .await?;
+        let mut out = Vec::new();
+        for r in &rows {
+            let colour: String = r.try_get("colour")?;
+            out.push(RetireRow {
+                after_move: r.try_get("after_move")?,
+                colour: parse_colours(&colour)?
+                    .first()
+                    .copied()
+                    .ok_or_else(|| GameError::internal("a stored retirement has no colour"))?,
+                reason: r.try_get("reason")?,
+            });
+        }
+        Ok(out)
+    }
+
+    /// Records a colour leaving the game after `after_move` moves.
+    pub async fn insert_retirement_in(
+        conn: &mut AnyConnection,
+        id: &str,
+        after_move: i64,
+        colour: Colour,
+        reason: &str,
+        now: i64,
+    ) -> Result<(), GameError> {
+        sqlx::query(
+            "INSERT INTO retirements (game, seq, after_move, colour, reason, created) \
+             VALUES ($1, (SELECT COALESCE(MAX(seq), 0) + 1 FROM retirements WHERE game = $2), $3, $4, $5, $6)",
+        )
+        .bind(id)
+        .bind(id)
+        .bind(after_move)
+        .bind(colour.to_string())
+        .bind(reason)
+        .bind(now)
+        .execute(&mut *conn)
+        .await?;
+        Ok(())
+    }
+
+    /// Removes the leavings after the first `moves` moves (a hot-seat undo took those back).
+    pub async fn delete_retirements_after(conn: &mut AnyConnection, id: &str, moves: i64) -> Result<(), GameError> {
+        sqlx::query("DELETE FROM retirements WHERE game = $1 AND after_move > $2")
+            .bind(id)
+            .bind(moves)
+            .execute(&mut *conn)
+            .await?;
+        Ok(())
+    }
+
+    /// Who plays a seat from now on (the AI takes over a seat whose player left).
+    pub async fn set_seat_kind_in(
+        conn: &mut AnyConnection,
+        id: &str,
+        seat: usize,
+        kind: SeatKind,
+        level: u8,
+    ) -> Result<(), GameError> {
+        sqlx::query("UPDATE seats SET kind = $1, level = $2 WHERE game = $3 AND seat = $4")
+            .bind(kind.name())
+            .bind(level as i64)
+            .bind(id)
+            .bind(seat as i64)
+            .execute(&mut *conn)
+            .await?;
+        Ok(())
     }
 
     /// Open games with an AI seat to move (to resume after a restart), with whether a human
@@ -506,7 +694,7 @@ impl Store {
         let ids: Vec<String> = rows.iter().map(|r| r.try_get("id")).collect::<Result<_, _>>()?;
         for id in &ids {
             // `updated` checked again: a move may have come in meanwhile.
-            sqlx::query("UPDATE games SET status = 'abandoned', ai_to_move = 0 WHERE id = $1 AND status = 'open' AND updated < $2")
+            sqlx::query("UPDATE games SET status = 'abandoned', ai_to_move = 0, due = NULL WHERE id = $1 AND status = 'open' AND updated < $2")
                 .bind(id)
                 .bind(cutoff)
                 .execute(&self.pool)

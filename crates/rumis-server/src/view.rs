@@ -180,7 +180,30 @@ pub fn state_of(l: &Loaded, at: Option<usize>) -> wire::State {
             cube_count: pos.cube_count(),
             columns,
         },
+        clock: clock_of(l),
+        left: left_of(&game),
     }
+}
+
+/// The clock as at the server's time now (its `now` lets a browser count down from it).
+fn clock_of(l: &Loaded) -> Option<wire::ClockInfo> {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0);
+    l.clock.as_ref().map(|c| c.info(now))
+}
+
+/// The colours that left the game up to the position shown.
+fn left_of(game: &Game) -> Vec<wire::LeftInfo> {
+    game.retirements()
+        .iter()
+        .map(|r| wire::LeftInfo {
+            colour: r.colour.to_string(),
+            after_move: r.after,
+            reason: r.reason.clone(),
+        })
+        .collect()
 }
 
 pub fn summary(s: &Summary) -> Value {

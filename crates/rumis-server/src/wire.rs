@@ -100,6 +100,85 @@ pub enum GameEvent {
     Deleted { game: String },
     /// Nobody moved for too long: the game ended without a result.
     Abandoned { game: String },
+    /// The clocks after a change (a move, a timeout, a resignation): each seat's time left
+    /// at the server's `now`, and whose time runs.
+    Clock { game: String, clock: ClockInfo },
+    /// A seat resigned: its colours are out (rules §5); the game goes on for the others.
+    Resigned {
+        game: String,
+        seat: usize,
+        colours: Vec<String>,
+        after_move: i64,
+    },
+    /// A seat's time ran out: `rule` "out" (its colours are out) or "ai" (the AI plays it
+    /// from now on, at `level`).
+    Timeout {
+        game: String,
+        seat: usize,
+        colours: Vec<String>,
+        rule: String,
+        level: Option<u8>,
+        after_move: i64,
+    },
+    /// Who plays a seat changed: its player left (`reason` "left") or ran out of time
+    /// ("time"), and the AI took it over.
+    SeatChanged {
+        game: String,
+        seat: usize,
+        kind: String,
+        level: Option<u8>,
+        reason: String,
+    },
+}
+
+/// A seat's time left in a clock.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct SeatClock {
+    pub seat: usize,
+    pub remaining_ms: i64,
+}
+
+/// A game's clock in its state and in `clock` events: the rule, the server's time `now`
+/// and each seat's time left at `now` (the running seat's goes on running from then).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct ClockInfo {
+    pub kind: String,
+    pub initial_ms: i64,
+    pub increment_ms: i64,
+    pub per_move_ms: i64,
+    pub on_timeout: String,
+    pub ai_level: Option<u8>,
+    pub now: i64,
+    pub running_seat: Option<usize>,
+    pub seats: Vec<SeatClock>,
+}
+
+/// A colour that left the game (resigned, or ran out of time), in a state.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct LeftInfo {
+    pub colour: String,
+    pub after_move: usize,
+    pub reason: Option<String>,
+}
+
+/// `200` to `POST /games/{id}/resign`.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct ResignAck {
+    pub seat: usize,
+    /// The colours this resignation put out (empty when they were out already).
+    pub retired: Vec<String>,
+    pub to_move: Option<String>,
+    pub over: bool,
+}
+
+/// `200` to `POST /games/{id}/leave`.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct LeaveAck {
+    pub seat: usize,
+    pub kind: String,
+    pub level: u8,
+    /// `false`: the AI played the seat already; nothing changed.
+    pub changed: bool,
 }
 
 /// `[x, y, z]`: file index, rank index, 0-based level.
@@ -234,4 +313,8 @@ pub struct State {
     pub last_move: Option<LastMove>,
     pub legal_moves: Vec<String>,
     pub position: PositionInfo,
+    /// The game's clock, if it has one.
+    pub clock: Option<ClockInfo>,
+    /// The colours that left the game (resigned, or ran out of time), in order.
+    pub left: Vec<LeftInfo>,
 }

@@ -310,3 +310,98 @@ async fn every_answer_and_event_is_documented() {
         c.missing
     );
 }
+
+/// Clocks, resign and leave: a timed game's answers and events, and a sample of each typed
+/// event of theirs, are in the document.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn clock_answers_and_events_are_documented() {
+    use rumis_server::wire::{ClockInfo, SeatClock};
+    let dir = TempDir::new("openapi-clock");
+    let server = start(config(&dir.db_url())).await;
+    let addr = server.addr;
+    let mut c = Checker {
+        doc: document(),
+        missing: Vec::new(),
+    };
+    let body = json!({ "board": "chullpa", "players": 3, "seats": [{ "kind": "human" }, { "kind": "human" }, { "kind": "human" }],
+        "clock": { "kind": "realtime", "minutes": 5, "increment_seconds": 2, "on_timeout": "ai", "ai_level": 1 } });
+    let created = post(addr, "/api/v1/games", None, &body).await;
+    c.answer("post", "/api/v1/games", &created);
+    let created = created.json();
+    let id = created["id"].as_str().unwrap().to_string();
+    let t = tokens(&created);
+    let game = format!("/api/v1/games/{id}");
+    let mut ws = subscribe(addr, &id).await;
+    c.event(&next_of(&mut ws, "snapshot").await);
+    c.answer(
+        "post",
+        "/api/v1/games",
+        &post(
+            addr,
+            "/api/v1/games",
+            None,
+            &json!({ "board": "chullpa", "players": 2,
+        "clock": { "kind": "realtime", "minutes": -3 } }),
+        )
+        .await,
+    );
+    play(addr, &id, t[0].as_deref(), "L4@a1,a2,a3,b1", 1).await;
+    c.event(&next_of(&mut ws, "clock").await);
+    c.answer(
+        "post",
+        "/api/v1/games/{id}/resign",
+        &post(addr, &format!("{game}/resign"), t[2].as_deref(), &json!({})).await,
+    );
+    c.event(&next_of(&mut ws, "resigned").await);
+    c.answer(
+        "post",
+        "/api/v1/games/{id}/resign",
+        &post(addr, &format!("{game}/resign"), None, &json!({})).await,
+    );
+    c.answer(
+        "post",
+        "/api/v1/games/{id}/leave",
+        &post(addr, &format!("{game}/leave"), t[1].as_deref(), &json!({ "level": 1 })).await,
+    );
+    c.event(&next_of(&mut ws, "seat_changed").await);
+    c.answer(
+        "post",
+        "/api/v1/games/{id}/leave",
+        &post(addr, &format!("{game}/leave"), t[1].as_deref(), &json!({ "level": 10 })).await,
+    );
+    c.answer("get", "/api/v1/games/{id}", &get(addr, &game).await);
+    server.stop().await;
+    let g = || "0123456789abcdef".to_string();
+    let clock = ClockInfo {
+        kind: "realtime".into(),
+        initial_ms: 60_000,
+        increment_ms: 0,
+        per_move_ms: 0,
+        on_timeout: "out".into(),
+        ai_level: None,
+        now: 1,
+        running_seat: Some(0),
+        seats: vec![SeatClock {
+            seat: 0,
+            remaining_ms: 5,
+        }],
+    };
+    for e in [
+        GameEvent::Clock { game: g(), clock },
+        GameEvent::Timeout {
+            game: g(),
+            seat: 1,
+            colours: vec!["Y".into()],
+            rule: "ai".into(),
+            level: Some(3),
+            after_move: 4,
+        },
+    ] {
+        c.event(&serde_json::to_value(&e).unwrap());
+    }
+    assert!(
+        c.missing.is_empty(),
+        "fields not in docs/server-openapi.yaml: {:#?}",
+        c.missing
+    );
+}

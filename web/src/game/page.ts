@@ -18,11 +18,13 @@ import { GameStore } from "./store";
 import type { MoveShown } from "./store";
 import { installTestHooks } from "./hooks";
 import { GameView } from "./view";
+import { SeatPanel, takeTokenFromLink } from "./seat";
 import type { RecentMove } from "./view";
 
 export class GamePage {
   private view!: GameView;
   private store: GameStore;
+  private seat: SeatPanel;
   private follower!: Follower;
   private placer!: Placer;
   private moveList = new MoveList();
@@ -52,10 +54,11 @@ export class GamePage {
   ) {
     this.store = new GameStore(id, (seat) => this.tokenFor(seat), backend);
     this.end = new EndScreen(id, { replay: (n) => this.replay(n) }, backend);
+    this.seat = new SeatPanel(id, (n) => this.tokenFor(n), () => void this.store.reload());
   }
 
   async start() {
-    this.takeTokenFromLink();
+    takeTokenFromLink(this.id);
     this.mine = tokens.get(this.id);
     this.layout();
     this.store.on("reset", ({ state, placements }) => this.follower.reset(state, placements));
@@ -66,6 +69,7 @@ export class GamePage {
     this.store.on("thinking", () => this.state && this.renderStatus());
     this.store.on("connection", () => this.renderConnection());
     this.store.on("failed", (e) => toast(errorText(e), true));
+    this.store.on("clock", (c) => this.seat.clock(c));
     try {
       for (const s of await this.backend.stones()) this.stones.set(s.code, s);
       await this.store.start();
@@ -75,16 +79,6 @@ export class GamePage {
     }
     window.addEventListener("keydown", (e) => this.onKey(e));
     window.addEventListener("pagehide", () => this.store.close());
-  }
-
-  /** A seat link carries `#seat=N&token=T`: keep the token here and take it out of the address bar. */
-  private takeTokenFromLink() {
-    const q = new URLSearchParams(location.hash.slice(1));
-    const token = q.get("token");
-    if (token && /^[0-9a-f]{32}$/.test(token)) {
-      for (const seat of (q.get("seat") ?? "0").split(",")) tokens.add(this.id, Number(seat) || 0, token);
-      history.replaceState(null, "", location.pathname);
-    }
   }
 
   private layout() {
@@ -113,9 +107,11 @@ export class GamePage {
       this.el.status,
       this.guideSlot,
       this.el.players,
+      this.seat.clocksEl,
       this.el.tray,
       this.el.turns,
       this.el.actions,
+      ...this.seat.actionsEl,
       this.el.end,
       this.el.share,
       keysHelp(),
@@ -248,6 +244,7 @@ export class GamePage {
     if (!this.backend.local) renderShare(this.el.share, this.id, s);
     this.end.render(this.el.end, s, this.replayAt);
     this.placer.update();
+    this.seat.render(s, this.store.state ?? s, this.replayAt !== null, this.el.title.textContent ?? "Rumis");
   }
 
   private seen() {

@@ -6,6 +6,7 @@
 // only on a gap too long to walk, an undo, a resynchronisation or a reconnection.
 import type { EventStream, GameBackend } from "../engine/backend";
 import type { GameEvent, GameState, Letter, Placement, Xyz } from "../api";
+import type { ClockInfo } from "./clockapi";
 import { Emitter } from "./emitter";
 
 /** A move as the page shows it. */
@@ -35,6 +36,8 @@ export interface StoreEvents {
   thinking: Thinking | null;
   connection: boolean;
   failed: Error;
+  /** The clocks changed (a move, a timeout, a resignation). */
+  clock: ClockInfo;
 }
 
 /** Gaps up to this many moves are walked move by move (and shown); longer ones jump. */
@@ -138,6 +141,15 @@ export class GameStore extends Emitter<StoreEvents> {
         return;
       case "undo":
       case "resync":
+        await this.fresh();
+        return;
+      case "clock":
+        this.emit("clock", e.clock);
+        return;
+      case "resigned":
+      case "timeout":
+      case "seat_changed":
+        // Who plays (or is out) changed without a move: the whole state says it.
         await this.fresh();
         return;
     }

@@ -1,0 +1,371 @@
+//! Clocks, timeouts, resign and leave (issue 17): the server enforces the clock from the
+//! database; a timeout fires once (two instances on one PostgreSQL database too); the game's
+//! rule decides (out, or the AI takes over); resign at any turn; bad clocks are refused and
+//! change nothing.
+
+mod common;
+
+on_both_databases!(
+    bad_clocks_are_refused_and_create_nothing,
+    a_clock_runs_only_for_the_seat_to_move,
+    a_timeout_puts_the_seat_out_and_the_others_finish,
+    a_timeout_gives_the_seat_to_the_ai,
+    resign_at_any_turn_and_again,
+    leave_gives_the_seat_to_the_ai
+);
+
+use std::time::{Duration, Instant};
+
+use common::*;
+use serde_json::{json, Value};
+
+fn s(v: &Value) -> String {
+    v.as_str().unwrap_or_else(|| panic!("not a string: {v}")).to_string()
+}
+
+async fn count_games(addr: std::net::SocketAddr) -> usize {
+    let r = get(addr, "/api/v1/games?status=open&limit=50").await;
+    r.json()["games"].as_array().unwrap().len()
+}
+
+/// Waits (bounded) until the state satisfies `ok`.
+async fn until(addr: std::net::SocketAddr, id: &str, what: &str, ok: impl Fn(&Value) -> bool) -> Value {
+    let deadline = Instant::now() + WAIT;
+    loop {
+        let st = state(addr, id).await;
+        if ok(&st) {
+            return st;
+        }
+        assert!(Instant::now() < deadline, "{what}: not within {WAIT:?}: {st}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+fn two_humans(clock: Value) -> Value {
+    json!({ "board": "chullpa", "players": 2, "seats": [{ "kind": "human" }, { "kind": "human" }], "clock": clock })
+}
+
+async fn bad_clocks_are_refused_and_create_nothing(db: String) {
+    let server = start(config(&db)).await;
+    let addr = server.addr;
+    let cases = [
+        (json!({ "kind": "realtime", "minutes": -1 }), "not -1"),
+        (json!({ "kind": "realtime", "minutes": 1e12 }), "0.1 to 180"),
+        (
+            json!({ "kind": "realtime", "minutes": 5, "increment_seconds": 1e9 }),
+            "0 to 60",
+        ),
+        (json!({ "kind": "realtime" }), "needs minutes"),
+        (json!({ "kind": "correspondence", "days": 0 }), "1 to 14"),
+        (json!({ "kind": "correspondence", "days": 99999999999i64 }), "1 to 14"),
+        (json!({ "kind": "sudden", "minutes": 5 }), "realtime"),
+        (
+            json!({ "kind": "realtime", "minutes": 5, "on_timeout": "ai" }),
+            "ai_level",
+        ),
+        (
+            json!({ "kind": "realtime", "minutes": 5, "on_timeout": "ai", "ai_level": 0 }),
+            "1 to 9",
+        ),
+    ];
+    for (clock, words) in cases {
+        let r = post(addr, "/api/v1/games", None, &two_humans(clock.clone())).await;
+        assert_eq!(r.status, 400, "{clock}: {}", r.text());
+        let body = r.json();
+        assert_eq!(body["error"], "bad_clock", "{clock}: {body}");
+        assert!(s(&body["reason"]).contains(words), "{clock}: {body}");
+    }
+    // Not a number at all, or an unknown field: the body is refused before.
+    let r = post(
+        addr,
+        "/api/v1/games",
+        None,
+        &two_humans(json!({ "kind": "realtime", "minutes": "ten" })),
+    )
+    .await;
+    assert_eq!((r.status, r.json()["error"].clone()), (400, json!("bad_json")));
+    // Hot-seat and AI-only games have no clock.
+    let mut hot = two_humans(json!({ "kind": "realtime", "minutes": 5 }));
+    hot["hot_seat"] = json!(true);
+    let r = post(addr, "/api/v1/games", None, &hot).await;
+    assert_eq!((r.status, r.json()["error"].clone()), (400, json!("bad_clock")));
+    let ai_only = json!({ "board": "chullpa", "players": 2, "seats": [{ "kind": "ai", "level": 1 }, { "kind": "ai", "level": 1 }],
+        "clock": { "kind": "correspondence", "days": 2 } });
+    let r = post(addr, "/api/v1/games", None, &ai_only).await;
+    assert_eq!((r.status, r.json()["error"].clone()), (400, json!("bad_clock")));
+    assert_eq!(count_games(addr).await, 0, "a refused game was created");
+    server.stop().await;
+}
+
+async fn a_clock_runs_only_for_the_seat_to_move(db: String) {
+    let server = start(config(&db)).await;
+    let addr = server.addr;
+    let created = create(
+        addr,
+        two_humans(json!({ "kind": "realtime", "minutes": 5, "increment_seconds": 3 })),
+    )
+    .await;
+    let id = s(&created["id"]);
+    let t = tokens(&created);
+    let st = state(addr, &id).await;
+    let c = &st["clock"];
+    assert_eq!(c["kind"], "realtime");
+    assert_eq!(c["initial_ms"], 300_000);
+    assert_eq!(c["running_seat"], 0);
+    assert_eq!(st["left"], json!([]));
+    let mut ws = subscribe(addr, &id).await;
+    next_of(&mut ws, "snapshot").await;
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let r = play(addr, &id, t[0].as_deref(), "L4@a1,a2,a3,b1", 1).await;
+    assert_eq!(r.status, 201, "{}", r.text());
+    let e = next_of(&mut ws, "clock").await;
+    let c = &e["clock"];
+    assert_eq!(c["running_seat"], 1);
+    let red = c["seats"][0]["remaining_ms"].as_i64().unwrap();
+    let yellow = c["seats"][1]["remaining_ms"].as_i64().unwrap();
+    // Red used at least the 400 ms slept and got 3 s back; Yellow's time has not run.
+    assert!(
+        (300_000 + 3_000 - 60_000..=300_000 + 3_000 - 400).contains(&red),
+        "{red}"
+    );
+    assert_eq!(yellow, 300_000);
+    // Yellow's time runs now, Red's stands.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let st = state(addr, &id).await;
+    assert_eq!(st["clock"]["seats"][0]["remaining_ms"].as_i64().unwrap(), red);
+    assert!(st["clock"]["seats"][1]["remaining_ms"].as_i64().unwrap() <= 300_000 - 300);
+    server.stop().await;
+}
+
+async fn a_timeout_puts_the_seat_out_and_the_others_finish(db: String) {
+    let server = start(config(&db)).await;
+    let addr = server.addr;
+    // Red has 6 s and moves at once (gaining 5 s a move); Yellow then lets its 6 s run out.
+    let created = create(
+        addr,
+        two_humans(json!({ "kind": "realtime", "minutes": 0.1, "increment_seconds": 5, "on_timeout": "out" })),
+    )
+    .await;
+    let id = s(&created["id"]);
+    let t = tokens(&created);
+    let mut ws = subscribe(addr, &id).await;
+    next_of(&mut ws, "snapshot").await;
+    assert_eq!(play(addr, &id, t[0].as_deref(), "L4@a1,a2,a3,b1", 1).await.status, 201);
+    let started = Instant::now();
+    let e = next_of(&mut ws, "timeout").await;
+    let waited = started.elapsed();
+    assert_eq!(
+        (e["seat"].clone(), e["rule"].clone(), e["colours"].clone()),
+        (json!(1), json!("out"), json!(["Y"]))
+    );
+    // 6 s, and not more than a second late (a liveness bound, generous for a busy machine).
+    assert!(waited >= Duration::from_millis(5_500), "{waited:?}");
+    assert!(waited <= Duration::from_millis(8_000), "{waited:?}");
+    let st = state(addr, &id).await;
+    assert_eq!(
+        st["left"],
+        json!([{ "colour": "Y", "after_move": 1, "reason": "time" }])
+    );
+    assert!(st["colours"][1]["out"].as_bool().unwrap());
+    assert_eq!(st["to_move"], "R");
+    // A late move by Yellow is refused: it is not Yellow's turn any more.
+    let r = play(addr, &id, t[1].as_deref(), "L4@c1,c2,c3,d1", 2).await;
+    assert_eq!(r.status, 409, "{}", r.text());
+    // Red finishes alone (its clock keeps running; it has the placements).
+    let mut number = 2;
+    loop {
+        let st = state(addr, &id).await;
+        if st["over"].as_bool().unwrap() {
+            assert_eq!(st["left"].as_array().unwrap().len(), 1, "{st}");
+            break;
+        }
+        let p = s(&st["legal_moves"][0]);
+        let r = play(addr, &id, t[0].as_deref(), &p, number).await;
+        assert_eq!(r.status, 201, "{}", r.text());
+        number += 1;
+    }
+    // The record carries the timeout and replays to the same end.
+    let rec = get(addr, &format!("/api/v1/games/{id}/record")).await.text();
+    assert!(rec.contains("Y:out {time}"), "{rec}");
+    let game = rumis_core::record::read_game(&rec).unwrap();
+    assert!(game.is_over());
+    server.stop().await;
+}
+
+async fn a_timeout_gives_the_seat_to_the_ai(db: String) {
+    let server = start(config(&db)).await;
+    let addr = server.addr;
+    let created = create(
+        addr,
+        two_humans(json!({ "kind": "realtime", "minutes": 0.1, "on_timeout": "ai", "ai_level": 1 })),
+    )
+    .await;
+    let id = s(&created["id"]);
+    let t = tokens(&created);
+    let mut ws = subscribe(addr, &id).await;
+    next_of(&mut ws, "snapshot").await;
+    assert_eq!(play(addr, &id, t[0].as_deref(), "L4@a1,a2,a3,b1", 1).await.status, 201);
+    let e = next_of(&mut ws, "timeout").await;
+    assert_eq!(
+        (e["seat"].clone(), e["rule"].clone(), e["level"].clone()),
+        (json!(1), json!("ai"), json!(1))
+    );
+    let changed = next_of(&mut ws, "seat_changed").await;
+    assert_eq!(
+        (changed["kind"].clone(), changed["reason"].clone()),
+        (json!("ai"), json!("time"))
+    );
+    // The AI plays Yellow's move; nobody's colours are out.
+    let m = next_of(&mut ws, "move").await;
+    assert_eq!((m["number"].clone(), m["by"].clone()), (json!(2), json!("ai")));
+    let st = state(addr, &id).await;
+    assert_eq!(st["seats"][1]["kind"], "ai");
+    assert_eq!(st["left"], json!([]));
+    assert!(!st["colours"][1]["out"].as_bool().unwrap());
+    // Yellow's old token no longer moves.
+    let r = play(addr, &id, t[1].as_deref(), "L4@c1,c2,c3,d1", 3).await;
+    assert!(r.status == 403 || r.status == 409, "{}", r.text());
+    server.stop().await;
+}
+
+async fn resign_at_any_turn_and_again(db: String) {
+    let server = start(config(&db)).await;
+    let addr = server.addr;
+    let seats = json!([{ "kind": "human" }, { "kind": "human" }, { "kind": "human" }]);
+    let created = create(addr, json!({ "board": "chullpa", "players": 3, "seats": seats })).await;
+    let id = s(&created["id"]);
+    let t = tokens(&created);
+    let resign = |token: Option<String>| {
+        let id = id.clone();
+        async move {
+            post(
+                addr,
+                &format!("/api/v1/games/{id}/resign"),
+                token.as_deref(),
+                &json!({}),
+            )
+            .await
+        }
+    };
+    // Green resigns while Red is to move (not its turn): the turn stays with Red.
+    let r = resign(t[2].clone()).await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert_eq!(
+        r.json(),
+        json!({ "seat": 2, "retired": ["G"], "to_move": "R", "over": false })
+    );
+    // Again: nothing changes.
+    let r = resign(t[2].clone()).await;
+    assert_eq!(r.json()["retired"], json!([]));
+    // No token, a wrong one: refused, nothing changes.
+    assert_eq!(resign(None).await.status, 401);
+    assert_eq!(resign(Some("0".repeat(32))).await.status, 403);
+    assert_eq!(state(addr, &id).await["left"].as_array().unwrap().len(), 1);
+    // Red plays; Yellow resigns on its own turn: the turn goes back to Red.
+    assert_eq!(play(addr, &id, t[0].as_deref(), "L4@a1,a2,a3,b1", 1).await.status, 201);
+    let r = resign(t[1].clone()).await;
+    assert_eq!(
+        r.json(),
+        json!({ "seat": 1, "retired": ["Y"], "to_move": "R", "over": false })
+    );
+    let st = state(addr, &id).await;
+    assert_eq!(st["to_move"], "R");
+    assert_eq!(st["move_number"], 2);
+    // Red resigns too: the game is over, with the scores as they stand.
+    let mut ws = subscribe(addr, &id).await;
+    next_of(&mut ws, "snapshot").await;
+    let r = resign(t[0].clone()).await;
+    assert_eq!(r.json()["over"], true);
+    let over = next_of(&mut ws, "game_over").await;
+    assert_eq!(over["scores"].as_array().unwrap().len(), 3);
+    let st = state(addr, &id).await;
+    assert_eq!(st["status"], "finished");
+    // Each colour's score: what it shows from above, less its stones not placed.
+    assert_eq!(st["colours"][0]["score"], 4 - 10);
+    assert_eq!(st["colours"][1]["score"], -11);
+    let rec = get(addr, &format!("/api/v1/games/{id}/record")).await.text();
+    assert!(
+        rec.contains("G:out {resigned}") && rec.contains("Y:out {resigned}"),
+        "{rec}"
+    );
+    assert_eq!(rumis_core::record::read_game(&rec).unwrap().retirements().len(), 3);
+    // Resigning a finished game: the seat is out already.
+    assert_eq!(resign(t[0].clone()).await.json()["retired"], json!([]));
+    server.stop().await;
+}
+
+async fn leave_gives_the_seat_to_the_ai(db: String) {
+    let server = start(config(&db)).await;
+    let addr = server.addr;
+    let created = create(addr, two_humans(json!({ "kind": "correspondence", "days": 2 }))).await;
+    let id = s(&created["id"]);
+    let t = tokens(&created);
+    let leave = |token: Option<String>, body: Value| {
+        let id = id.clone();
+        async move { post(addr, &format!("/api/v1/games/{id}/leave"), token.as_deref(), &body).await }
+    };
+    let r = leave(t[0].clone(), json!({ "level": 12 })).await;
+    assert_eq!((r.status, r.json()["error"].clone()), (400, json!("bad_seat")));
+    assert_eq!(state(addr, &id).await["seats"][0]["kind"], "human");
+    // Red leaves on its turn: the AI plays Red's move at once.
+    let r = leave(t[0].clone(), json!({ "level": 1 })).await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert_eq!(
+        r.json(),
+        json!({ "seat": 0, "kind": "ai", "level": 1, "changed": true })
+    );
+    let st = until(addr, &id, "the AI plays Red", |st| st["moves_played"] == 1).await;
+    assert_eq!(st["seats"][0]["kind"], "ai");
+    // Yellow's time runs now (correspondence: two days for this move).
+    assert_eq!(st["clock"]["running_seat"], 1);
+    assert!(st["clock"]["seats"][1]["remaining_ms"].as_i64().unwrap() > 2 * 86_400_000 - 60_000);
+    // Leaving again changes nothing.
+    let r = leave(t[0].clone(), json!({})).await;
+    assert_eq!(r.json()["changed"], false);
+    server.stop().await;
+}
+
+/// Two instances on one PostgreSQL database, many games timing out at once: each timeout
+/// fires once (one `timeout` event per game, seen through one instance, which hears both
+/// through the database; one leaving in each record).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_timeout_fires_once_with_two_instances_on_postgres() {
+    let Some(db) = Db::postgres("clock_two").await else {
+        return;
+    };
+    let url = db.url();
+    let a = start(config(&url)).await;
+    let b = start(config(&url)).await;
+    let mut games = Vec::new();
+    for i in 0..12 {
+        // Half created through each instance; all fall due within a few milliseconds.
+        let via = if i % 2 == 0 { a.addr } else { b.addr };
+        // Red (human) times out and is out; Yellow (AI, untimed) plays on: one timeout a game.
+        let body = json!({ "board": "chullpa", "players": 2, "seats": [{ "kind": "human" }, { "kind": "ai", "level": 1 }],
+            "clock": { "kind": "realtime", "minutes": 0.1 } });
+        let created = create(via, body).await;
+        games.push(s(&created["id"]));
+    }
+    let mut sockets = Vec::new();
+    for id in &games {
+        let mut ws = subscribe(a.addr, id).await;
+        next_of(&mut ws, "snapshot").await;
+        sockets.push(ws);
+    }
+    for (id, ws) in games.iter().zip(sockets.iter_mut()) {
+        let e = next_of(ws, "timeout").await;
+        assert_eq!(e["game"], json!(id));
+        // Nothing else of this game may say "timeout" for a while after.
+        let again = tokio::time::timeout(Duration::from_millis(300), next_of(ws, "timeout")).await;
+        assert!(again.is_err(), "a second timeout in game {id}");
+    }
+    for id in &games {
+        let st = state(b.addr, id).await;
+        assert_eq!(st["left"].as_array().unwrap().len(), 1, "{id}: {}", st["left"]);
+        let rec = get(a.addr, &format!("/api/v1/games/{id}/record")).await.text();
+        assert_eq!(rec.matches(":out").count(), 1, "{rec}");
+    }
+    a.stop().await;
+    b.stop().await;
+    db.remove().await;
+}

@@ -1,0 +1,147 @@
+// Clocks, timeouts, resign and the your-turn signal in the browser, with two browser contexts
+// (two players, each with their own seat link): a clock of 0.1 or 0.2 minute runs out for the
+// player who stops moving — under "out" the other finishes, under "AI takes over" the AI plays
+// that seat; resign (confirmed in place) at a turn not one's own; the tab's title says "your
+// turn" in the page that is not in front; the new-game form asks for a clock.
+// Run: `cd web && npm run build && node --test e2e/clock.test.mjs` (after `cargo build`).
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { startServer, launch, api, outDir } from "./harness.mjs";
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function newPage(locale = "en-GB") {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale });
+  const page = await context.newPage();
+  page.errors = [];
+  page.on("pageerror", (e) => page.errors.push(String(e)));
+  return page;
+}
+
+const post = (path, body, token) =>
+  api(server.url, path, { method: "POST", headers: token ? { Authorization: `Bearer ${token}` } : {}, body: JSON.stringify(body) });
+const state = (id) => api(server.url, `/games/${id}`);
+
+async function openSeat(page, created, i) {
+  const seat = created.seats[i];
+  await page.goto(`${server.url}/game/${created.id}#seat=${seat.seat}&token=${seat.token}`);
+  await page.waitForSelector("#clocks:not([hidden]) td.time");
+}
+
+/** Red (seat 0) moves at once through the API, so that Yellow's 6 s start now. */
+async function redMoves(created) {
+  const s = await state(created.id);
+  await post(`/games/${created.id}/moves`, { placement: s.legal_moves[0], expected_move_number: 1 }, created.seats[0].token);
+}
+
+const twoHumans = (clock) => post("/games", { board: "chullpa", players: 2, seats: [{ kind: "human" }, { kind: "human" }], clock });
+
+test("under 'out' the player who stops moving times out and the other finishes; clocks tick; the title says your turn", async () => {
+  // 12 s: long enough for both pages to open on a busy machine before Yellow's time is up.
+  const created = await twoHumans({ kind: "realtime", minutes: 0.2, increment_seconds: 5, on_timeout: "out" });
+  await redMoves(created);
+  const red = await newPage();
+  const yellow = await newPage();
+  await openSeat(yellow, created, 1);
+  await openSeat(red, created, 0);
+  // Yellow's page is not in front (Red's was opened last and is the one used): its title says it is Yellow's turn.
+  await yellow.waitForFunction(() => document.title.startsWith("●"), null, { timeout: 5000 });
+  assert.match(await yellow.title(), /Your turn/);
+  assert.doesNotMatch(await red.title(), /Your turn/);
+  // Yellow's clock ticks on Red's page, Red's stands.
+  const ms = (page, seat) => page.$eval(`#clocks td.time[data-seat="${seat}"]`, (el) => Number(el.dataset.ms));
+  const y0 = await ms(red, 1);
+  await red.waitForTimeout(600);
+  const y1 = await ms(red, 1);
+  assert.ok(y1 < y0 - 300 && y1 > 0, `Yellow's clock runs: ${y0} then ${y1}`);
+  assert.ok(y0 <= 12000, `${y0}`);
+  assert.equal(await ms(red, 0), (await ms(red, 0)), "Red's clock stands");
+  await red.screenshot({ path: join(outDir, "clock-running.png") });
+  // Yellow's 6 s run out: Yellow is out, Red is to move again, and Red's title says so.
+  await red.waitForSelector('#players tr[data-colour="Y"].out', { timeout: 15000 });
+  await red.waitForFunction(() => document.title.startsWith("●"), null, { timeout: 5000 });
+  const after = await state(created.id);
+  assert.deepEqual(after.left, [{ colour: "Y", after_move: 1, reason: "time" }]);
+  await red.screenshot({ path: join(outDir, "clock-timeout-out.png") });
+  // Red finishes alone.
+  for (let s = after; !s.over; s = await state(created.id)) {
+    await post(`/games/${created.id}/moves`, { placement: s.legal_moves[0], expected_move_number: s.move_number }, created.seats[0].token);
+  }
+  await red.waitForSelector('body[data-over="true"]', { timeout: 15000 });
+  assert.doesNotMatch(await red.title(), /Your turn/);
+  assert.deepEqual([...red.errors, ...yellow.errors], []);
+  await red.context().close();
+  await yellow.context().close();
+});
+
+test("under 'AI takes over' the AI plays the seat whose time ran out", async () => {
+  const created = await twoHumans({ kind: "realtime", minutes: 0.1, increment_seconds: 5, on_timeout: "ai", ai_level: 1 });
+  await redMoves(created);
+  const red = await newPage("de-DE");
+  await openSeat(red, created, 0);
+  assert.match(await red.textContent("#clocks .clock-rule"), /KI 1 spielt weiter/);
+  // After Yellow's 6 s the AI plays Yellow's move, and it is Red's turn again.
+  await red.waitForFunction(() => Number(document.body.dataset.moveNumber) >= 3, null, { timeout: 20000 });
+  const s = await state(created.id);
+  assert.equal(s.seats[1].kind, "ai");
+  assert.equal(s.moves[1].colour, "Y");
+  assert.deepEqual(s.left, []);
+  await red.waitForSelector('#players tr[data-colour="Y"] td.who:text("KI 1")');
+  assert.deepEqual(red.errors, []);
+  await red.context().close();
+});
+
+test("resign, confirmed in place, at a turn not one's own; the others play on", async () => {
+  const created = await post("/games", { board: "chullpa", players: 3, seats: [{ kind: "human" }, { kind: "human" }, { kind: "human" }], clock: { kind: "correspondence", days: 1 } });
+  const green = await newPage("fr-FR");
+  await openSeat(green, created, 2);
+  await green.click("#resign");
+  await green.click("#resign-no");
+  assert.equal((await state(created.id)).left.length, 0, "cancelled: nothing happened");
+  await green.click("#resign");
+  assert.match(await green.textContent("#seat-actions"), /Abandonner \?/);
+  await green.click("#resign-yes");
+  await green.waitForSelector('#players tr[data-colour="G"].out');
+  const s = await state(created.id);
+  assert.deepEqual(s.left, [{ colour: "G", after_move: 0, reason: "resigned" }]);
+  assert.equal(s.to_move, "R");
+  // Nothing left to resign: the buttons are gone.
+  await green.waitForSelector("#seat-actions", { state: "hidden" });
+  await green.screenshot({ path: join(outDir, "clock-resigned.png") });
+  assert.deepEqual(green.errors, []);
+  await green.context().close();
+});
+
+test("the new-game form asks for a clock", async () => {
+  const page = await newPage();
+  await page.goto(server.url);
+  await page.selectOption("#clock-kind", "realtime");
+  await page.fill("#clock-minutes", "3");
+  await page.dispatchEvent("#clock-minutes", "change");
+  await page.selectOption("#clock-timeout", "ai");
+  await page.selectOption("#clock-level", "2");
+  await page.screenshot({ path: join(outDir, "clock-form.png") });
+  await page.click("#create");
+  await page.waitForURL(/\/game\/[a-z0-9]+$/);
+  const id = page.url().split("/").pop();
+  const s = await state(id);
+  assert.equal(s.clock.kind, "realtime");
+  assert.equal(s.clock.initial_ms, 180000);
+  assert.equal(s.clock.on_timeout, "ai");
+  assert.equal(s.clock.ai_level, 2);
+  await page.waitForSelector("#clocks:not([hidden])");
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
