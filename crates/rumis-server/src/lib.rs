@@ -23,9 +23,11 @@ mod events;
 mod game;
 mod guard;
 mod lessons;
+mod lobby_api;
 mod puzzle;
 mod queue;
 mod ratelimit;
+mod ratings;
 mod search;
 mod service;
 mod store;
@@ -76,6 +78,9 @@ pub struct Config {
     pub limits: edge::Limits,
     /// Caps and pings of the event WebSockets (see [`ws`]).
     pub ws: ws::WsLimits,
+    /// How often the lobby's due work is looked for: quick play's AI fill, ratings
+    /// (`None`: never, e.g. for a read-only instance).
+    pub lobby_tick: Option<Duration>,
 }
 
 impl Config {
@@ -96,6 +101,7 @@ impl Config {
             resume_limit: 10_000,
             limits: edge::Limits::default(),
             ws: ws::WsLimits::default(),
+            lobby_tick: Some(Duration::from_millis(500)),
         }
     }
 }
@@ -193,6 +199,18 @@ pub async fn start(config: Config) -> Result<Server, String> {
         ));
         // A pending AI turn resumes after a restart.
         games.resume(app.config.resume_limit).await.map_err(|e| e.to_string())?;
+    }
+    if let Some(every) = app.config.lobby_tick {
+        // Quick play's AI fill and the ratings of finished rated games (service/lobby.rs).
+        let games = games.clone();
+        background.push(tokio::spawn(async move {
+            loop {
+                if let Err(e) = games.lobby_tick().await {
+                    eprintln!("rumis server: lobby: {e}");
+                }
+                tokio::time::sleep(every).await;
+            }
+        }));
     }
     if let Some(ttl) = app.config.game_ttl {
         let games = games.clone();
