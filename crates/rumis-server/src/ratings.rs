@@ -112,7 +112,8 @@ mod tests {
         let draw = update(&[START, START], &[1, 1]);
         assert!((draw[0].0 - START.0).abs() < 1e-9 && (draw[1].0 - START.0).abs() < 1e-9);
         // Pinned: the shown points a first win between new players is worth.
-        assert_eq!(shown(after[0].0), 1500 + 115, "{}", shown(after[0].0));
+        assert_eq!(shown(after[0].0), 1578, "{}", shown(after[0].0));
+        assert_eq!(shown(after[1].0), 1422);
     }
 
     /// Four players: the order of the changes is the order of the places.
@@ -120,7 +121,8 @@ mod tests {
     fn free_for_all_order() {
         let after = update(&[START; 4], &[2, 1, 3, 1]);
         assert!(after[1].0 == after[3].0);
-        assert!(after[3].0 > after[0].0 && after[0].0 > START.0 && after[2].0 < START.0);
+        // Second of three places, behind two: above the last, below the two first.
+        assert!(after[3].0 > START.0 && after[3].0 > after[0].0 && after[0].0 > after[2].0 && after[2].0 < START.0);
     }
 
     /// The AI levels are on the shown scale where docs/strength.md puts them.
