@@ -172,6 +172,7 @@ fn table(g: &PlayerGame, seats: &[SeatPlayer]) -> wire::Table {
         board: g.board.clone(),
         players: g.players,
         variant: g.variant.clone(),
+        lobby: g.lobby.is_some(),
         rated: lobby.rated,
         quick: lobby.quick,
         clock: None,

@@ -55,6 +55,8 @@ pub struct Table {
     pub board: String,
     pub players: i64,
     pub variant: String,
+    /// The game came through the lobby (seek, quick play, rematch): it may be rematched.
+    pub lobby: bool,
     pub rated: bool,
     pub quick: bool,
     /// The clock (the clocks' part of the API fills it in); `null`: untimed.
