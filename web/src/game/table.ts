@@ -19,9 +19,14 @@ export function attachTable(id: string, slot: HTMLElement) {
   const box = h("div", { class: "table-box", id: "table-box" });
   slot.append(box);
   let table: Table | null = null;
+  let shown = "";
   const refresh = async () => {
     try {
       table = await players.table(id);
+      // Redrawn only when it changed: a button is not replaced under a click.
+      const now = JSON.stringify(table);
+      if (now === shown) return;
+      shown = now;
       render();
     } catch {
       /* the page says what is wrong with the game itself */

@@ -142,8 +142,8 @@ export const players = {
   seek: (body: unknown) => call<Seated>("POST", "/lobby/seeks", body, key()),
   quick: (body: unknown) => call<Seated>("POST", "/lobby/quick", body, key()),
   join: (id: string) => call<Seated>("POST", `/games/${g(id)}/join`, {}, key()),
-  abort: (id: string, token: string) => call<{ status: string }>("POST", `/games/${g(id)}/abort`, undefined, token),
-  rematch: (id: string) => call<Seated>("POST", `/games/${g(id)}/rematch`, undefined, key()),
+  abort: (id: string, token: string) => call<{ status: string }>("POST", `/games/${g(id)}/abort`, {}, token),
+  rematch: (id: string) => call<Seated>("POST", `/games/${g(id)}/rematch`, {}, key()),
   leaderboard: () => call<{ entries: LeaderboardEntry[] }>("GET", "/ratings").then((r) => r.entries),
 };
 
