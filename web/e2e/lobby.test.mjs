@@ -142,7 +142,7 @@ test("two players meet in the lobby, play a rated game, rematch with rotated sea
   // Ana's page: her rating, both games, the record; the leaderboard.
   await ana.goto(`${server.url}/players/${a.id}`);
   await ana.waitForSelector("#finished-games");
-  assert.match(await ana.textContent("#player-rating"), new RegExp(`${ra.rating}\\?`));
+  assert.match(await ana.textContent("#player-rating"), new RegExp(`Rating ${ra.rating}\\? after 1 rated game`));
   assert.equal(await ana.locator("#finished-games li").count(), 2);
   await ana.click("#show-key");
   assert.equal(await ana.textContent("#key-code"), a.key);

@@ -7,7 +7,7 @@ import { LobbyFeed, me, players, sitDown } from "../players/api";
 import type { Lobby } from "../players/api";
 import { identity, nameForm, quickForm, seekForm } from "./controls";
 import type { QuickChoice, SeekChoice } from "./controls";
-import { playerLabel, renderList } from "./view";
+import { ratingText, renderList } from "./view";
 import type { LobbyHandlers } from "./view";
 
 export class LobbyPage {
@@ -58,7 +58,7 @@ export class LobbyPage {
     let rating = "";
     try {
       const p = await players.page(m.id);
-      rating = playerLabel({ name: "", rating: p.rating.rating, provisional: p.rating.provisional }).trim();
+      rating = ratingText(p.rating);
     } catch (e) {
       toast(errorText(e), true);
     }

@@ -11,9 +11,14 @@ export interface LobbyHandlers {
   watch(game: string): void;
 }
 
-/** A player's name with the rating (and "?" while provisional). */
+/** A rating as shown, "?" while provisional. */
+export function ratingText(r: { rating: number; provisional: boolean }): string {
+  return `${r.rating}${r.provisional ? "?" : ""}`;
+}
+
+/** A player's name with the rating. */
 export function playerLabel(p: { name: string; rating: number; provisional: boolean }): string {
-  return `${p.name} (${p.rating}${p.provisional ? "?" : ""})`;
+  return `${p.name} (${ratingText(p)})`;
 }
 
 function seatLabel(s: TableSeat): string {

@@ -7,7 +7,7 @@ import { t } from "../i18n";
 import { h, toast } from "../ui";
 import { me, players, sitDown } from "./api";
 import type { PlayerGame, PlayerPage as Page } from "./api";
-import { playerLabel } from "../lobby/view";
+import { ratingText } from "../lobby/view";
 
 function gameRow(g: PlayerGame, mine: boolean): HTMLElement {
   const others = g.seats.map((s) => (s.player ? s.player.name : s.state === "ai" ? t("lobby.seat.ai", { level: s.level ?? 0 }) : t("lobby.seat.free"))).join(", ");
@@ -47,7 +47,7 @@ export class PlayerPage {
     const mine = me.get()?.id === p.id;
     const parts: (HTMLElement | null)[] = [
       h("h2", { id: "player-name" }, p.name),
-      h("p", { id: "player-rating" }, t("players.rating", { rating: playerLabel({ name: "", ...p.rating }).trim(), count: p.rating.games })),
+      h("p", { id: "player-rating" }, t("players.rating", { rating: ratingText(p.rating), count: p.rating.games })),
       p.rating.provisional ? h("p", { class: "muted" }, t("players.provisional")) : null,
       h("h3", {}, t("players.open")),
       p.open.length ? h("ul", { id: "open-games" }, ...p.open.map((g) => gameRow(g, mine))) : h("p", { class: "muted" }, t("players.none")),
@@ -99,7 +99,7 @@ export class LeaderboardPage {
       const myId = me.get()?.id;
       for (const e of await players.leaderboard()) {
         const name = e.kind === "ai" ? t("lobby.seat.ai", { level: e.level ?? 0 }) : h("a", { href: `/players/${e.id}` }, e.name ?? "");
-        list.append(h("li", { class: `${e.kind}${e.id && e.id === myId ? " me" : ""}` }, h("span", { class: "rank" }, `${e.place}.`), " ", name, " ", h("strong", {}, `${e.rating}${e.provisional ? "?" : ""}`), e.games !== null ? ` · ${t("players.games", { count: e.games })}` : ""));
+        list.append(h("li", { class: `${e.kind}${e.id && e.id === myId ? " me" : ""}` }, name, " ", h("strong", {}, `${e.rating}${e.provisional ? "?" : ""}`), e.games !== null ? ` · ${t("players.games", { count: e.games })}` : ""));
       }
     } catch (e) {
       list.replaceChildren(h("li", {}, errorText(e)));
