@@ -9,6 +9,8 @@ export function errorText(e: unknown): string {
   if (e instanceof ApiError) {
     const key = `game.error.${e.code}`;
     if (i18next.exists(key)) return t(key);
+    // Players and the lobby keep their texts in their own area.
+    if (i18next.exists(`lobby.error.${e.code}`)) return t(`lobby.error.${e.code}`);
   }
   return e instanceof Error ? e.message : String(e);
 }

@@ -1,6 +1,7 @@
 // The app's pages, by path: `/` starts or joins a game, `/game/ID` plays or watches one
 // (with the guide attached when this browser started it as a guided first game),
-// `/how-to-play` explains the rules, `/puzzle` is the solitaire, `/boards/edit` the board editor.
+// `/how-to-play` explains the rules, `/puzzle` is the solitaire, `/boards/edit` the board editor,
+// `/lobby` the lobby, `/players/ID` a player's page (`/players/import` brings a key), `/leaderboard` the ratings.
 import "./style.css";
 import "./i18n";
 import { GamePage } from "./game";
@@ -11,6 +12,9 @@ import { attachTutorial } from "./tutorial/overlay";
 import { EditorPage } from "./editor/page";
 import { localBackend } from "./engine/local";
 import { registerOffline } from "./offline";
+import { LobbyPage } from "./lobby/page";
+import { LeaderboardPage, PlayerPage } from "./players/page";
+import { attachTable } from "./game/table";
 
 const root = document.getElementById("app")!;
 const game = location.pathname.match(/^\/game\/([A-Za-z0-9]+)\/?$/);
@@ -23,7 +27,12 @@ else if (game) {
   const page = new GamePage(root, game[1]);
   void page.start();
   attachTutorial(game[1], page.guideSlot);
+  attachTable(game[1], page.tableSlot);
 } else if (/^\/puzzle\/?$/.test(location.pathname)) void new PuzzlePage(root).start();
 else if (/^\/how-to-play\/?$/.test(location.pathname)) void new HowToPage(root).start();
 else if (/^\/boards\/edit\/?$/.test(location.pathname)) void new EditorPage(root).start();
+else if (/^\/lobby\/?$/.test(location.pathname)) void new LobbyPage(root).start();
+else if (/^\/leaderboard\/?$/.test(location.pathname)) void new LeaderboardPage(root).start();
+else if (/^\/players\/import\/?$/.test(location.pathname)) void new PlayerPage(root, null).start();
+else if (/^\/players\/[0-9a-f]{16}\/?$/.test(location.pathname)) void new PlayerPage(root, location.pathname.split("/")[2]).start();
 else void new StartPage(root).start();

@@ -28,6 +28,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/v1", get(index))
         .route("/api/v1/boards", get(boards))
         .merge(crate::boards::routes())
+        .merge(crate::lobby_api::routes())
         .route("/api/v1/stones", get(stones))
         .route("/api/v1/games", post(create_game).get(list_games))
         .route("/api/v1/games/{id}", get(get_game).delete(delete_game))
@@ -173,6 +174,18 @@ async fn index() -> Json<Value> {
             "GET /api/v1/puzzles/{name}",
             "GET /api/v1/games/{id}/record",
             "GET /api/v1/games/{id}/events (WebSocket)",
+            "POST /api/v1/players",
+            "GET /api/v1/players/me",
+            "GET /api/v1/players/{id}",
+            "GET /api/v1/lobby",
+            "GET /api/v1/lobby/events (WebSocket)",
+            "POST /api/v1/lobby/seeks",
+            "POST /api/v1/lobby/quick",
+            "GET /api/v1/games/{id}/table",
+            "POST /api/v1/games/{id}/join",
+            "POST /api/v1/games/{id}/abort",
+            "POST /api/v1/games/{id}/rematch",
+            "GET /api/v1/ratings",
         ],
     }))
 }

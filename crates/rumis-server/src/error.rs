@@ -48,6 +48,31 @@ pub enum GameError {
     /// Which seat a request is for cannot be told, or is not one the token holds.
     #[error("{0}")]
     BadSeat(String),
+    // Players, the lobby, abort and rematch (service/lobby.rs).
+    #[error("{0}")]
+    BadName(String),
+    #[error("this needs your player key: 'Authorization: Bearer <key>'")]
+    MissingKey,
+    #[error("this player key belongs to no player")]
+    WrongKey,
+    #[error("there is no player '{}'", printable(.0))]
+    UnknownPlayer(String),
+    #[error("there is no open seek '{}' (no game waiting for players by that id)", printable(.0))]
+    UnknownSeek(String),
+    #[error("every seat of this game is taken")]
+    GameFull,
+    #[error("{0}")]
+    SeatTaken(String),
+    #[error("you already sit in this game")]
+    AlreadySeated,
+    #[error("the game waits for players: {free} seat(s) still free")]
+    WaitingForPlayers { free: usize },
+    #[error("the game was aborted")]
+    Aborted,
+    #[error("{0}")]
+    NotAbortable(String),
+    #[error("{0}")]
+    NoRematch(String),
     /// The database stayed locked or slow: try again later.
     #[error("{0}")]
     Busy(String),
@@ -90,6 +115,20 @@ impl From<GameError> for ApiError {
             GameError::BadClock(_) => ApiError::bad_request("bad_clock", reason),
             GameError::TimeRanOut => ApiError::conflict("time_ran_out", reason),
             GameError::BadSeat(_) => ApiError::bad_request("bad_seat", reason),
+            GameError::BadName(_) => ApiError::bad_request("bad_name", reason),
+            GameError::MissingKey => ApiError::new(StatusCode::UNAUTHORIZED, "missing_key", reason),
+            GameError::WrongKey => ApiError::new(StatusCode::FORBIDDEN, "wrong_key", reason),
+            GameError::UnknownPlayer(_) => ApiError::new(StatusCode::NOT_FOUND, "unknown_player", reason),
+            GameError::UnknownSeek(_) => ApiError::new(StatusCode::NOT_FOUND, "unknown_seek", reason),
+            GameError::GameFull => ApiError::conflict("game_full", reason),
+            GameError::SeatTaken(_) => ApiError::conflict("seat_taken", reason),
+            GameError::AlreadySeated => ApiError::conflict("already_seated", reason),
+            GameError::WaitingForPlayers { free } => {
+                ApiError::conflict("waiting_for_players", reason).with(json!({ "free_seats": free }))
+            }
+            GameError::Aborted => ApiError::conflict("game_aborted", reason),
+            GameError::NotAbortable(_) => ApiError::conflict("not_abortable", reason),
+            GameError::NoRematch(_) => ApiError::conflict("no_rematch", reason),
             GameError::Busy(_) => ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "busy", reason)
                 .with(json!({ "retry_after_seconds": BUSY_RETRY_SECONDS })),
             GameError::Internal(_) => ApiError::internal(reason),

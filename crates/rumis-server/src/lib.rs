@@ -24,9 +24,11 @@ mod events;
 mod game;
 mod guard;
 mod lessons;
+mod lobby_api;
 mod puzzle;
 mod queue;
 mod ratelimit;
+mod ratings;
 mod search;
 mod service;
 mod store;
@@ -80,6 +82,9 @@ pub struct Config {
     /// How often the timeout task looks for clocks that ran out (a timeout fires at most
     /// this late, plus its write).
     pub clock_poll: Duration,
+    /// How often the lobby's due work is looked for: quick play's AI fill, ratings
+    /// (`None`: never, e.g. for a read-only instance).
+    pub lobby_tick: Option<Duration>,
 }
 
 impl Config {
@@ -101,6 +106,7 @@ impl Config {
             limits: edge::Limits::default(),
             ws: ws::WsLimits::default(),
             clock_poll: Duration::from_millis(200),
+            lobby_tick: Some(Duration::from_millis(500)),
         }
     }
 }
@@ -201,6 +207,18 @@ pub async fn start(config: Config) -> Result<Server, String> {
     }
     // Clocks that ran out, also while the server was down, fire from the database.
     background.push(games.start_timeouts(app.config.clock_poll));
+    if let Some(every) = app.config.lobby_tick {
+        // Quick play's AI fill and the ratings of finished rated games (service/lobby.rs).
+        let games = games.clone();
+        background.push(tokio::spawn(async move {
+            loop {
+                if let Err(e) = games.lobby_tick().await {
+                    tracing::error!("lobby: {e}");
+                }
+                tokio::time::sleep(every).await;
+            }
+        }));
+    }
     if let Some(ttl) = app.config.game_ttl {
         let games = games.clone();
         background.push(tokio::spawn(async move {

@@ -27,6 +27,9 @@ use crate::store::{NewGame, Progress, Seat, SeatKind, Setup, Store, Summary};
 use crate::wire::{self, GameEvent};
 
 mod leaving;
+mod lobby;
+pub(crate) use lobby::seek_clock;
+pub use lobby::{Quick, Seek, Slot, LOBBY};
 
 /// A write that stays busy this long answers `503 busy`.
 const WRITE_DEADLINE: Duration = Duration::from_secs(4);
@@ -385,6 +388,7 @@ impl Games {
         if loaded.status == "abandoned" {
             return Err(GameError::Abandoned);
         }
+        lobby::playable(&loaded)?;
         if loaded.game.is_over() {
             return Err(GameError::GameOver);
         }
@@ -465,6 +469,7 @@ impl Games {
         if loaded.status == "abandoned" {
             return Err(GameError::Abandoned);
         }
+        lobby::playable(&loaded)?;
         let number = loaded.move_number();
         if expected != number {
             return Err(GameError::StaleMoveNumber {

@@ -23,6 +23,9 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use crate::clock::{self, Clock, OnTimeout};
 use crate::error::GameError;
 
+mod players;
+pub use players::{LobbyRow, PlayerGame, PlayerRow, RatingChange, SeatPlayer};
+
 /// How long SQLite waits for another connection's lock before saying busy.
 pub const BUSY_TIMEOUT: Duration = Duration::from_millis(1_000);
 /// How long a request waits for a free connection.
@@ -157,6 +160,7 @@ pub struct Store {
 const MIGRATIONS: [(i64, &str, &str); 3] = [
     (1, "games", include_str!("../migrations/0001_games.sql")),
     (2, "lifecycle", include_str!("../migrations/0002_lifecycle.sql")),
+    (3, "players", include_str!("../migrations/0003_players.sql")),
     (4, "clocks", include_str!("../migrations/0004_clocks.sql")),
 ];
 

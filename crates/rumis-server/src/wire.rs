@@ -3,6 +3,9 @@
 
 use serde::Serialize;
 
+mod lobby;
+pub use lobby::*;
+
 /// `201` to `POST /games/{id}/moves` (and `200` with the same body to the same move sent
 /// again).
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -100,6 +103,22 @@ pub enum GameEvent {
     Deleted { game: String },
     /// Nobody moved for too long: the game ended without a result.
     Abandoned { game: String },
+    /// A player (or, `player` null, a guest) sat down; `started`: that was the last free seat.
+    Seated {
+        game: String,
+        seat: usize,
+        player: Option<String>,
+        name: Option<String>,
+        started: bool,
+    },
+    /// Quick play: the free seats went to the AI after the wait.
+    Filled { game: String, seats: Vec<usize>, level: u8 },
+    /// Aborted before the second move: no result, no rating.
+    Aborted { game: String },
+    /// A rematch is offered: the new game, seats rotated.
+    RematchOffered { game: String, rematch: String, by: String },
+    /// The ratings of this rated game were counted.
+    Rated { game: String },
     /// The clocks after a change (a move, a timeout, a resignation): each seat's time left
     /// at the server's `now`, and whose time runs.
     Clock { game: String, clock: ClockInfo },

@@ -69,7 +69,7 @@ impl Sockets {
         })
     }
 
-    fn admit(self: &Arc<Sockets>, ip: IpAddr, game: &str) -> Result<Place, ApiError> {
+    pub(crate) fn admit(self: &Arc<Sockets>, ip: IpAddr, game: &str) -> Result<Place, ApiError> {
         let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
         let mine = open.0.get(&ip).copied().unwrap_or(0);
         let on_game = open.1.get(game).copied().unwrap_or(0);
@@ -98,7 +98,7 @@ impl Sockets {
 }
 
 /// A socket's place under the caps, given back when it ends.
-struct Place {
+pub(crate) struct Place {
     sockets: Arc<Sockets>,
     ip: IpAddr,
     game: String,

@@ -46,6 +46,8 @@ export class GamePage {
   private chosen = "";
   /** Where a guide (a guided first game) shows its card: in the panel, never over the structure. */
   readonly guideSlot = h("div", { class: "guide-slot", id: "guide-slot" });
+  /** Who sits where, abort and rematch (game/table.ts), under the players. */
+  readonly tableSlot = h("div", { class: "table-slot", id: "table-slot" });
 
   constructor(
     private root: HTMLElement,
@@ -108,6 +110,7 @@ export class GamePage {
       this.guideSlot,
       this.el.players,
       this.seat.clocksEl,
+      this.tableSlot,
       this.el.tray,
       this.el.turns,
       this.el.actions,

@@ -339,7 +339,7 @@ impl Games {
                     fired += 1;
                 }
                 Ok(None) => {}
-                Err(e) => eprintln!("rumis server: timeout in game {id}: {e}"),
+                Err(e) => tracing::error!(game = %id, "timeout: {e}"),
             }
         }
         Ok(fired)
@@ -418,7 +418,7 @@ impl Games {
         tokio::spawn(async move {
             loop {
                 if let Err(e) = games.fire_timeouts().await {
-                    eprintln!("rumis server: cannot look for timeouts: {e}");
+                    tracing::error!("cannot look for timeouts: {e}");
                 }
                 tokio::time::sleep(every).await;
             }

@@ -1,0 +1,398 @@
+//! The HTTP routes of players, the lobby, abort, rematch and ratings, and the lobby's
+//! WebSocket. Handlers extract and answer; the lobby service (`service/lobby.rs`) decides.
+//! A player's key comes in `Authorization: Bearer <key>` only, never in a URL or a body,
+//! and no answer but the one to `POST /players` holds it.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::body::Bytes;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{ConnectInfo, Path, Query, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Extension, Json, Router};
+use rumis_core::{Board, Colour, Variant};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use tokio::sync::broadcast::error::RecvError;
+
+use crate::api::parse_body;
+use crate::edge::ClientIp;
+use crate::error::{printable, ApiError, GameError};
+use crate::service::{Quick, Seek, Slot, LOBBY};
+use crate::store::Setup;
+use crate::ws::Sockets;
+use crate::App;
+
+type Shared = State<Arc<App>>;
+type Body = Result<Bytes, axum::extract::rejection::BytesRejection>;
+
+pub fn routes() -> Router<Arc<App>> {
+    Router::new()
+        .route("/api/v1/players", post(new_player))
+        .route("/api/v1/players/me", get(me))
+        .route("/api/v1/players/{id}", get(player))
+        .route("/api/v1/lobby", get(lobby))
+        .route("/api/v1/lobby/events", get(lobby_events))
+        .route("/api/v1/lobby/seeks", post(seek))
+        .route("/api/v1/lobby/quick", post(quick))
+        .route("/api/v1/games/{id}/table", get(table))
+        .route("/api/v1/games/{id}/join", post(join))
+        .route("/api/v1/games/{id}/abort", post(abort))
+        .route("/api/v1/games/{id}/rematch", post(rematch))
+        .route("/api/v1/ratings", get(leaderboard))
+}
+
+fn bearer(headers: &HeaderMap) -> Option<String> {
+    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?.trim();
+    let (scheme, token) = value.split_once(' ')?;
+    scheme.eq_ignore_ascii_case("bearer").then(|| token.trim().to_string())
+}
+
+/// Ids are 16 hex digits; anything else names nothing, without asking the database.
+fn is_id(id: &str) -> bool {
+    id.len() == 16 && id.bytes().all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
+}
+
+/// A body that may be empty (then the default).
+fn optional_body<T: serde::de::DeserializeOwned + Default>(body: Body) -> Result<T, ApiError> {
+    if body.as_ref().is_ok_and(|b| b.iter().all(u8::is_ascii_whitespace)) {
+        Ok(T::default())
+    } else {
+        parse_body(body)
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NewPlayerRequest {
+    name: String,
+}
+
+async fn new_player(State(app): Shared, body: Body) -> Result<Response, ApiError> {
+    let req: NewPlayerRequest = parse_body(body)?;
+    let created = app.games.new_player(&req.name).await?;
+    Ok((StatusCode::CREATED, Json(created)).into_response())
+}
+
+async fn me(State(app): Shared, headers: HeaderMap) -> Result<Json<Value>, ApiError> {
+    let p = app.games.player_for_key(bearer(&headers).as_deref()).await?;
+    Ok(Json(json!(app.games.player_page(&p.id).await?)))
+}
+
+async fn player(State(app): Shared, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+    if !is_id(&id) {
+        return Err(GameError::UnknownPlayer(id).into());
+    }
+    Ok(Json(json!(app.games.player_page(&id).await?)))
+}
+
+async fn lobby(State(app): Shared) -> Result<Json<Value>, ApiError> {
+    Ok(Json(json!(app.games.lobby(app.config.list_limit).await?)))
+}
+
+async fn table(State(app): Shared, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+    crate::api::check_id(&id)?;
+    Ok(Json(json!(app.games.table(&id).await?)))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LeaderboardParams {
+    limit: Option<i64>,
+}
+
+async fn leaderboard(
+    State(app): Shared,
+    params: Result<Query<LeaderboardParams>, axum::extract::rejection::QueryRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let Query(params) = params.map_err(|e| ApiError::bad_request("bad_query", e.body_text()))?;
+    let limit = params.limit.unwrap_or(100).clamp(1, 500);
+    Ok(Json(json!(app.games.leaderboard(limit).await?)))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SeekSeat {
+    kind: String,
+    level: Option<u8>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SeekRequest {
+    board: String,
+    players: usize,
+    #[serde(default)]
+    variant: Option<String>,
+    #[serde(default)]
+    colours: Option<Vec<String>>,
+    #[serde(default)]
+    rated: bool,
+    seats: Vec<SeekSeat>,
+    /// Room for the clocks' part: see `service::lobby::seek_clock`.
+    #[serde(default)]
+    clock: Option<Value>,
+}
+
+fn bad_setup(reason: impl Into<String>) -> ApiError {
+    ApiError::bad_request("bad_setup", reason)
+}
+
+/// A setup from names, checked by the core (`Site::new`).
+fn setup_of(board: &str, players: usize, variant: Option<&str>, colours: Option<&[String]>) -> Result<Setup, ApiError> {
+    let b = Board::builtin(board).ok_or_else(|| {
+        ApiError::bad_request(
+            "unknown_board",
+            format!(
+                "unknown board '{}'; the boards are {}",
+                printable(board),
+                Board::builtin_names()
+            ),
+        )
+    })?;
+    if !(2..=4).contains(&players) {
+        return Err(bad_setup(format!("a game has 2 to 4 players, not {players}")));
+    }
+    let variant = match variant {
+        None => Variant::Standard,
+        Some(v) => Variant::from_name(v).ok_or_else(|| {
+            bad_setup(format!(
+                "unknown variant '{}' (standard, two-player-four-colors, ruinas)",
+                printable(v)
+            ))
+        })?,
+    };
+    if variant == Variant::Ruinas {
+        return Err(bad_setup(
+            "ruinas games are made with POST /api/v1/games, not in the lobby",
+        ));
+    }
+    let colours = match colours {
+        None => None,
+        Some(list) => Some(
+            list.iter()
+                .map(|w| {
+                    Colour::from_word(w)
+                        .ok_or_else(|| bad_setup(format!("'{}' is not a colour (R, Y, G, B)", printable(w))))
+                })
+                .collect::<Result<Vec<_>, _>>()?,
+        ),
+    };
+    let site = rumis_core::Site::new(b.clone(), players, variant, colours).map_err(|e| bad_setup(e.0))?;
+    Ok(Setup {
+        board: b.name.clone(),
+        players,
+        variant,
+        colours: site.order.clone(),
+        ruins: Vec::new(),
+        hot_seat: false,
+    })
+}
+
+async fn seek(
+    State(app): Shared,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Response, ApiError> {
+    let req: SeekRequest = parse_body(body)?;
+    crate::service::seek_clock(req.clock.as_ref())?;
+    let setup = setup_of(&req.board, req.players, req.variant.as_deref(), req.colours.as_deref())?;
+    let seats = if setup.variant == Variant::TwoPlayerFourColors {
+        2
+    } else {
+        setup.players
+    };
+    if req.seats.len() != seats {
+        return Err(bad_setup(format!(
+            "this game has {seats} seats, not {}",
+            req.seats.len()
+        )));
+    }
+    let slots = req
+        .seats
+        .iter()
+        .map(|s| match (s.kind.as_str(), s.level) {
+            ("me", None) => Ok(Slot::Me),
+            ("open", None) => Ok(Slot::Open),
+            ("ai", Some(l)) if (1..=9).contains(&l) => Ok(Slot::Ai(l)),
+            ("ai", _) => Err(bad_setup("an AI seat needs a level from 1 to 9")),
+            ("me" | "open", Some(_)) => Err(bad_setup("only an AI seat has a level")),
+            (k, _) => Err(bad_setup(format!(
+                "a seat is \"me\", \"open\" or \"ai\", not '{}'",
+                printable(k)
+            ))),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let seek = Seek {
+        setup,
+        slots,
+        rated: req.rated,
+    };
+    let seated = app.games.seek(bearer(&headers), seek, &peer.ip().to_string()).await?;
+    Ok((StatusCode::CREATED, Json(seated)).into_response())
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct QuickRequest {
+    /// A scenario's name, or "any".
+    #[serde(default)]
+    board: Option<String>,
+    /// 2, 3, 4 or "any".
+    #[serde(default)]
+    players: Option<Value>,
+    #[serde(default)]
+    rated: bool,
+    #[serde(default)]
+    ai_level: Option<u8>,
+    #[serde(default)]
+    wait_seconds: Option<u64>,
+}
+
+async fn quick(
+    State(app): Shared,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Response, ApiError> {
+    let req: QuickRequest = optional_body(body)?;
+    let board = req.board.filter(|b| !b.eq_ignore_ascii_case("any"));
+    let players = match &req.players {
+        None => None,
+        Some(Value::String(s)) if s.eq_ignore_ascii_case("any") => None,
+        Some(Value::Number(n)) => Some(
+            n.as_u64()
+                .filter(|p| (2..=4).contains(p))
+                .ok_or_else(|| bad_setup(format!("a game has 2 to 4 players, not {n}")))? as usize,
+        ),
+        Some(v) => return Err(bad_setup(format!("players is 2, 3, 4 or \"any\", not {v}"))),
+    };
+    let quick = Quick {
+        board,
+        players,
+        rated: req.rated,
+        level: req.ai_level.unwrap_or(3),
+        wait: Duration::from_secs(req.wait_seconds.unwrap_or(60)),
+    };
+    let seated = app
+        .games
+        .quick_play(bearer(&headers), quick, &peer.ip().to_string())
+        .await?;
+    Ok((StatusCode::CREATED, Json(seated)).into_response())
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct JoinRequest {
+    #[serde(default)]
+    seat: Option<usize>,
+}
+
+async fn join(
+    State(app): Shared,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Response, ApiError> {
+    if !is_id(&id) {
+        return Err(GameError::UnknownSeek(id).into());
+    }
+    let req: JoinRequest = optional_body(body)?;
+    let seated = app.games.join(&id, bearer(&headers), req.seat).await?;
+    Ok((StatusCode::CREATED, Json(seated)).into_response())
+}
+
+/// Abort takes a player's key or a guest's seat token, both as the bearer.
+async fn abort(State(app): Shared, Path(id): Path<String>, headers: HeaderMap) -> Result<Response, ApiError> {
+    crate::api::check_id(&id)?;
+    let token = bearer(&headers).ok_or(GameError::MissingToken)?;
+    Ok(Json(app.games.abort(&id, Some(token)).await?).into_response())
+}
+
+async fn rematch(
+    State(app): Shared,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    crate::api::check_id(&id)?;
+    let seated = app.games.rematch(&id, bearer(&headers), &peer.ip().to_string()).await?;
+    Ok((StatusCode::CREATED, Json(seated)).into_response())
+}
+
+/// The lobby's WebSocket: `{type: "lobby", seeks, playing}` at once and after every
+/// change (changes close together are sent as one).
+async fn lobby_events(
+    State(app): Shared,
+    Extension(sockets): Extension<Arc<Sockets>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    client: Option<Extension<ClientIp>>,
+    ws: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
+) -> Result<Response, ApiError> {
+    let ws = ws.map_err(|e| {
+        ApiError::bad_request(
+            "not_websocket",
+            format!("this endpoint is a WebSocket: {}", e.body_text()),
+        )
+    })?;
+    let ip = client.map_or(peer.ip(), |Extension(c)| c.0);
+    let place = sockets.admit(ip, LOBBY)?;
+    let rx = app.events.subscribe(LOBBY);
+    let ping_every = sockets.limits.ping_every;
+    Ok(ws.max_message_size(4096).on_upgrade(move |socket| async move {
+        lobby_session(app, socket, rx, ping_every).await;
+        drop(place);
+    }))
+}
+
+async fn lobby_message(app: &App) -> Option<String> {
+    let lobby = app.games.lobby(app.config.list_limit).await.ok()?;
+    let mut v = json!(lobby);
+    v["type"] = json!("lobby");
+    Some(v.to_string())
+}
+
+async fn lobby_session(app: Arc<App>, mut socket: WebSocket, mut rx: crate::events::Receiver, ping_every: Duration) {
+    const SEND: Duration = Duration::from_secs(10);
+    async fn send(socket: &mut WebSocket, text: Option<String>) -> bool {
+        let Some(text) = text else { return false };
+        matches!(
+            tokio::time::timeout(SEND, socket.send(Message::Text(text.into()))).await,
+            Ok(Ok(()))
+        )
+    }
+    if !send(&mut socket, lobby_message(&app).await).await {
+        return;
+    }
+    let mut ping = tokio::time::interval(ping_every);
+    ping.tick().await;
+    loop {
+        tokio::select! {
+            incoming = socket.recv() => match incoming {
+                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
+                Some(Ok(_)) => {}
+            },
+            _ = ping.tick() => {
+                if !matches!(tokio::time::timeout(SEND, socket.send(Message::Ping(Default::default()))).await, Ok(Ok(()))) {
+                    return;
+                }
+            }
+            event = rx.recv() => match event {
+                Ok(_) | Err(RecvError::Lagged(_)) => {
+                    // Changes close together: one fresh list.
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    while rx.try_recv().is_ok() {}
+                    if !send(&mut socket, lobby_message(&app).await).await {
+                        return;
+                    }
+                }
+                Err(RecvError::Closed) => return,
+            },
+        }
+    }
+}

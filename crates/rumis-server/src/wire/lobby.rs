@@ -1,0 +1,162 @@
+//! The answers of players, the lobby, abort, rematch and ratings (docs/server-api.md,
+//! *Players and the lobby*). No answer carries a player key except `NewPlayer`, once.
+
+use serde::Serialize;
+
+/// A rating as shown: `rating` on the Elo-like scale (1500 for a new player), from the
+/// Weng-Lin `mu` and `sigma` it is computed from.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Rating {
+    pub rating: i64,
+    pub mu: f64,
+    pub sigma: f64,
+    pub games: i64,
+    /// Fewer rated games than it takes for the rating to mean much.
+    pub provisional: bool,
+}
+
+/// `201` to `POST /players`: the only answer that ever holds the key.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct NewPlayer {
+    pub id: String,
+    pub name: String,
+    pub key: String,
+    pub rating: Rating,
+    pub player_url: String,
+}
+
+/// A player as others see it.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct PlayerRef {
+    pub id: String,
+    pub name: String,
+    pub rating: i64,
+    pub provisional: bool,
+}
+
+/// A seat at a table: who sits there (or that it is free, or offered to a player).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct TableSeat {
+    pub seat: usize,
+    pub colours: Vec<String>,
+    pub kind: String,
+    pub level: Option<u8>,
+    /// `taken` (a player or a guest holds it), `free`, `offered` (a rematch waits for
+    /// that player) or `ai`.
+    pub state: String,
+    pub player: Option<PlayerRef>,
+}
+
+/// A game as the lobby shows it (`GET /games/{id}/table`, the lobby's lists).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Table {
+    pub game: String,
+    pub status: String,
+    pub board: String,
+    pub players: i64,
+    pub variant: String,
+    /// The game came through the lobby (seek, quick play, rematch): it may be rematched.
+    pub lobby: bool,
+    pub rated: bool,
+    pub quick: bool,
+    /// The clock (the clocks' part of the API fills it in); `null`: untimed.
+    pub clock: Option<serde_json::Value>,
+    /// Quick play: when the free seats get the AI (ms since the epoch), and at what level.
+    pub fill_at: Option<i64>,
+    pub fill_level: Option<u8>,
+    pub seats: Vec<TableSeat>,
+    pub free_seats: usize,
+    pub moves_played: i64,
+    pub can_abort: bool,
+    pub rematch: Option<String>,
+    pub rematch_of: Option<String>,
+    pub created: i64,
+    pub updated: i64,
+    pub state_url: String,
+}
+
+/// `200` to `GET /lobby`, and the lobby socket's `lobby` message.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Lobby {
+    /// Games waiting for players, newest first.
+    pub seeks: Vec<Table>,
+    /// Lobby games in play, to watch.
+    pub playing: Vec<Table>,
+}
+
+/// `201` to joining, seeking, quick play and rematch: the seat this player holds now. The
+/// player's key moves for it (no other token).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Seated {
+    pub game: String,
+    pub seat: usize,
+    pub colours: Vec<String>,
+    pub status: String,
+    pub started: bool,
+    pub state_url: String,
+    pub events_url: String,
+}
+
+/// `200` to `POST /games/{id}/abort`.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct AbortAck {
+    pub game: String,
+    pub status: String,
+}
+
+/// A rated game's effect on a player.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct RatingDelta {
+    pub place: i64,
+    pub before: i64,
+    pub after: i64,
+}
+
+/// A game on a player's page.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct PlayerGame {
+    pub game: String,
+    pub board: String,
+    pub players: i64,
+    pub variant: String,
+    pub status: String,
+    pub rated: bool,
+    pub seat: Option<usize>,
+    pub seats: Vec<TableSeat>,
+    pub moves_played: i64,
+    pub updated: i64,
+    pub record_url: String,
+    pub rating_change: Option<RatingDelta>,
+}
+
+/// `200` to `GET /players/{id}` and `GET /players/me`.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct PlayerPage {
+    pub id: String,
+    pub name: String,
+    pub rating: Rating,
+    pub created: i64,
+    /// Games waiting for players or in play.
+    pub open: Vec<PlayerGame>,
+    /// Games finished, aborted or abandoned.
+    pub finished: Vec<PlayerGame>,
+}
+
+/// A line of the leaderboard: a player, or an AI level on the same scale.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct LeaderboardEntry {
+    pub place: usize,
+    pub kind: String,
+    pub id: Option<String>,
+    pub name: Option<String>,
+    pub level: Option<u8>,
+    pub rating: i64,
+    pub provisional: bool,
+    pub games: Option<i64>,
+}
+
+/// `200` to `GET /ratings`.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Leaderboard {
+    pub entries: Vec<LeaderboardEntry>,
+}

@@ -1,0 +1,719 @@
+//! Players, the lobby, abort, rematch and ratings over real HTTP on 127.0.0.1.
+
+mod common;
+
+on_both_databases!(
+    race_for_the_last_seat_seats_exactly_one,
+    bad_input_is_refused_and_changes_nothing,
+    a_rated_game_from_seek_to_rematch,
+    quick_play_meets_and_fills_with_the_ai_after_a_restart
+);
+
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+
+use common::*;
+use serde_json::{json, Value};
+
+fn s(v: &Value) -> String {
+    v.as_str().unwrap_or_else(|| panic!("not a string: {v}")).to_string()
+}
+
+async fn new_player(addr: SocketAddr, name: &str) -> (String, String) {
+    let r = post(addr, "/api/v1/players", None, &json!({ "name": name })).await;
+    assert_eq!(r.status, 201, "{}", r.text());
+    let v = r.json();
+    (s(&v["id"]), s(&v["key"]))
+}
+
+async fn table(addr: SocketAddr, id: &str) -> Value {
+    let r = get(addr, &format!("/api/v1/games/{id}/table")).await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    r.json()
+}
+
+/// A two-player Chullpa seek by `key` with seat 1 open.
+async fn seek2(addr: SocketAddr, key: &str, rated: bool) -> String {
+    let r = post(
+        addr,
+        "/api/v1/lobby/seeks",
+        Some(key),
+        &json!({ "board": "chullpa", "players": 2, "rated": rated,
+                 "seats": [{ "kind": "me" }, { "kind": "open" }] }),
+    )
+    .await;
+    assert_eq!(r.status, 201, "{}", r.text());
+    assert_eq!(r.json()["status"], "waiting");
+    s(&r.json()["game"])
+}
+
+/// Plays the game to its end; each seat's move is chosen from the legal moves by
+/// `choose(seat, legal)`. Seats whose key is `None` are the AI's: waited for.
+async fn play_out(
+    addr: SocketAddr,
+    id: &str,
+    keys: &[Option<String>],
+    choose: impl Fn(usize, &[Value]) -> usize,
+) -> Value {
+    let started = Instant::now();
+    loop {
+        assert!(started.elapsed() < WAIT, "the game ends in time");
+        let st = state(addr, id).await;
+        if st["over"] == true {
+            return st;
+        }
+        let seat = st["seat_to_move"].as_u64().unwrap() as usize;
+        let n = st["move_number"].as_i64().unwrap();
+        match &keys[seat] {
+            Some(k) => {
+                let legal = st["legal_moves"].as_array().unwrap().clone();
+                let m = s(&legal[choose(seat, &legal)]);
+                let r = play(addr, id, Some(k), &m, n).await;
+                assert_eq!(r.status, 201, "{}", r.text());
+            }
+            None => tokio::time::sleep(Duration::from_millis(50)).await,
+        }
+    }
+}
+
+/// Waits until `check` holds for the JSON at `path`.
+async fn wait_for(addr: SocketAddr, path: &str, key: Option<&str>, check: impl Fn(&Value) -> bool) -> Value {
+    let started = Instant::now();
+    loop {
+        let r = client::request(addr, "GET", path, key, None).await.expect("answered");
+        let v = r.json();
+        if check(&v) {
+            return v;
+        }
+        assert!(started.elapsed() < WAIT, "{path}: still {v}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Two players send their join for the last free seat at the same moment, 8 times:
+/// exactly one sits each time, the other is told the game is full, and the game starts
+/// once.
+async fn race_for_the_last_seat_seats_exactly_one(db: String) {
+    let server = start(config(&db)).await;
+    let addr = server.addr;
+    let (_, host) = new_player(addr, "Host").await;
+    let (b_id, b) = new_player(addr, "Bea").await;
+    let (c_id, c) = new_player(addr, "Cal").await;
+    for round in 0..8 {
+        let id = seek2(addr, &host, false).await;
+        let path = format!("/api/v1/games/{id}/join");
+        let empty = json!({});
+        let (rb, rc) = tokio::join!(post(addr, &path, Some(&b), &empty), post(addr, &path, Some(&c), &empty));
+        let mut statuses = [rb.status, rc.status];
+        statuses.sort();
+        assert_eq!(statuses, [201, 409], "round {round}: {} / {}", rb.text(), rc.text());
+        let loser = if rb.status == 409 { &rb } else { &rc };
+        assert_eq!(loser.json()["error"], "game_full", "{}", loser.text());
+        let winner = if rb.status == 201 { &b_id } else { &c_id };
+        let t = table(addr, &id).await;
+        assert_eq!(t["status"], "open");
+        assert_eq!(t["free_seats"], 0);
+        assert_eq!(t["seats"][1]["player"]["id"], winner.as_str(), "{t}");
+        assert_eq!(t["seats"][1]["state"], "taken");
+    }
+    server.stop().await;
+}
+
+/// Bad input is refused with its code, and the lobby, the table and the players are
+/// unchanged after each refusal.
+async fn bad_input_is_refused_and_changes_nothing(db: String) {
+    let server = start(config(&db)).await;
+    let addr = server.addr;
+    let (a_id, a) = new_player(addr, "Ana").await;
+    let (_, b) = new_player(addr, "Ben").await;
+    let (_, c) = new_player(addr, "Cid").await;
+    let seek = seek2(addr, &a, true).await;
+    let snapshot = || async {
+        (
+            get(addr, "/api/v1/lobby").await.json(),
+            table(addr, &seek).await,
+            get(addr, &format!("/api/v1/players/{a_id}")).await.json(),
+        )
+    };
+    let before = snapshot().await;
+    let unknown = "0123456789abcdef";
+    let cases: Vec<(&str, String, Option<&str>, Value, u16, &str)> = vec![
+        (
+            "POST",
+            "/api/v1/players".into(),
+            None,
+            json!({ "name": "  " }),
+            400,
+            "bad_name",
+        ),
+        (
+            "POST",
+            "/api/v1/players".into(),
+            None,
+            json!({ "name": "x".repeat(25) }),
+            400,
+            "bad_name",
+        ),
+        (
+            "POST",
+            "/api/v1/players".into(),
+            None,
+            json!({ "name": "a\u{7}b" }),
+            400,
+            "bad_name",
+        ),
+        (
+            "POST",
+            "/api/v1/players".into(),
+            None,
+            json!({ "nom": "x" }),
+            400,
+            "bad_json",
+        ),
+        (
+            "GET",
+            format!("/api/v1/players/{unknown}"),
+            None,
+            Value::Null,
+            404,
+            "unknown_player",
+        ),
+        (
+            "GET",
+            "/api/v1/players/nope".into(),
+            None,
+            Value::Null,
+            404,
+            "unknown_player",
+        ),
+        (
+            "GET",
+            "/api/v1/players/me".into(),
+            None,
+            Value::Null,
+            401,
+            "missing_key",
+        ),
+        (
+            "GET",
+            "/api/v1/players/me".into(),
+            Some("0123456789abcdef0123456789abcdef"),
+            Value::Null,
+            403,
+            "wrong_key",
+        ),
+        (
+            "POST",
+            format!("/api/v1/games/{unknown}/join"),
+            Some(&b),
+            json!({}),
+            404,
+            "unknown_seek",
+        ),
+        (
+            "POST",
+            "/api/v1/games/zz/join".into(),
+            Some(&b),
+            json!({}),
+            404,
+            "unknown_seek",
+        ),
+        (
+            "POST",
+            format!("/api/v1/games/{seek}/join"),
+            None,
+            json!({}),
+            401,
+            "missing_key",
+        ),
+        (
+            "POST",
+            format!("/api/v1/games/{seek}/join"),
+            Some("ffffffffffffffffffffffffffffffff"),
+            json!({}),
+            403,
+            "wrong_key",
+        ),
+        (
+            "POST",
+            format!("/api/v1/games/{seek}/join"),
+            Some(&a),
+            json!({}),
+            409,
+            "already_seated",
+        ),
+        (
+            "POST",
+            format!("/api/v1/games/{seek}/join"),
+            Some(&b),
+            json!({ "seat": 0 }),
+            409,
+            "seat_taken",
+        ),
+        (
+            "POST",
+            format!("/api/v1/games/{seek}/join"),
+            Some(&b),
+            json!({ "seat": 7 }),
+            409,
+            "seat_taken",
+        ),
+        (
+            "POST",
+            format!("/api/v1/games/{seek}/join"),
+            Some(&b),
+            json!({ "seat": -1 }),
+            400,
+            "bad_json",
+        ),
+        (
+            "POST",
+            "/api/v1/lobby/seeks".into(),
+            Some(&b),
+            json!({ "board": "chullpa", "players": 2, "seats": [{ "kind": "me" }, { "kind": "me" }] }),
+            400,
+            "bad_setup",
+        ),
+        (
+            "POST",
+            "/api/v1/lobby/seeks".into(),
+            Some(&b),
+            json!({ "board": "chullpa", "players": 2, "seats": [{ "kind": "me" }, { "kind": "ai", "level": 3 }] }),
+            400,
+            "bad_setup",
+        ),
+        (
+            "POST",
+            "/api/v1/lobby/seeks".into(),
+            Some(&b),
+            json!({ "board": "chullpa", "players": 3, "seats": [{ "kind": "me" }, { "kind": "open" }] }),
+            400,
+            "bad_setup",
+        ),
+        (
+            "POST",
+            "/api/v1/lobby/seeks".into(),
+            Some(&b),
+            json!({ "board": "atlantis", "players": 2, "seats": [{ "kind": "me" }, { "kind": "open" }] }),
+            400,
+            "unknown_board",
+        ),
+        (
+            "POST",
+            "/api/v1/lobby/seeks".into(),
+            Some(&b),
+            json!({ "board": "chullpa", "players": 2, "seats": [{ "kind": "me" }, { "kind": "open" }], "clock": { "minutes": 5 } }),
+            400,
+            "bad_setup",
+        ),
+        (
+            "POST",
+            "/api/v1/lobby/seeks".into(),
+            None,
+            json!({ "board": "chullpa", "players": 2, "seats": [{ "kind": "me" }, { "kind": "open" }] }),
+            401,
+            "missing_key",
+        ),
+        (
+            "POST",
+            "/api/v1/lobby/quick".into(),
+            Some(&b),
+            json!({ "wait_seconds": 999999 }),
+            400,
+            "bad_setup",
+        ),
+        (
+            "POST",
+            "/api/v1/lobby/quick".into(),
+            Some(&b),
+            json!({ "players": 5 }),
+            400,
+            "bad_setup",
+        ),
+        (
+            "POST",
+            "/api/v1/lobby/quick".into(),
+            Some(&b),
+            json!({ "ai_level": 0 }),
+            400,
+            "bad_setup",
+        ),
+        (
+            "POST",
+            "/api/v1/lobby/quick".into(),
+            Some(&b),
+            json!({ "board": "atlantis" }),
+            400,
+            "bad_setup",
+        ),
+        (
+            "POST",
+            format!("/api/v1/games/{seek}/abort"),
+            Some(&b),
+            Value::Null,
+            403,
+            "wrong_token",
+        ),
+        (
+            "POST",
+            format!("/api/v1/games/{seek}/abort"),
+            None,
+            Value::Null,
+            401,
+            "missing_token",
+        ),
+        (
+            "POST",
+            format!("/api/v1/games/{seek}/rematch"),
+            Some(&a),
+            Value::Null,
+            409,
+            "no_rematch",
+        ),
+        (
+            "POST",
+            format!("/api/v1/games/{seek}/moves"),
+            Some(&a),
+            json!({ "placement": "D2@a1x2", "expected_move_number": 1 }),
+            409,
+            "waiting_for_players",
+        ),
+        (
+            "GET",
+            "/api/v1/ratings?limit=x".into(),
+            None,
+            Value::Null,
+            400,
+            "bad_query",
+        ),
+    ];
+    for (method, path, key, body, status, code) in &cases {
+        let body = (!body.is_null()).then_some(body);
+        let r = client::request(addr, method, path, *key, body).await.expect("answered");
+        assert_eq!(r.status, *status, "{method} {path}: {}", r.text());
+        assert_eq!(r.json()["error"], *code, "{method} {path}: {}", r.text());
+        assert!(
+            r.json()["reason"].as_str().is_some_and(|t| t.len() > 10),
+            "{}",
+            r.text()
+        );
+        assert_eq!(snapshot().await, before, "{method} {path} changed something");
+    }
+    // A full game: the third player is refused and nothing changes.
+    let r = post(addr, &format!("/api/v1/games/{seek}/join"), Some(&b), &json!({})).await;
+    assert_eq!(r.status, 201, "{}", r.text());
+    let full = table(addr, &seek).await;
+    let r = post(addr, &format!("/api/v1/games/{seek}/join"), Some(&c), &json!({})).await;
+    assert_eq!(
+        (r.status, r.json()["error"].clone()),
+        (409, json!("game_full")),
+        "{}",
+        r.text()
+    );
+    assert_eq!(table(addr, &seek).await, full);
+    // After two moves abort is refused, and nothing changes.
+    let keys = [a.clone(), b.clone()];
+    for n in 1..=2 {
+        let st = state(addr, &seek).await;
+        let seat = st["seat_to_move"].as_u64().unwrap() as usize;
+        let m = s(&st["legal_moves"][0]);
+        assert_eq!(play(addr, &seek, Some(&keys[seat]), &m, n).await.status, 201);
+    }
+    let before = table(addr, &seek).await;
+    let r = post(addr, &format!("/api/v1/games/{seek}/abort"), Some(&a), &json!({})).await;
+    assert_eq!(
+        (r.status, r.json()["error"].clone()),
+        (409, json!("not_abortable")),
+        "{}",
+        r.text()
+    );
+    assert_eq!(table(addr, &seek).await, before);
+    assert_eq!(state(addr, &seek).await["status"], "open");
+    server.stop().await;
+}
+
+/// Two players meet through a rated seek, play to the end; the ratings move as the
+/// ranking says (the winner up, the loser down, by the same amount at first); a rematch
+/// rotates the seats and starts when both accept; aborting it before the second move
+/// ends it without a rating. The player page lists both games.
+async fn a_rated_game_from_seek_to_rematch(db: String) {
+    let server = start(config(&db)).await;
+    let addr = server.addr;
+    let (a_id, a) = new_player(addr, "Ana").await;
+    let (b_id, b) = new_player(addr, "Ben").await;
+    let id = seek2(addr, &a, true).await;
+    let lobby = get(addr, "/api/v1/lobby").await.json();
+    assert_eq!(lobby["seeks"][0]["game"], id.as_str());
+    assert_eq!(lobby["seeks"][0]["seats"][0]["player"]["name"], "Ana");
+    assert_eq!(lobby["seeks"][0]["seats"][1]["state"], "free");
+    let r = post(addr, &format!("/api/v1/games/{id}/join"), Some(&b), &json!({})).await;
+    assert_eq!(r.status, 201, "{}", r.text());
+    assert_eq!(r.json()["started"], true);
+    assert_eq!(r.json()["seat"], 1);
+    let lobby = get(addr, "/api/v1/lobby").await.json();
+    assert!(lobby["seeks"].as_array().unwrap().is_empty());
+    assert_eq!(lobby["playing"][0]["game"], id.as_str());
+    // Ana plays the first legal move, Ben the last: someone wins or they share.
+    let keys = [Some(a.clone()), Some(b.clone())];
+    let end = play_out(
+        addr,
+        &id,
+        &keys,
+        |seat, legal| if seat == 0 { 0 } else { legal.len() - 1 },
+    )
+    .await;
+    let scores = end["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_i64().unwrap())
+        .collect::<Vec<_>>();
+    let pa = wait_for(addr, &format!("/api/v1/players/{a_id}"), None, |v| {
+        v["rating"]["games"] == 1
+    })
+    .await;
+    let pb = wait_for(addr, &format!("/api/v1/players/{b_id}"), None, |v| {
+        v["rating"]["games"] == 1
+    })
+    .await;
+    let (ra, rb) = (
+        pa["rating"]["rating"].as_i64().unwrap(),
+        pb["rating"]["rating"].as_i64().unwrap(),
+    );
+    match scores[0].cmp(&scores[1]) {
+        std::cmp::Ordering::Greater => assert!(ra > 1500 && rb < 1500 && ra - 1500 == 1500 - rb, "{ra} {rb}"),
+        std::cmp::Ordering::Less => assert!(rb > 1500 && ra < 1500 && rb - 1500 == 1500 - ra, "{ra} {rb}"),
+        std::cmp::Ordering::Equal => assert_eq!((ra, rb), (1500, 1500)),
+    }
+    assert_eq!(pa["rating"]["provisional"], true);
+    assert_eq!(pa["finished"][0]["game"], id.as_str());
+    assert_eq!(pa["finished"][0]["rating_change"]["after"], ra);
+    assert_eq!(pa["finished"][0]["record_url"], format!("/api/v1/games/{id}/record"));
+    let board = get(addr, "/api/v1/ratings").await.json();
+    let entries = board["entries"].as_array().unwrap();
+    assert_eq!(entries.iter().filter(|e| e["kind"] == "ai").count(), 9);
+    assert!(entries.iter().any(|e| e["id"] == a_id.as_str() && e["rating"] == ra));
+    assert!(entries
+        .windows(2)
+        .all(|w| w[0]["rating"].as_i64() >= w[1]["rating"].as_i64()));
+    // Rematch: Ben asks, Ana accepts; seats rotated.
+    let r = post(addr, &format!("/api/v1/games/{id}/rematch"), Some(&b), &json!({})).await;
+    assert_eq!(r.status, 201, "{}", r.text());
+    let re = s(&r.json()["game"]);
+    assert_eq!(r.json()["seat"], 0, "Ben sat in seat 1; now seat 0");
+    assert_eq!(r.json()["started"], false);
+    let t = table(addr, &re).await;
+    assert_eq!(t["seats"][1]["state"], "offered");
+    assert_eq!(t["seats"][1]["player"]["id"], a_id.as_str());
+    assert_eq!(t["rematch_of"], id.as_str());
+    assert_eq!(table(addr, &id).await["rematch"], re.as_str());
+    // An outsider cannot take the seat kept for Ana.
+    let (_, c) = new_player(addr, "Cid").await;
+    let r = post(addr, &format!("/api/v1/games/{re}/join"), Some(&c), &json!({})).await;
+    assert_eq!(r.json()["error"], "game_full", "{}", r.text());
+    let r = post(addr, &format!("/api/v1/games/{id}/rematch"), Some(&a), &json!({})).await;
+    assert_eq!(r.status, 201, "{}", r.text());
+    assert_eq!(
+        (r.json()["game"].clone(), r.json()["seat"].clone()),
+        (json!(re), json!(1))
+    );
+    assert_eq!(r.json()["started"], true);
+    // One move, then Ana aborts: no rating.
+    let st = state(addr, &re).await;
+    assert_eq!(st["seat_to_move"], 0);
+    assert_eq!(
+        play(addr, &re, Some(&b), &s(&st["legal_moves"][0]), 1).await.status,
+        201
+    );
+    let r = post(addr, &format!("/api/v1/games/{re}/abort"), Some(&a), &json!({})).await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert_eq!(state(addr, &re).await["status"], "aborted");
+    let st = state(addr, &re).await;
+    let r = play(addr, &re, Some(&a), &s(&st["legal_moves"][0]), 2).await;
+    assert_eq!(r.json()["error"], "game_aborted", "{}", r.text());
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let pa2 = get(addr, &format!("/api/v1/players/{a_id}")).await.json();
+    assert_eq!(pa2["rating"], pa["rating"], "an aborted game is not rated");
+    assert!(pa2["finished"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|g| g["game"] == re.as_str() && g["status"] == "aborted"));
+    server.stop().await;
+}
+
+/// Quick play: two players asking for the same thing meet in one game; a third asking
+/// for three players waits, the server restarts, and after the wait the AI takes the
+/// free seats and plays.
+async fn quick_play_meets_and_fills_with_the_ai_after_a_restart(db: String) {
+    let server = start(config(&db)).await;
+    let addr = server.addr;
+    let (_, a) = new_player(addr, "Ana").await;
+    let (_, b) = new_player(addr, "Ben").await;
+    let (c_id, c) = new_player(addr, "Cid").await;
+    let quick = json!({ "board": "tambo", "players": 2, "wait_seconds": 600 });
+    let ra = post(addr, "/api/v1/lobby/quick", Some(&a), &quick).await;
+    assert_eq!(ra.status, 201, "{}", ra.text());
+    assert_eq!(ra.json()["started"], false);
+    let rb = post(
+        addr,
+        "/api/v1/lobby/quick",
+        Some(&b),
+        &json!({ "board": "any", "players": "any", "wait_seconds": 600 }),
+    )
+    .await;
+    assert_eq!(rb.status, 201, "{}", rb.text());
+    assert_eq!(rb.json()["game"], ra.json()["game"]);
+    assert_eq!(rb.json()["started"], true);
+    let r = post(
+        addr,
+        "/api/v1/lobby/quick",
+        Some(&c),
+        &json!({ "board": "pisac", "players": 3, "ai_level": 2, "wait_seconds": 2 }),
+    )
+    .await;
+    assert_eq!(r.status, 201, "{}", r.text());
+    let id = s(&r.json()["game"]);
+    assert_eq!(table(addr, &id).await["fill_level"], 2);
+    server.stop().await;
+    let server = start(config(&db)).await;
+    let addr = server.addr;
+    let t = wait_for(addr, &format!("/api/v1/games/{id}/table"), None, |t| {
+        t["status"] == "open"
+    })
+    .await;
+    assert_eq!(t["seats"][0]["player"]["id"], c_id.as_str());
+    assert_eq!(
+        (t["seats"][1]["kind"].clone(), t["seats"][1]["level"].clone()),
+        (json!("ai"), json!(2))
+    );
+    assert_eq!(t["seats"][2]["kind"], "ai");
+    // Cid moves; the AI seats answer.
+    let st = state(addr, &id).await;
+    assert_eq!(
+        play(addr, &id, Some(&c), &s(&st["legal_moves"][0]), 1).await.status,
+        201
+    );
+    wait_for(addr, &format!("/api/v1/games/{id}"), None, |st| {
+        st["moves_played"].as_i64() >= Some(3)
+    })
+    .await;
+    server.stop().await;
+}
+
+/// A player key is in the answer that issues it and in no answer after: a scripted
+/// session (seek, lobby, join, table, moves, pages, leaderboard, abort, rematch, records,
+/// both sockets) is scanned, bodies and headers, for either key and its hash.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_key_is_in_no_answer_after_it_is_issued() {
+    use futures_util::StreamExt;
+    use sha2::Digest;
+    let db = Db::sqlite("keyscan");
+    let server = start(config(&db.url())).await;
+    let addr = server.addr;
+    let issued = post(addr, "/api/v1/players", None, &json!({ "name": "Ana" })).await;
+    let (a_id, a) = (s(&issued.json()["id"]), s(&issued.json()["key"]));
+    assert!(issued.text().contains(&a), "the scan would see a key");
+    assert_eq!(a.len(), 32, "128 bits as hex");
+    let (b_id, b) = new_player(addr, "Ben").await;
+    let secrets: Vec<String> = [&a, &b]
+        .iter()
+        .flat_map(|k| {
+            [
+                k.to_string(),
+                sha2::Sha256::digest(k.as_bytes())
+                    .iter()
+                    .map(|x| format!("{x:02x}"))
+                    .collect(),
+            ]
+        })
+        .collect();
+    let answers: std::cell::RefCell<Vec<String>> = Default::default();
+    let keep = |r: client::Response| {
+        let headers: String = r.headers.iter().map(|(k, v)| format!("{k}: {v}\n")).collect();
+        answers.borrow_mut().push(format!("{headers}{}", r.text()));
+        r
+    };
+    let mut lobby_ws = {
+        let url = format!("ws://{addr}/api/v1/lobby/events");
+        tokio_tungstenite::connect_async(url).await.expect("lobby socket").0
+    };
+    let r = keep(post(addr, "/api/v1/lobby/seeks", Some(&a), &json!({ "board": "chullpa", "players": 2, "rated": true, "seats": [{ "kind": "me" }, { "kind": "open" }] })).await);
+    let id = s(&r.json()["game"]);
+    let mut game_ws = subscribe(addr, &id).await;
+    keep(get(addr, "/api/v1/lobby").await);
+    keep(post(addr, &format!("/api/v1/games/{id}/join"), Some(&b), &json!({})).await);
+    let keys = [Some(a.clone()), Some(b.clone())];
+    for n in 1..=4 {
+        let st = keep(get(addr, &format!("/api/v1/games/{id}")).await).json();
+        let seat = st["seat_to_move"].as_u64().unwrap() as usize;
+        keep(play(addr, &id, keys[seat].as_deref(), &s(&st["legal_moves"][0]), n).await);
+    }
+    for path in [
+        format!("/api/v1/games/{id}/table"),
+        format!("/api/v1/games/{id}/record"),
+        format!("/api/v1/players/{a_id}"),
+        format!("/api/v1/players/{b_id}"),
+        "/api/v1/ratings".into(),
+        "/api/v1/games?status=open".into(),
+        "/api/v1".into(),
+    ] {
+        keep(get(addr, &path).await);
+    }
+    keep(
+        client::request(addr, "GET", "/api/v1/players/me", Some(&a), None)
+            .await
+            .unwrap(),
+    );
+    keep(
+        client::request(addr, "GET", "/api/v1/players/me", Some(&b), None)
+            .await
+            .unwrap(),
+    );
+    let end = play_out(addr, &id, &keys, |_, _| 0).await;
+    answers.borrow_mut().push(end.to_string());
+    keep(post(addr, &format!("/api/v1/games/{id}/rematch"), Some(&a), &json!({})).await);
+    let r = keep(post(addr, &format!("/api/v1/games/{id}/rematch"), Some(&b), &json!({})).await);
+    let re = s(&r.json()["game"]);
+    keep(post(addr, &format!("/api/v1/games/{re}/abort"), Some(&b), &json!({})).await);
+    keep(post(addr, &format!("/api/v1/games/{re}/abort"), Some(&a), &json!({})).await);
+    keep(post(addr, &format!("/api/v1/games/{re}/join"), Some(&a), &json!({})).await);
+    keep(post(addr, "/api/v1/lobby/quick", Some(&a), &json!({ "wait_seconds": 600 })).await);
+    wait_for(addr, &format!("/api/v1/players/{a_id}"), None, |v| {
+        v["rating"]["games"] == 1
+    })
+    .await;
+    for path in [format!("/api/v1/players/{a_id}"), "/api/v1/lobby".into()] {
+        keep(get(addr, &path).await);
+    }
+    keep(
+        client::request(addr, "GET", "/api/v1/players/me", Some(&a), None)
+            .await
+            .unwrap(),
+    );
+    let mut answers = answers.into_inner();
+    // What the sockets sent meanwhile.
+    for ws in [&mut lobby_ws, &mut game_ws] {
+        while let Ok(Some(Ok(m))) = tokio::time::timeout(Duration::from_millis(300), ws.next()).await {
+            answers.push(m.to_text().unwrap_or_default().to_string());
+        }
+    }
+    assert!(answers.len() > 30, "{} answers", answers.len());
+    assert!(
+        answers.iter().any(|t| t.contains("\"type\":\"lobby\"")),
+        "the lobby socket spoke"
+    );
+    assert!(
+        answers.iter().any(|t| t.contains("\"type\":\"rated\"")),
+        "the game socket spoke"
+    );
+    for (i, text) in answers.iter().enumerate() {
+        for secret in &secrets {
+            assert!(
+                !text.contains(secret.as_str()),
+                "answer {i} holds a key or its hash: {text}"
+            );
+        }
+    }
+    server.stop().await;
+}

@@ -1,0 +1,181 @@
+// Players, the lobby, abort, rematch and ratings (docs/server-api.md, "Players and the
+// lobby"). The player's key is kept in this browser only and sent as the bearer; it moves
+// for every seat its player holds (it is those seats' token).
+import { ApiError, tokens } from "../api";
+import type { Letter } from "../api";
+
+export interface Rating {
+  rating: number;
+  mu: number;
+  sigma: number;
+  games: number;
+  provisional: boolean;
+}
+export interface PlayerRef {
+  id: string;
+  name: string;
+  rating: number;
+  provisional: boolean;
+}
+export interface TableSeat {
+  seat: number;
+  colours: Letter[];
+  kind: "human" | "ai";
+  level: number | null;
+  state: "taken" | "free" | "offered" | "ai";
+  player: PlayerRef | null;
+}
+export interface Table {
+  game: string;
+  status: string;
+  board: string;
+  players: number;
+  variant: string;
+  lobby: boolean;
+  rated: boolean;
+  quick: boolean;
+  clock: unknown;
+  fill_at: number | null;
+  fill_level: number | null;
+  seats: TableSeat[];
+  free_seats: number;
+  moves_played: number;
+  can_abort: boolean;
+  rematch: string | null;
+  rematch_of: string | null;
+}
+export interface Lobby {
+  seeks: Table[];
+  playing: Table[];
+}
+export interface Seated {
+  game: string;
+  seat: number;
+  started: boolean;
+}
+export interface PlayerGame {
+  game: string;
+  board: string;
+  players: number;
+  status: string;
+  rated: boolean;
+  seat: number | null;
+  seats: TableSeat[];
+  moves_played: number;
+  record_url: string;
+  rating_change: { place: number; before: number; after: number } | null;
+}
+export interface PlayerPage {
+  id: string;
+  name: string;
+  rating: Rating;
+  open: PlayerGame[];
+  finished: PlayerGame[];
+}
+export interface LeaderboardEntry {
+  place: number;
+  kind: "player" | "ai";
+  id: string | null;
+  name: string | null;
+  level: number | null;
+  rating: number;
+  provisional: boolean;
+  games: number | null;
+}
+
+/** Who this browser is: the player's id, name and key (or nobody yet). */
+export interface Me {
+  id: string;
+  name: string;
+  key: string;
+}
+const ME = "rumis.player";
+export const me = {
+  get(): Me | null {
+    try {
+      const v = JSON.parse(localStorage.getItem(ME) ?? "null");
+      return v && typeof v.key === "string" ? v : null;
+    } catch {
+      return null;
+    }
+  },
+  set(m: Me) {
+    localStorage.setItem(ME, JSON.stringify(m));
+  },
+  forget() {
+    localStorage.removeItem(ME);
+  },
+};
+
+async function call<T>(method: string, path: string, body?: unknown, key?: string): Promise<T> {
+  const headers: Record<string, string> = {};
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (key) headers["Authorization"] = `Bearer ${key}`;
+  let res: Response;
+  try {
+    res = await fetch(`/api/v1${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch {
+    throw new ApiError(0, "network", "the server cannot be reached");
+  }
+  const data = await res.json().catch(() => null);
+  if (!res.ok) throw new ApiError(res.status, data?.error ?? "http", data?.reason ?? String(res.status));
+  return data as T;
+}
+
+const g = (id: string) => encodeURIComponent(id);
+const key = () => me.get()?.key;
+
+/** Keeps the seat's token (the player's key) for the game page, then goes there. */
+export function sitDown(s: Seated) {
+  const k = key();
+  if (k) tokens.add(s.game, s.seat, k);
+  location.href = `/game/${s.game}`;
+}
+
+export const players = {
+  create: (name: string) => call<{ id: string; name: string; key: string }>("POST", "/players", { name }),
+  /** Who a key belongs to (for importing a key on this device). */
+  whoIs: (k: string) => call<PlayerPage>("GET", "/players/me", undefined, k),
+  page: (id: string) => call<PlayerPage>("GET", `/players/${g(id)}`),
+  lobby: () => call<Lobby>("GET", "/lobby"),
+  table: (id: string) => call<Table>("GET", `/games/${g(id)}/table`),
+  seek: (body: unknown) => call<Seated>("POST", "/lobby/seeks", body, key()),
+  quick: (body: unknown) => call<Seated>("POST", "/lobby/quick", body, key()),
+  join: (id: string) => call<Seated>("POST", `/games/${g(id)}/join`, {}, key()),
+  abort: (id: string, token: string) => call<{ status: string }>("POST", `/games/${g(id)}/abort`, {}, token),
+  rematch: (id: string) => call<Seated>("POST", `/games/${g(id)}/rematch`, {}, key()),
+  leaderboard: () => call<{ entries: LeaderboardEntry[] }>("GET", "/ratings").then((r) => r.entries),
+};
+
+/** The lobby's live list: a WebSocket that reconnects by itself. */
+export class LobbyFeed {
+  private ws: WebSocket | null = null;
+  private closed = false;
+  private delay = 500;
+  constructor(private onLobby: (l: Lobby) => void) {
+    this.open();
+  }
+  private open() {
+    const proto = location.protocol === "https:" ? "wss" : "ws";
+    const ws = new WebSocket(`${proto}://${location.host}/api/v1/lobby/events`);
+    this.ws = ws;
+    ws.onopen = () => (this.delay = 500);
+    ws.onmessage = (m) => {
+      try {
+        const v = JSON.parse(String(m.data));
+        if (v?.type === "lobby") this.onLobby(v as Lobby);
+      } catch {
+        /* not ours */
+      }
+    };
+    ws.onclose = () => {
+      if (this.closed) return;
+      setTimeout(() => this.open(), this.delay);
+      this.delay = Math.min(this.delay * 2, 8000);
+    };
+  }
+  close() {
+    this.closed = true;
+    this.ws?.close();
+  }
+}
