@@ -263,6 +263,7 @@ impl Games {
         self.retrying(|left| async move {
             let mut w = self.store.begin_write(left).await?;
             Store::insert_game(&mut w.tx, new).await?;
+            Store::set_board_and_rule(&mut w.tx, new.id, new.setup).await?;
             w.tx.commit().await?;
             Ok(())
         })

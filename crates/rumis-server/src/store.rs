@@ -14,7 +14,7 @@
 
 use std::time::Duration;
 
-use rumis_core::{Colour, Variant};
+use rumis_core::{Colour, StuckRule, Variant};
 use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::migrate::{MigrateDatabase, Migration, MigrationType, Migrator};
 use sqlx::{Any, AnyConnection, AnyPool, Row, SqlSafeStr, Transaction};
@@ -43,6 +43,11 @@ pub struct Setup {
     pub ruins: Vec<String>,
     /// One token holds every human seat.
     pub hot_seat: bool,
+    /// A board of one's own: its file as given at creation (the core accepted it); `None`
+    /// on a scenario, found by `board`.
+    pub board_file: Option<String>,
+    /// What happens to a colour that cannot place (rules §6).
+    pub stuck_rule: StuckRule,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -141,9 +146,10 @@ pub struct Store {
     writers: Option<std::sync::Arc<Semaphore>>,
 }
 
-const MIGRATIONS: [(i64, &str, &str); 2] = [
+const MIGRATIONS: [(i64, &str, &str); 3] = [
     (1, "games", include_str!("../migrations/0001_games.sql")),
     (2, "lifecycle", include_str!("../migrations/0002_lifecycle.sql")),
+    (5, "custom_boards", include_str!("../migrations/0005_custom_boards.sql")),
 ];
 
 fn colours_text(colours: &[Colour]) -> String {
@@ -349,6 +355,22 @@ impl Store {
         Ok(())
     }
 
+    /// Stores a new game's own board and stuck-colour rule (in the transaction that
+    /// inserts it): columns of their own, written only when they differ from a scenario's
+    /// game under the rulebooks' rule.
+    pub async fn set_board_and_rule(conn: &mut AnyConnection, id: &str, setup: &Setup) -> Result<(), GameError> {
+        if setup.board_file.is_none() && setup.stuck_rule == StuckRule::Out {
+            return Ok(());
+        }
+        sqlx::query("UPDATE games SET board_file = $1, stuck_rule = $2 WHERE id = $3")
+            .bind(setup.board_file.as_deref().unwrap_or(""))
+            .bind(setup.stuck_rule.name())
+            .bind(id)
+            .execute(&mut *conn)
+            .await?;
+        Ok(())
+    }
+
     pub async fn insert_move(
         conn: &mut AnyConnection,
         id: &str,
@@ -412,7 +434,8 @@ impl Store {
 
     pub async fn read_in(conn: &mut AnyConnection, id: &str) -> Result<Option<StoredGame>, GameError> {
         let row: Option<AnyRow> = sqlx::query(
-            "SELECT board, players, variant, colours, ruins, hot_seat, status, created, updated FROM games WHERE id = $1",
+            "SELECT board, players, variant, colours, ruins, hot_seat, status, created, updated, board_file, stuck_rule \
+             FROM games WHERE id = $1",
         )
         .bind(id)
         .fetch_optional(&mut *conn)
@@ -420,6 +443,8 @@ impl Store {
         let Some(row) = row else { return Ok(None) };
         let variant_name: String = row.try_get("variant")?;
         let ruins: String = row.try_get("ruins")?;
+        let board_file: String = row.try_get("board_file")?;
+        let rule_name: String = row.try_get("stuck_rule")?;
         let setup = Setup {
             board: row.try_get("board")?,
             players: row.try_get::<i64, _>("players")? as usize,
@@ -428,6 +453,9 @@ impl Store {
             colours: parse_colours(&row.try_get::<String, _>("colours")?)?,
             ruins: ruins.split_whitespace().map(String::from).collect(),
             hot_seat: row.try_get::<i64, _>("hot_seat")? != 0,
+            board_file: (!board_file.is_empty()).then_some(board_file),
+            stuck_rule: StuckRule::from_name(&rule_name)
+                .ok_or_else(|| GameError::internal(format!("stored stuck-colour rule '{rule_name}' is unknown")))?,
         };
         let seat_rows =
             sqlx::query("SELECT seat, colours, kind, level, token_hash FROM seats WHERE game = $1 ORDER BY seat")
