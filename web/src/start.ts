@@ -8,6 +8,8 @@ import { h, swatch, toast } from "./ui";
 import { languagePicker, t } from "./i18n";
 import { fitCamera } from "./fit";
 import { startGuidedGame } from "./tutorial/launch";
+import { evidenceBox, provenanceLine } from "./boardfacts";
+import { HouseRules } from "./houserules";
 
 const ORDER: Letter[] = ["R", "Y", "G", "B"];
 
@@ -41,6 +43,7 @@ export class StartPage {
   private previews = new Map<string, string>();
   private previewView: Structure3D | null = null;
   private el: Record<string, HTMLElement> = {};
+  private houseRules = new HouseRules();
 
   constructor(private root: HTMLElement) {}
 
@@ -160,13 +163,10 @@ export class StartPage {
         h("img", { src: this.preview(b), alt: t("start.boardAlt", { name: b.name }), width: 220, height: 150 }),
         h("strong", {}, b.name),
         h("span", { class: "small" }, facts.join(" · ")),
-        h(
-          "span",
-          { class: "provenance", title: b.source ?? "" },
-          b.provenance === "printed-rules" ? t("start.provenance.printed") : b.provenance ? t("start.provenance.reconstruction") : "",
-        ),
+        provenanceLine(b),
       );
-      grid.append(card);
+      // The evidence beside the card, not in it: a card is one button.
+      grid.append(h("div", { class: "board-item", "data-board": b.name }, card, evidenceBox(b)));
     }
     el.append(grid);
   }
@@ -261,6 +261,7 @@ export class StartPage {
       variant,
       h("div", { class: "seats" }, ...seatRows),
       mode ?? "",
+      this.houseRules.el,
       // Sticky: "Start the game" stays in view on a short screen.
       h("div", { class: "create-bar" }, h("button", { class: "primary", id: "create", onclick: () => this.create() }, t("start.create"))),
       (this.el.created = h("div", { class: "created", id: "created" })),
@@ -282,7 +283,8 @@ export class StartPage {
     const hotSeat = humans > 1 && this.hotSeat;
     let created;
     try {
-      created = await api.create({ board: this.board, players: this.players, variant: this.variant, hot_seat: hotSeat, seats });
+      const stuck = this.houseRules.stuckRule;
+      created = await api.create({ board: this.board, players: this.players, variant: this.variant, hot_seat: hotSeat, seats, ...(stuck === "out" ? {} : { stuck_rule: stuck }) });
     } catch (e) {
       toast(errorText(e), true);
       return;
