@@ -283,16 +283,29 @@ fn a_board_file_of_ones_own() {
         path.to_str().unwrap(),
     ]);
     let text = std::fs::read_to_string(&path).unwrap();
-    assert_eq!(text.lines().filter(|l| l.starts_with("[BoardFile \"")).count(), 1, "{text}");
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with("[BoardFile \"")).count(),
+        1,
+        "{text}"
+    );
     let alone = ok(&["score", "--record", path.to_str().unwrap()]);
-    let with_file = ok(&["score", "--record", path.to_str().unwrap(), "--board-file", p.to_str().unwrap()]);
+    let with_file = ok(&[
+        "score",
+        "--record",
+        path.to_str().unwrap(),
+        "--board-file",
+        p.to_str().unwrap(),
+    ]);
     assert!(alone.contains("winner"), "{alone}");
     assert_eq!(alone, with_file);
     assert!(ok(&["show", "--record", path.to_str().unwrap()]).contains("Box"));
     // A damaged tag: the record's line and the reason.
     let bad = temp("bad-board-tag.txt", &text.replace("\\n", "\\q"));
     let e = fails(rumis(&["score", "--record", bad.to_str().unwrap()]));
-    assert!(e.contains("line 2") && e.contains("BoardFile tag cannot be read"), "{e}");
+    assert!(
+        e.contains("line 2") && e.contains("BoardFile tag cannot be read"),
+        "{e}"
+    );
     let _ = std::fs::remove_file(&path);
 }
 

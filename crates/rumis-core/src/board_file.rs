@@ -68,7 +68,12 @@ impl Board {
         }
         out.push_str("\"\"\"\n");
         for e in &self.evidence {
-            let _ = write!(out, "\n[[evidence]]\nfact = {}\nsource = {}\n", quote(&e.fact), quote(&e.source));
+            let _ = write!(
+                out,
+                "\n[[evidence]]\nfact = {}\nsource = {}\n",
+                quote(&e.fact),
+                quote(&e.source)
+            );
             // Grouped by kind in the order the reader lists them, so the round trip keeps
             // the constraints' order.
             let mut min_cells = Vec::new();
@@ -159,7 +164,8 @@ mod tests {
 
     #[test]
     fn an_own_board_with_frames_printed_heights_and_odd_text_reads_back_equal() {
-        let text = "name = \"Mine \\\"quoted\\\" \\\\ \\t\"\naliases = [\"m\", \"x y\"]\nprovenance = \"reconstruction\"\n\
+        let text =
+            "name = \"Mine \\\"quoted\\\" \\\\ \\t\"\naliases = [\"m\", \"x y\"]\nprovenance = \"reconstruction\"\n\
                     source = \"line one\\nline two\"\nhmax = { 2 = 3, 3 = 4, 4 = 5 }\nframes = { 2 = \"a1:b2\" }\n\
                     grid = \"\"\"\n.#3\n##9\n#.#\n\"\"\"\n\n[[evidence]]\nfact = \"f\"\nsource = \"s\"\n\
                     min_cells = { 3 = 7 }\nhmax = { 2 = 3 }\nreaches_level = { 4 = 5 }\nframes_for = [2]\n";

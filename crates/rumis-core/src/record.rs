@@ -179,7 +179,10 @@ impl Record {
             Some(b) => {
                 return Err(error(
                     self.tag_line("BoardFile"),
-                    format!("the BoardFile tag describes board '{}' but the Board tag says '{name}'", b.name),
+                    format!(
+                        "the BoardFile tag describes board '{}' but the Board tag says '{name}'",
+                        b.name
+                    ),
                 ))
             }
             None => board(name).map_err(|e| error(self.tag_line("Board"), e))?,

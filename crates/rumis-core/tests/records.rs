@@ -393,7 +393,12 @@ fn a_bad_board_file_tag_is_refused_with_its_line() {
         &["BoardFile tag describes board 'Hof'", "Board tag says 'Chullpa'"],
     );
     // An escape the writer never makes.
-    expect(&good.replace("\\n", "\\q"), 2, None, &["BoardFile tag cannot be read", "'\\q' is not an escape"]);
+    expect(
+        &good.replace("\\n", "\\q"),
+        2,
+        None,
+        &["BoardFile tag cannot be read", "'\\q' is not an escape"],
+    );
     // A board the core refuses: the board file's own message and line.
     let ragged = rumis_core::board_file::escape_line(&OWN_BOARD.replace("#2##3", "#2#3"));
     expect(

@@ -129,6 +129,8 @@ pub struct Summary {
     pub move_count: i64,
     pub created: i64,
     pub updated: i64,
+    /// On a board of the players' own.
+    pub custom: bool,
 }
 
 /// A write transaction, with its writer's place on SQLite.
@@ -546,7 +548,8 @@ impl Store {
     /// The most recently updated games of a status.
     pub async fn list(&self, status: &str, limit: i64) -> Result<Vec<Summary>, GameError> {
         let rows = sqlx::query(
-            "SELECT id, board, players, variant, status, to_move, move_count, created, updated \
+            "SELECT id, board, players, variant, status, to_move, move_count, created, updated, \
+             CAST(CASE WHEN board_file = '' THEN 0 ELSE 1 END AS BIGINT) AS custom \
              FROM games WHERE status = $1 ORDER BY updated DESC, id LIMIT $2",
         )
         .bind(status)
@@ -565,6 +568,7 @@ impl Store {
                     move_count: r.try_get("move_count")?,
                     created: r.try_get("created")?,
                     updated: r.try_get("updated")?,
+                    custom: r.try_get::<i64, _>("custom")? != 0,
                 })
             })
             .collect::<Result<_, sqlx::Error>>()

@@ -144,7 +144,10 @@ pub fn state_of(l: &Loaded, at: Option<usize>) -> wire::State {
             colour: m.colour.clone(),
             placement: m.placement.clone(),
             created: m.created,
-            passed: crate::game::passed_after(&game, i).iter().map(|c| c.to_string()).collect(),
+            passed: crate::game::passed_after(&game, i)
+                .iter()
+                .map(|c| c.to_string())
+                .collect(),
         })
         .collect();
     let to_move = game.to_move();
@@ -200,5 +203,6 @@ pub fn summary(s: &Summary) -> Value {
         move_number: s.move_count + 1,
         created: s.created,
         updated: s.updated,
+        custom: s.custom,
     })
 }

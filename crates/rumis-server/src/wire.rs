@@ -140,6 +140,8 @@ pub struct Summary {
     pub move_number: i64,
     pub created: i64,
     pub updated: i64,
+    /// On a board of the players' own (its name is `board`).
+    pub custom: bool,
 }
 
 /// `200` to `GET /games`.

@@ -48,7 +48,10 @@ async fn a_bad_inline_board_is_refused_and_creates_nothing(db: String) {
     let e = r.json();
     assert_eq!(e["error"], "bad_board");
     assert_eq!(e["reason"], core.to_string());
-    assert_eq!((e["line"].as_u64(), s(&e["message"])), (Some(core.line as u64), core.message.clone()));
+    assert_eq!(
+        (e["line"].as_u64(), s(&e["message"])),
+        (Some(core.line as u64), core.message.clone())
+    );
     // Not TOML at all.
     let r = post(
         server.addr,
@@ -58,7 +61,10 @@ async fn a_bad_inline_board_is_refused_and_creates_nothing(db: String) {
     )
     .await;
     assert_eq!(r.status, 422, "{}", r.text());
-    assert_eq!(r.json()["reason"], Board::from_toml("board_file", "grid = [").unwrap_err().to_string());
+    assert_eq!(
+        r.json()["reason"],
+        Board::from_toml("board_file", "grid = [").unwrap_err().to_string()
+    );
     // Over 16 KB (a long comment): refused before the core reads it.
     let long = format!("{OWN}# {}\n", "x".repeat(16 * 1024));
     let r = post(
@@ -73,8 +79,14 @@ async fn a_bad_inline_board_is_refused_and_creates_nothing(db: String) {
     assert!(s(&r.json()["reason"]).contains("at most 16384"), "{}", r.text());
     // A name that is not the file's board, an unknown rule, no board at all.
     for (body, words) in [
-        (json!({ "board": "chullpa", "board_file": OWN, "players": 2 }), "describes 'Hof'"),
-        (json!({ "board": "chullpa", "stuck_rule": "skip", "players": 2 }), "unknown stuck_rule 'skip'"),
+        (
+            json!({ "board": "chullpa", "board_file": OWN, "players": 2 }),
+            "describes 'Hof'",
+        ),
+        (
+            json!({ "board": "chullpa", "stuck_rule": "skip", "players": 2 }),
+            "unknown stuck_rule 'skip'",
+        ),
         (json!({ "players": 2 }), "say which board"),
     ] {
         let r = post(server.addr, "/api/v1/games", None, &body).await;
@@ -90,6 +102,20 @@ async fn a_bad_inline_board_is_refused_and_creates_nothing(db: String) {
     assert_eq!(st["site"]["custom"], true);
     assert_eq!(st["site"]["board_file"], OWN);
     assert_eq!(st["site"]["stuck_rule"], "out");
+    // The listing says it is a board of one's own; a scenario's game says not.
+    create(server.addr, json!({ "board": "chullpa", "players": 2, "seats": seats })).await;
+    let list = get(server.addr, "/api/v1/games?status=open").await.json();
+    let custom: Vec<(String, bool)> = list["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| (s(&g["board"]), g["custom"].as_bool().unwrap()))
+        .collect();
+    assert_eq!(custom.len(), 2);
+    assert!(
+        custom.contains(&("Hof".into(), true)) && custom.contains(&("Chullpa".into(), false)),
+        "{custom:?}"
+    );
     server.stop().await;
 }
 
@@ -106,9 +132,20 @@ async fn an_own_board_survives_a_restart_and_its_record_replays(db: String) {
     let token = tokens(&created)[0].clone().unwrap();
     let st = state(first.addr, &id).await;
     // The frame for 2 players (a1:c3) leaves the d file out; b2 is printed 2.
-    let cells: Vec<String> = st["position"]["columns"].as_array().unwrap().iter().map(|c| s(&c["cell"])).collect();
+    let cells: Vec<String> = st["position"]["columns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| s(&c["cell"]))
+        .collect();
     assert_eq!(cells, ["a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3"]);
-    let b2 = st["position"]["columns"].as_array().unwrap().iter().find(|c| c["cell"] == "b2").unwrap().clone();
+    let b2 = st["position"]["columns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["cell"] == "b2")
+        .unwrap()
+        .clone();
     assert_eq!(b2["limit"], 2);
     let first_move = s(&st["legal_moves"][0]);
     assert_eq!(play(first.addr, &id, Some(&token), &first_move, 1).await.status, 201);
@@ -116,9 +153,15 @@ async fn an_own_board_survives_a_restart_and_its_record_replays(db: String) {
 
     // A new server on the same database rebuilds the board from the stored file.
     let second = start(config(&db)).await;
-    let hint = post(second.addr, &format!("/api/v1/games/{id}/hint"), None, &json!({ "level": 1 })).await;
-    // The hint is for whoever is to move: the AI's turn may be played meanwhile, or not.
-    assert!(hint.status == 200 || hint.status == 409, "{}", hint.text());
+    let before = state(second.addr, &id).await;
+    let hint = post(second.addr, &format!("/api/v1/games/{id}/hint"), None, &json!({ "level": 4 })).await;
+    assert_eq!(hint.status, 200, "{}", hint.text());
+    // A hint on the board as the core rebuilt it (unless the AI moved meanwhile).
+    let after = state(second.addr, &id).await;
+    if after["moves_played"] == before["moves_played"] {
+        let legal = before["legal_moves"].as_array().unwrap();
+        assert!(legal.contains(&hint.json()["placement"]), "{}", hint.text());
+    }
     let mut ws = subscribe(second.addr, &id).await;
     let mut st = next_of(&mut ws, "snapshot").await["state"].clone();
     loop {
@@ -129,7 +172,14 @@ async fn an_own_board_survives_a_restart_and_its_record_replays(db: String) {
             let placements = get(second.addr, &format!("/api/v1/games/{id}/placements")).await.json();
             let mine = s(&placements["placements"][0]["placement"]);
             assert_eq!(mine, s(&st["legal_moves"][0]), "placements and legal moves agree");
-            let r = play(second.addr, &id, Some(&token), &mine, st["move_number"].as_i64().unwrap()).await;
+            let r = play(
+                second.addr,
+                &id,
+                Some(&token),
+                &mine,
+                st["move_number"].as_i64().unwrap(),
+            )
+            .await;
             assert_eq!(r.status, 201, "{}", r.text());
         } else {
             next_of(&mut ws, "move").await;
@@ -140,12 +190,20 @@ async fn an_own_board_survives_a_restart_and_its_record_replays(db: String) {
     let r = get(second.addr, &format!("/api/v1/games/{id}/record")).await;
     assert_eq!(r.status, 200);
     let text = r.text();
-    assert!(text.contains("[Board \"Hof\"]") && text.contains("[BoardFile \""), "{text}");
+    assert!(
+        text.contains("[Board \"Hof\"]") && text.contains("[BoardFile \""),
+        "{text}"
+    );
     // The record alone replays in the core, to the scores the server shows.
     let game = record::read_game(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
     assert_eq!(game.site().board, Board::from_toml("x", OWN).unwrap());
     let scores: Vec<Value> = game.outcome().scores.iter().map(|(_, sc)| json!(sc)).collect();
-    let shown: Vec<Value> = st["colours"].as_array().unwrap().iter().map(|c| c["score"].clone()).collect();
+    let shown: Vec<Value> = st["colours"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["score"].clone())
+        .collect();
     assert_eq!(scores, shown);
     let analysis = get(second.addr, &format!("/api/v1/games/{id}/analysis")).await;
     assert_eq!(analysis.status, 200, "{}", analysis.text());
@@ -156,7 +214,11 @@ async fn an_own_board_survives_a_restart_and_its_record_replays(db: String) {
 /// places again later; the move after which it passed (0-based) and that colour.
 fn a_game_with_a_comeback() -> (Vec<String>, usize, char) {
     let board = Board::builtin("chullpa").unwrap().clone();
-    let site = Arc::new(Site::new(board, 4, Variant::Standard, None).unwrap().with_stuck_rule(StuckRule::Pass));
+    let site = Arc::new(
+        Site::new(board, 4, Variant::Standard, None)
+            .unwrap()
+            .with_stuck_rule(StuckRule::Pass),
+    );
     for seed in 0..2000 {
         let mut game = Game::new(site.clone());
         game.play_random(&mut Rng::new(seed));
@@ -190,14 +252,20 @@ async fn a_pass_rule_game_names_the_passes_and_the_ai_plays_it_to_the_end(db: St
         assert_eq!(r.status, 201, "move {}: {}", i + 1, r.text());
         let passed = r.json()["passed"].clone();
         if i == at {
-            assert!(passed.as_array().unwrap().contains(&json!(colour.to_string())), "{passed}");
+            assert!(
+                passed.as_array().unwrap().contains(&json!(colour.to_string())),
+                "{passed}"
+            );
             assert_eq!(r.json()["out"], json!([]), "a colour that passes is not out");
         }
     }
     let st = state(server.addr, &id).await;
     assert_eq!(st["over"], true);
     assert_eq!(st["site"]["stuck_rule"], "pass");
-    assert!(st["moves"][at]["passed"].as_array().unwrap().contains(&json!(colour.to_string())));
+    assert!(st["moves"][at]["passed"]
+        .as_array()
+        .unwrap()
+        .contains(&json!(colour.to_string())));
     let text = get(server.addr, &format!("/api/v1/games/{id}/record")).await.text();
     assert!(text.contains("[StuckRule \"pass\"]"), "{text}");
     assert_eq!(record::read_game(&text).unwrap().moves().len(), moves.len());
@@ -216,7 +284,10 @@ async fn a_pass_rule_game_names_the_passes_and_the_ai_plays_it_to_the_end(db: St
         next_of(&mut ws, "game_over").await;
     }
     let st = state(server.addr, &id).await;
-    assert_eq!((st["over"].clone(), st["site"]["stuck_rule"].clone()), (json!(true), json!("pass")));
+    assert_eq!(
+        (st["over"].clone(), st["site"]["stuck_rule"].clone()),
+        (json!(true), json!("pass"))
+    );
     let text = get(server.addr, &format!("/api/v1/games/{id}/record")).await.text();
     let game = record::read_game(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
     assert_eq!(game.site().stuck_rule, StuckRule::Pass);
