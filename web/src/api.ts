@@ -21,6 +21,14 @@ export interface BoardInfo {
   provenance?: string;
   source?: string;
   layouts?: Record<string, { hmax: number; cells: LayoutCell[] }>;
+  /** Sourced facts the board was fitted to, each with what the tests check of it. */
+  evidence?: Evidence[];
+}
+
+export interface Evidence {
+  fact: string;
+  source: string;
+  constraints: { kind: string; text: string }[];
 }
 
 export interface StoneInfo {
@@ -68,6 +76,8 @@ export interface MoveInfo {
   colour: Letter;
   placement: string;
   created?: number;
+  /** The colours that could not place after this move and passed (the pass rule). */
+  passed?: Letter[];
 }
 
 export interface GameState {
@@ -84,6 +94,11 @@ export interface GameState {
     ruin_colour: Letter | null;
     ruins: string[];
     hmax: number;
+    /** "out" (the rulebooks) or "pass" (the house rule of rules §6). */
+    stuck_rule?: "out" | "pass";
+    /** A board of the players' own, with its file. */
+    custom?: boolean;
+    board_file?: string | null;
   };
   seats: Seat[];
   moves_played: number;

@@ -12,6 +12,8 @@ import { localBackend } from "./engine/local";
 import { engine } from "./engine/client";
 import { localGames, localGameUrl } from "./engine/games";
 import { ClockForm } from "./startclock";
+import { evidenceBox, provenanceLine } from "./boardfacts";
+import { HouseRules } from "./houserules";
 
 const ORDER: Letter[] = ["R", "Y", "G", "B"];
 
@@ -50,6 +52,7 @@ export class StartPage {
   private previewView: Structure3D | null = null;
   private el: Record<string, HTMLElement> = {};
   private clock = new ClockForm();
+  private houseRules = new HouseRules();
 
   constructor(private root: HTMLElement) {}
 
@@ -178,13 +181,10 @@ export class StartPage {
         h("img", { src: this.preview(b), alt: t("start.boardAlt", { name: b.name }), width: 220, height: 150 }),
         h("strong", {}, b.name),
         h("span", { class: "small" }, facts.join(" · ")),
-        h(
-          "span",
-          { class: "provenance", title: b.source ?? "" },
-          b.provenance === "printed-rules" ? t("start.provenance.printed") : b.provenance ? t("start.provenance.reconstruction") : "",
-        ),
+        provenanceLine(b),
       );
-      grid.append(card);
+      // The evidence beside the card, not in it: a card is one button.
+      grid.append(h("div", { class: "board-item", "data-board": b.name }, card, evidenceBox(b)));
     }
     el.append(grid);
   }
@@ -290,6 +290,7 @@ export class StartPage {
       h("div", { class: "seats" }, ...seatRows),
       mode ?? "",
       this.clock.render(humans > 0 && !(humans > 1 && this.hotSeat), () => this.renderSetup()),
+      this.houseRules.el,
       // Sticky: "Start the game" stays in view on a short screen.
       h("div", { class: "create-bar" }, h("button", { class: "primary", id: "create", onclick: () => this.create() }, t("start.create"))),
       (this.el.created = h("div", { class: "created", id: "created" })),
@@ -320,7 +321,8 @@ export class StartPage {
     let created;
     try {
       const clock = hotSeat ? null : this.clock.choice();
-      created = await api.create({ board: this.board, players: this.players, variant: this.variant, hot_seat: hotSeat, seats, ...(clock ? { clock } : {}) });
+      const stuck = this.houseRules.stuckRule;
+      created = await api.create({ board: this.board, players: this.players, variant: this.variant, hot_seat: hotSeat, seats, ...(clock ? { clock } : {}), ...(stuck === "out" ? {} : { stuck_rule: stuck }) });
     } catch (e) {
       toast(errorText(e), true);
       return;

@@ -269,6 +269,44 @@ fn a_board_file_of_ones_own() {
     assert_eq!(out.trim(), "266872");
     let out = ok(&["boards", "--board-file", p.to_str().unwrap()]);
     assert!(out.contains("Box"));
+    // A record of a game on it carries the board (rules §7): it replays without the file.
+    let path = std::env::temp_dir().join(format!("rumis-own-board-{}.txt", std::process::id()));
+    ok(&[
+        "selfplay",
+        "--board-file",
+        p.to_str().unwrap(),
+        "--players",
+        "2",
+        "--seed",
+        "5",
+        "--out",
+        path.to_str().unwrap(),
+    ]);
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with("[BoardFile \"")).count(),
+        1,
+        "{text}"
+    );
+    let alone = ok(&["score", "--record", path.to_str().unwrap()]);
+    let with_file = ok(&[
+        "score",
+        "--record",
+        path.to_str().unwrap(),
+        "--board-file",
+        p.to_str().unwrap(),
+    ]);
+    assert!(alone.contains("winner"), "{alone}");
+    assert_eq!(alone, with_file);
+    assert!(ok(&["show", "--record", path.to_str().unwrap()]).contains("Box"));
+    // A damaged tag: the record's line and the reason.
+    let bad = temp("bad-board-tag.txt", &text.replace("\\n", "\\q"));
+    let e = fails(rumis(&["score", "--record", bad.to_str().unwrap()]));
+    assert!(
+        e.contains("line 2") && e.contains("BoardFile tag cannot be read"),
+        "{e}"
+    );
+    let _ = std::fs::remove_file(&path);
 }
 
 #[test]

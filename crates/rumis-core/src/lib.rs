@@ -16,6 +16,7 @@
 //! ```
 
 pub mod board;
+pub mod board_file;
 pub mod evidence;
 pub mod game;
 pub mod movegen;

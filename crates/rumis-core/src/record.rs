@@ -67,7 +67,16 @@ fn read_leaving(text: &str) -> Option<Result<Colour, String>> {
     }))
 }
 
-const KNOWN_TAGS: [&str; 7] = ["Board", "Players", "Variant", "StuckRule", "Colors", "Setup", "Result"];
+const KNOWN_TAGS: [&str; 8] = [
+    "Board",
+    "Players",
+    "Variant",
+    "StuckRule",
+    "Colors",
+    "Setup",
+    "Result",
+    "BoardFile",
+];
 
 impl Record {
     /// Reads every record in a text (records follow each other; a tag after moves starts
@@ -174,13 +183,39 @@ impl Record {
             .unwrap_or(1)
     }
 
+    /// The board the record carries in its `BoardFile` tag (rules §7), if it has one.
+    pub fn board_file(&self) -> Result<Option<Board>, RecordError> {
+        let Some(value) = self.tag("BoardFile") else {
+            return Ok(None);
+        };
+        let line = self.tag_line("BoardFile");
+        let text = crate::board_file::unescape_line(value)
+            .map_err(|e| error(line, format!("the BoardFile tag cannot be read: {e}")))?;
+        Board::from_toml("BoardFile", &text)
+            .map(Some)
+            .map_err(|e| error(line, format!("the board in the BoardFile tag is refused: {e}")))
+    }
+
     /// Sets up the game the record describes and replays its moves. `board` finds a board
     /// by the name in the Board tag.
     pub fn to_game(&self, board: impl Fn(&str) -> Result<Board, String>) -> Result<Game, RecordError> {
         let name = self
             .tag("Board")
             .ok_or_else(|| error(self.first_line(), "the record has no [Board \"…\"] tag"))?;
-        let board = board(name).map_err(|e| error(self.tag_line("Board"), e))?;
+        // A board of one's own travels in the record (rules §7); a built-in one by name.
+        let board = match self.board_file()? {
+            Some(b) if b.is_called(name) => b,
+            Some(b) => {
+                return Err(error(
+                    self.tag_line("BoardFile"),
+                    format!(
+                        "the BoardFile tag describes board '{}' but the Board tag says '{name}'",
+                        b.name
+                    ),
+                ))
+            }
+            None => board(name).map_err(|e| error(self.tag_line("Board"), e))?,
+        };
         let players_text = self
             .tag("Players")
             .ok_or_else(|| error(self.first_line(), "the record has no [Players \"…\"] tag"))?;
@@ -311,10 +346,24 @@ fn parse_tag(line: &str) -> Option<(String, String)> {
     let (name, rest) = inner.split_once(char::is_whitespace)?;
     let rest = rest.trim();
     let value = rest.strip_prefix('"')?.strip_suffix('"')?;
-    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') || value.contains('"') {
+    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') || has_bare_quote(value) {
         return None;
     }
     Some((name.to_string(), value.to_string()))
+}
+
+/// Whether a tag value holds a `"` not escaped as `\"` (the BoardFile tag escapes its
+/// quotes; rules §7).
+fn has_bare_quote(value: &str) -> bool {
+    let mut escaped = false;
+    for c in value.chars() {
+        match c {
+            '"' if !escaped => return true,
+            '\\' => escaped = !escaped,
+            _ => escaped = false,
+        }
+    }
+    false
 }
 
 fn normalise_result(s: &str) -> String {
@@ -336,6 +385,10 @@ pub fn write(game: &Game) -> String {
     let site = game.site();
     let mut out = String::new();
     let _ = writeln!(out, "[Board \"{}\"]", site.board.name);
+    if !site.board.is_builtin() {
+        let file = crate::board_file::escape_line(&site.board.to_toml());
+        let _ = writeln!(out, "[BoardFile \"{file}\"]");
+    }
     let _ = writeln!(out, "[Players \"{}\"]", site.players);
     let _ = writeln!(out, "[Variant \"{}\"]", site.variant);
     // Written only for the house rule: a record of the rulebooks' game reads as before.

@@ -352,3 +352,66 @@ fn a_cube_count_is_one_digit() {
     }
     assert!(rumis_core::notation::parse_move(&site, &pos, "D2@a1X2").is_ok());
 }
+
+/// A board of one's own: two 2 x 3 halves with a printed height, a frame for 2 players.
+const OWN_BOARD: &str = "name = \"Hof\"\nprovenance = \"reconstruction\"\nsource = \"drawn by \\\"us\\\"\"\n\
+                         hmax = { 2 = 3, 3 = 3, 4 = 4 }\nframes = { 2 = \"a1:c3\" }\ngrid = \"\"\"\n###.#\n#2##3\n#####\n\"\"\"\n";
+
+#[test]
+fn a_record_carries_its_own_board_and_replays_without_the_file() {
+    use std::sync::Arc;
+    let board = rumis_core::Board::from_toml("hof.toml", OWN_BOARD).unwrap();
+    for players in [2, 3] {
+        let site = rumis_core::Site::new(board.clone(), players, rumis_core::Variant::Standard, None).unwrap();
+        let mut game = Game::new(Arc::new(site));
+        game.play_random(&mut Rng::new(7 + players as u64));
+        let text = record::write(&game);
+        let tag_lines: Vec<&str> = text.lines().filter(|l| l.starts_with("[BoardFile ")).collect();
+        assert_eq!(tag_lines.len(), 1, "{text}");
+        // No built-in board is called Hof: the record alone is enough.
+        let back = read_game(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        assert_eq!(back.site().board, board);
+        assert_eq!(back.moves(), game.moves());
+        assert_eq!(back.outcome().scores, game.outcome().scores);
+        assert_eq!(record::write(&back), text);
+    }
+    // A game on a scenario has no BoardFile tag: its records read as before.
+    let chullpa = read_game(&format!("{HEAD}\n1. D2@a1,b1\n")).unwrap();
+    assert!(!record::write(&chullpa).contains("BoardFile"));
+}
+
+#[test]
+fn a_bad_board_file_tag_is_refused_with_its_line() {
+    let line = rumis_core::board_file::escape_line(OWN_BOARD);
+    let good = format!("[Board \"Hof\"]\n[BoardFile \"{line}\"]\n[Players \"2\"]\n\n1. D2@a1,b1\n");
+    assert_eq!(read_game(&good).unwrap().moves().len(), 1);
+    // Not the board the Board tag names.
+    expect(
+        &good.replace("[Board \"Hof\"]", "[Board \"Chullpa\"]"),
+        2,
+        None,
+        &["BoardFile tag describes board 'Hof'", "Board tag says 'Chullpa'"],
+    );
+    // An escape the writer never makes.
+    expect(
+        &good.replace("\\n", "\\q"),
+        2,
+        None,
+        &["BoardFile tag cannot be read", "'\\q' is not an escape"],
+    );
+    // A board the core refuses: the board file's own message and line.
+    let ragged = rumis_core::board_file::escape_line(&OWN_BOARD.replace("#2##3", "#2#3"));
+    expect(
+        &format!("[Board \"Hof\"]\n[BoardFile \"{ragged}\"]\n[Players \"2\"]\n"),
+        2,
+        None,
+        &["board in the BoardFile tag is refused", "BoardFile:8:", "ragged rows"],
+    );
+    // A bare quote still ends a tag value: the line is no tag pair.
+    expect(
+        "[Board \"Hof\"]\n[BoardFile \"name = \"Hof\"\"]\n[Players \"2\"]\n",
+        2,
+        None,
+        &["is not a tag pair"],
+    );
+}

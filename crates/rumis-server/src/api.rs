@@ -10,7 +10,7 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use rumis_core::{record, Board, Colour, Game, Stone, Variant};
+use rumis_core::{record, Board, Colour, Game, Stone, StuckRule, Variant};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -30,7 +30,12 @@ pub fn router(app: Arc<App>) -> Router {
         .merge(crate::boards::routes())
         .merge(crate::lobby_api::routes())
         .route("/api/v1/stones", get(stones))
-        .route("/api/v1/games", post(create_game).get(list_games))
+        .route(
+            "/api/v1/games",
+            post(create_game)
+                .layer(DefaultBodyLimit::max(limit.max(crate::boards::BOARD_BODY_LIMIT)))
+                .get(list_games),
+        )
         .route("/api/v1/games/{id}", get(get_game).delete(delete_game))
         .route("/api/v1/games/{id}/moves", post(submit_move))
         .route("/api/v1/games/{id}/undo", post(undo))
@@ -228,6 +233,7 @@ async fn boards() -> Json<Value> {
                 "provenance": b.provenance.as_str(),
                 "source": b.source,
                 "layouts": { "2": layout(b, 2), "3": layout(b, 3), "4": layout(b, 4) },
+                "evidence": crate::boards::evidence_json(b),
             })
         })
         .collect();
@@ -309,7 +315,15 @@ struct SeatRequest {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct CreateRequest {
-    board: String,
+    /// A scenario by name; or, with `board_file`, nothing or that board's own name.
+    #[serde(default)]
+    board: Option<String>,
+    /// A board of one's own: the text of its file (rules §3), at most 16 KB.
+    #[serde(default)]
+    board_file: Option<String>,
+    /// `out` (the rulebooks, the default) or `pass` (the house rule of rules §6).
+    #[serde(default)]
+    stuck_rule: Option<String>,
     players: usize,
     #[serde(default)]
     variant: Option<String>,
@@ -348,16 +362,16 @@ async fn create_game(
     body: Result<Bytes, axum::extract::rejection::BytesRejection>,
 ) -> Result<Response, ApiError> {
     let req: CreateRequest = parse_body(body)?;
-    let board = Board::builtin(&req.board).ok_or_else(|| {
-        ApiError::bad_request(
-            "unknown_board",
-            format!(
-                "unknown board '{}'; the boards are {}",
-                printable(&req.board),
-                Board::builtin_names()
-            ),
-        )
-    })?;
+    let board = board_of(&req)?;
+    let stuck_rule = match &req.stuck_rule {
+        None => StuckRule::Out,
+        Some(r) => StuckRule::from_name(r).ok_or_else(|| {
+            ApiError::bad_request(
+                "bad_setup",
+                format!("unknown stuck_rule '{}' (out, pass)", printable(r)),
+            )
+        })?,
+    };
     if !(2..=4).contains(&req.players) {
         return Err(ApiError::bad_request(
             "bad_setup",
@@ -403,6 +417,8 @@ async fn create_game(
         colours: site.order.clone(),
         ruins: Vec::new(),
         hot_seat: req.hot_seat,
+        board_file: req.board_file.clone(),
+        stuck_rule,
     };
     if variant == Variant::Ruinas {
         let seed = match req.ruins_seed {
@@ -464,6 +480,41 @@ async fn create_game(
         .create_timed(setup, seats, &peer.ip().to_string(), clock)
         .await?;
     Ok((StatusCode::CREATED, Json(created)).into_response())
+}
+
+/// The board a game is created on: a scenario by name, or its own file read by the core
+/// (refused with the core's reason and line).
+fn board_of(req: &CreateRequest) -> Result<Board, ApiError> {
+    match (&req.board, &req.board_file) {
+        (_, Some(text)) => {
+            let board = crate::boards::read_board(crate::boards::INLINE_FILE, text)?;
+            match &req.board {
+                Some(name) if !board.is_called(name) => Err(ApiError::bad_request(
+                    "bad_setup",
+                    format!(
+                        "board is '{}' but the board file describes '{}'; give one of them",
+                        printable(name),
+                        printable(&board.name)
+                    ),
+                )),
+                _ => Ok(board),
+            }
+        }
+        (Some(name), None) => Board::builtin(name).cloned().ok_or_else(|| {
+            ApiError::bad_request(
+                "unknown_board",
+                format!(
+                    "unknown board '{}'; the boards are {}",
+                    printable(name),
+                    Board::builtin_names()
+                ),
+            )
+        }),
+        (None, None) => Err(ApiError::bad_request(
+            "bad_setup",
+            "say which board: board (a scenario's name) or board_file (a board file's text)",
+        )),
+    }
 }
 
 #[derive(Deserialize)]

@@ -26,10 +26,25 @@ pub const MAX_BOARD_TEXT: usize = 16 * 1024;
 /// The file name used in messages when the client names none.
 const DEFAULT_FILE: &str = "board.toml";
 
+/// The name a game's own board file goes by in messages (`board_file:3: ...`).
+pub const INLINE_FILE: &str = "board_file";
+
+/// A request body that carries a board file may be this large whatever the server's body
+/// limit: the file's 16 KB, escaped in JSON, with the request's other fields.
+pub const BOARD_BODY_LIMIT: usize = 3 * MAX_BOARD_TEXT;
+
+/// Whether a path's body may carry a board file (game creation, the board check).
+pub fn takes_board_file(path: &str) -> bool {
+    path == "/api/v1/games" || path == "/api/v1/boards/check"
+}
+
 /// `POST /api/v1/boards/check` and `GET /api/v1/boards/{name}/toml`.
 pub fn routes() -> Router<Arc<App>> {
     Router::new()
-        .route("/api/v1/boards/check", post(check))
+        .route(
+            "/api/v1/boards/check",
+            post(check).layer(axum::extract::DefaultBodyLimit::max(BOARD_BODY_LIMIT)),
+        )
         .route("/api/v1/boards/{name}/toml", get(builtin_toml))
 }
 
@@ -55,6 +70,12 @@ async fn check(body: Result<Bytes, BytesRejection>) -> Result<Json<Value>, ApiEr
 
 /// The core's verdict on a board file: the board as JSON, or its error with the line.
 pub fn check_board(file: &str, text: &str) -> Result<Value, ApiError> {
+    read_board(file, text).map(|board| board_json(&board))
+}
+
+/// A board file read by the core: `413 body_too_large` over [`MAX_BOARD_TEXT`], `422
+/// bad_board` with the core's message and line when refused.
+pub fn read_board(file: &str, text: &str) -> Result<Board, ApiError> {
     if text.len() > MAX_BOARD_TEXT {
         return Err(ApiError::new(
             StatusCode::PAYLOAD_TOO_LARGE,
@@ -65,14 +86,13 @@ pub fn check_board(file: &str, text: &str) -> Result<Value, ApiError> {
             ),
         ));
     }
-    let board = Board::from_toml(file, text).map_err(|e| {
+    Board::from_toml(file, text).map_err(|e| {
         ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "bad_board", e.to_string()).with(json!({
             "file": e.file,
             "line": e.line,
             "message": e.message,
         }))
-    })?;
-    Ok(board_json(&board))
+    })
 }
 
 async fn builtin_toml(Path(name): Path<String>) -> Response {
@@ -115,12 +135,21 @@ pub fn board_json(b: &Board) -> Value {
         "columns": per_count(&|p| json!(b.column_count(p))),
         "volume": per_count(&|p| json!(b.volume(p))),
         "layouts": per_count(&|p| layout(b, p)),
-        "evidence": b.evidence.iter().map(|e| json!({
+        "evidence": evidence_json(b),
+    })
+}
+
+/// A board's sourced facts: each fact, its source and its checkable constraints.
+pub fn evidence_json(b: &Board) -> Value {
+    json!(b
+        .evidence
+        .iter()
+        .map(|e| json!({
             "fact": e.fact,
             "source": e.source,
             "constraints": e.constraints.iter().map(constraint_json).collect::<Vec<_>>(),
-        })).collect::<Vec<_>>(),
-    })
+        }))
+        .collect::<Vec<_>>())
 }
 
 fn frame_json(f: &Frame) -> Value {

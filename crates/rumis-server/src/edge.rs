@@ -600,6 +600,16 @@ fn watchdog_deadline(watch: &Watch, limits: &Limits, start: Instant) -> Instant 
     }
 }
 
+/// The largest body read for a path: the routes that take a board file take one of
+/// 16 KB whatever the server's limit (`boards::BOARD_BODY_LIMIT`).
+fn body_limit(edge: &Edge, path: &str) -> usize {
+    if crate::boards::takes_board_file(path) {
+        edge.body_limit.max(crate::boards::BOARD_BODY_LIMIT)
+    } else {
+        edge.body_limit
+    }
+}
+
 /// One request: the client's address, the body read within its timeout, the router's
 /// answer within the request timeout.
 async fn answer(req: Request<hyper::body::Incoming>, peer: SocketAddr, edge: &Edge, router: Router) -> Response {
@@ -617,7 +627,7 @@ async fn answer(req: Request<hyper::body::Incoming>, peer: SocketAddr, edge: &Ed
         // waits for a slow client.
         match tokio::time::timeout(
             limits.body_timeout,
-            axum::body::to_bytes(Body::new(body), edge.body_limit),
+            axum::body::to_bytes(Body::new(body), body_limit(edge, parts.uri.path())),
         )
         .await
         {

@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use rumis_core::{Board, Colour, Game, MoveError, Site, Variant};
+use rumis_core::{Board, Colour, Game, MoveError, Site, StuckRule, Variant};
 use sha2::{Digest, Sha256};
 
 use crate::clock::Clock;
@@ -95,29 +95,44 @@ fn same_hash(a: &str, b: &str) -> bool {
 
 /// Prepared sites, shared: a site is immutable and costly to enumerate.
 fn site_for(setup: &Setup) -> Result<Arc<Site>, String> {
-    type Key = (String, usize, Variant, Vec<Colour>);
+    type Key = (String, Option<String>, usize, Variant, Vec<Colour>, StuckRule);
     static SITES: OnceLock<Mutex<HashMap<Key, Arc<Site>>>> = OnceLock::new();
-    let key = (setup.board.clone(), setup.players, setup.variant, setup.colours.clone());
+    let key = (
+        setup.board.clone(),
+        setup.board_file.clone(),
+        setup.players,
+        setup.variant,
+        setup.colours.clone(),
+        setup.stuck_rule,
+    );
     let sites = SITES.get_or_init(Default::default);
     if let Some(s) = sites.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
         return Ok(s.clone());
     }
-    let board = Board::builtin(&setup.board)
-        .ok_or_else(|| {
-            format!(
-                "unknown board '{}'; the boards are {}",
-                printable(&setup.board),
-                Board::builtin_names()
-            )
-        })?
-        .clone();
-    let site = Arc::new(Site::new(board, setup.players, setup.variant, Some(setup.colours.clone())).map_err(|e| e.0)?);
+    let board = board_of(setup)?;
+    let site = Site::new(board, setup.players, setup.variant, Some(setup.colours.clone())).map_err(|e| e.0)?;
+    let site = Arc::new(site.with_stuck_rule(setup.stuck_rule));
     let mut map = sites.lock().unwrap_or_else(|e| e.into_inner());
     if map.len() > 256 {
         map.clear();
     }
     map.insert(key, site.clone());
     Ok(site)
+}
+
+/// The game's board: its own file read by the core again (a restart rebuilds it from the
+/// stored text), or the scenario it names.
+fn board_of(setup: &Setup) -> Result<Board, String> {
+    if let Some(text) = &setup.board_file {
+        return Board::from_toml(crate::boards::INLINE_FILE, text).map_err(|e| e.to_string());
+    }
+    Board::builtin(&setup.board).cloned().ok_or_else(|| {
+        format!(
+            "unknown board '{}'; the boards are {}",
+            printable(&setup.board),
+            Board::builtin_names()
+        )
+    })
 }
 
 /// The game before its first move.
@@ -215,6 +230,10 @@ pub(crate) fn play(
         .copied()
         .filter(|&c| game.position().is_out(c) && !out_before.contains(&c))
         .collect();
+    let passed: Vec<String> = passed_after(game, number as usize - 1)
+        .iter()
+        .map(|c| c.to_string())
+        .collect();
     let to_move = game.to_move().map(|c| c.to_string());
     let ack = wire::MoveAck {
         number,
@@ -223,6 +242,7 @@ pub(crate) fn play(
         move_number: number + 1,
         to_move: to_move.clone(),
         out: newly_out.iter().map(|c| c.to_string()).collect(),
+        passed: passed.clone(),
         over: game.is_over(),
     };
     let mut events = vec![event(
@@ -236,6 +256,7 @@ pub(crate) fn play(
             by: by.name().into(),
             move_number: number + 1,
             to_move,
+            passed,
         },
     )];
     for c in &newly_out {
@@ -270,6 +291,25 @@ pub(crate) fn play(
         ));
     }
     Ok((ack, events))
+}
+
+/// The colours the turn went past after move `i` (0-based) while they stayed in: under the
+/// pass rule (rules §6) a colour that cannot place passes; under the rulebooks' rule a
+/// colour passed over is out, so none is listed. Who moves next is the core's answer.
+pub fn passed_after(game: &Game, i: usize) -> Vec<Colour> {
+    let order = &game.site().order;
+    let (Some(mover), Some(after)) = (game.mover(i), game.positions().get(i + 1)) else {
+        return Vec::new();
+    };
+    let next = after.to_move(game.site());
+    let Some(from) = order.iter().position(|&c| c == mover) else {
+        return Vec::new();
+    };
+    (1..order.len())
+        .map(|k| order[(from + k) % order.len()])
+        .take_while(|&c| Some(c) != next)
+        .filter(|&c| !after.is_out(c))
+        .collect()
 }
 
 pub(crate) fn event(game: &str, after_move: Option<i64>, body: GameEvent) -> Event {

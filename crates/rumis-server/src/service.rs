@@ -297,6 +297,7 @@ impl Games {
             if let Some(c) = clock {
                 Store::write_clock_in(&mut w.tx, new.id, c).await?;
             }
+            Store::set_board_and_rule(&mut w.tx, new.id, new.setup).await?;
             w.tx.commit().await?;
             Ok(())
         })

@@ -14,7 +14,7 @@
 
 use std::time::Duration;
 
-use rumis_core::{Colour, Variant};
+use rumis_core::{Colour, StuckRule, Variant};
 use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::migrate::{MigrateDatabase, Migration, MigrationType, Migrator};
 use sqlx::{Any, AnyConnection, AnyPool, Row, SqlSafeStr, Transaction};
@@ -47,6 +47,11 @@ pub struct Setup {
     pub ruins: Vec<String>,
     /// One token holds every human seat.
     pub hot_seat: bool,
+    /// A board of one's own: its file as given at creation (the core accepted it); `None`
+    /// on a scenario, found by `board`.
+    pub board_file: Option<String>,
+    /// What happens to a colour that cannot place (rules §6).
+    pub stuck_rule: StuckRule,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -140,6 +145,8 @@ pub struct Summary {
     pub move_count: i64,
     pub created: i64,
     pub updated: i64,
+    /// On a board of the players' own.
+    pub custom: bool,
 }
 
 /// A write transaction, with its writer's place on SQLite.
@@ -162,6 +169,7 @@ const MIGRATIONS: [(i64, &str, &str); 3] = [
     (2, "lifecycle", include_str!("../migrations/0002_lifecycle.sql")),
     (3, "players", include_str!("../migrations/0003_players.sql")),
     (4, "clocks", include_str!("../migrations/0004_clocks.sql")),
+    (5, "custom_boards", include_str!("../migrations/0005_custom_boards.sql")),
 ];
 
 fn colours_text(colours: &[Colour]) -> String {
@@ -367,6 +375,22 @@ impl Store {
         Ok(())
     }
 
+    /// Stores a new game's own board and stuck-colour rule (in the transaction that
+    /// inserts it): columns of their own, written only when they differ from a scenario's
+    /// game under the rulebooks' rule.
+    pub async fn set_board_and_rule(conn: &mut AnyConnection, id: &str, setup: &Setup) -> Result<(), GameError> {
+        if setup.board_file.is_none() && setup.stuck_rule == StuckRule::Out {
+            return Ok(());
+        }
+        sqlx::query("UPDATE games SET board_file = $1, stuck_rule = $2 WHERE id = $3")
+            .bind(setup.board_file.as_deref().unwrap_or(""))
+            .bind(setup.stuck_rule.name())
+            .bind(id)
+            .execute(&mut *conn)
+            .await?;
+        Ok(())
+    }
+
     pub async fn insert_move(
         conn: &mut AnyConnection,
         id: &str,
@@ -431,7 +455,8 @@ impl Store {
 
     pub async fn read_in(conn: &mut AnyConnection, id: &str) -> Result<Option<StoredGame>, GameError> {
         let row: Option<AnyRow> = sqlx::query(
-            "SELECT board, players, variant, colours, ruins, hot_seat, status, created, updated FROM games WHERE id = $1",
+            "SELECT board, players, variant, colours, ruins, hot_seat, status, created, updated, board_file, stuck_rule \
+             FROM games WHERE id = $1",
         )
         .bind(id)
         .fetch_optional(&mut *conn)
@@ -439,6 +464,8 @@ impl Store {
         let Some(row) = row else { return Ok(None) };
         let variant_name: String = row.try_get("variant")?;
         let ruins: String = row.try_get("ruins")?;
+        let board_file: String = row.try_get("board_file")?;
+        let rule_name: String = row.try_get("stuck_rule")?;
         let setup = Setup {
             board: row.try_get("board")?,
             players: row.try_get::<i64, _>("players")? as usize,
@@ -447,6 +474,9 @@ impl Store {
             colours: parse_colours(&row.try_get::<String, _>("colours")?)?,
             ruins: ruins.split_whitespace().map(String::from).collect(),
             hot_seat: row.try_get::<i64, _>("hot_seat")? != 0,
+            board_file: (!board_file.is_empty()).then_some(board_file),
+            stuck_rule: StuckRule::from_name(&rule_name)
+                .ok_or_else(|| GameError::internal(format!("stored stuck-colour rule '{rule_name}' is unknown")))?,
         };
         let seat_rows =
             sqlx::query("SELECT seat, colours, kind, level, token_hash FROM seats WHERE game = $1 ORDER BY seat")
@@ -710,7 +740,8 @@ impl Store {
     /// The most recently updated games of a status.
     pub async fn list(&self, status: &str, limit: i64) -> Result<Vec<Summary>, GameError> {
         let rows = sqlx::query(
-            "SELECT id, board, players, variant, status, to_move, move_count, created, updated \
+            "SELECT id, board, players, variant, status, to_move, move_count, created, updated, \
+             CAST(CASE WHEN board_file = '' THEN 0 ELSE 1 END AS BIGINT) AS custom \
              FROM games WHERE status = $1 ORDER BY updated DESC, id LIMIT $2",
         )
         .bind(status)
@@ -729,6 +760,7 @@ impl Store {
                     move_count: r.try_get("move_count")?,
                     created: r.try_get("created")?,
                     updated: r.try_get("updated")?,
+                    custom: r.try_get::<i64, _>("custom")? != 0,
                 })
             })
             .collect::<Result<_, sqlx::Error>>()

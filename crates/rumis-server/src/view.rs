@@ -138,11 +138,16 @@ pub fn state_of(l: &Loaded, at: Option<usize>) -> wire::State {
         .collect();
     let moves = l.moves[..shown]
         .iter()
-        .map(|m| wire::MoveInfo {
+        .enumerate()
+        .map(|(i, m)| wire::MoveInfo {
             number: m.number,
             colour: m.colour.clone(),
             placement: m.placement.clone(),
             created: m.created,
+            passed: crate::game::passed_after(&game, i)
+                .iter()
+                .map(|c| c.to_string())
+                .collect(),
         })
         .collect();
     let to_move = game.to_move();
@@ -162,6 +167,9 @@ pub fn state_of(l: &Loaded, at: Option<usize>) -> wire::State {
             ruin_colour: site.ruin_colour.map(|c| c.to_string()),
             ruins: l.setup.ruins.clone(),
             hmax: board.hmax(site.limit_players),
+            stuck_rule: site.stuck_rule.name().to_string(),
+            custom: l.setup.board_file.is_some(),
+            board_file: l.setup.board_file.clone(),
         },
         seats,
         moves_played: played,
@@ -218,5 +226,6 @@ pub fn summary(s: &Summary) -> Value {
         move_number: s.move_count + 1,
         created: s.created,
         updated: s.updated,
+        custom: s.custom,
     })
 }

@@ -16,6 +16,9 @@ pub struct MoveAck {
     pub move_number: i64,
     pub to_move: Option<String>,
     pub out: Vec<String>,
+    /// Under the pass rule (rules §6): the colours that could not place after this move
+    /// and passed (they stay in).
+    pub passed: Vec<String>,
     pub over: bool,
 }
 
@@ -75,6 +78,8 @@ pub enum GameEvent {
         by: String,
         move_number: i64,
         to_move: Option<String>,
+        /// The colours that passed after this move (the pass rule, rules §6).
+        passed: Vec<String>,
     },
     Out {
         game: String,
@@ -233,6 +238,8 @@ pub struct Summary {
     pub move_number: i64,
     pub created: i64,
     pub updated: i64,
+    /// On a board of the players' own (its name is `board`).
+    pub custom: bool,
 }
 
 /// `200` to `GET /games`.
@@ -254,6 +261,12 @@ pub struct SiteInfo {
     pub ruin_colour: Option<String>,
     pub ruins: Vec<String>,
     pub hmax: u8,
+    /// `out` or `pass`: what happens to a colour that cannot place (rules §6).
+    pub stuck_rule: String,
+    /// Whether the board is one of the players' own, not a scenario.
+    pub custom: bool,
+    /// A board of one's own: its file, as the game was created with it.
+    pub board_file: Option<String>,
 }
 
 /// A seat in a state (no token).
@@ -281,6 +294,8 @@ pub struct MoveInfo {
     pub colour: String,
     pub placement: String,
     pub created: i64,
+    /// The colours that passed after this move (the pass rule, rules §6).
+    pub passed: Vec<String>,
 }
 
 /// The move just before `at`, with the cubes it took.

@@ -140,6 +140,7 @@ fn every_typed_event_is_documented() {
             by: "human".into(),
             move_number: 2,
             to_move: Some("Y".into()),
+            passed: vec!["G".into()],
         },
         GameEvent::Out {
             game: g(),

@@ -15,6 +15,7 @@ import { ToolPicker } from "./tools";
 import { GridView } from "./grid";
 import { FieldsView } from "./fields";
 import { PreviewView } from "./preview";
+import { PlayPanel } from "./play";
 
 export class EditorPage {
   private state = new EditorState(blankDraft(t("editor.newName")));
@@ -23,6 +24,7 @@ export class EditorPage {
   private grid = new GridView(this.state, this.tools);
   private fields = new FieldsView(this.state);
   private preview = new PreviewView();
+  private play = new PlayPanel();
   private el: Record<string, HTMLElement> = {};
 
   constructor(private root: HTMLElement) {}
@@ -60,9 +62,11 @@ export class EditorPage {
           h("button", { type: "button", id: "ed-upload-button", onclick: () => upload.click() }, t("editor.upload")),
           upload,
           (this.el.download = h("button", { type: "button", class: "primary", id: "ed-download", disabled: true, onclick: () => this.download() }, t("editor.download"))),
+          (this.el.play = h("button", { type: "button", id: "ed-play-button", disabled: true, onclick: () => this.openPlay() }, t("editor.play.button"))),
           (this.el.status = h("span", { class: "ed-status", id: "ed-status", role: "status", "aria-live": "polite" })),
         ),
         (this.el.upload = h("div", { class: "ed-fault", id: "fault-upload", role: "alert" })),
+        this.play.el,
         h(
           "div",
           { class: "ed-main" },
@@ -93,6 +97,7 @@ export class EditorPage {
 
   private pending() {
     (this.el.download as HTMLButtonElement).disabled = true;
+    (this.el.play as HTMLButtonElement).disabled = true;
     this.el.status.className = "ed-status";
     this.el.status.textContent = t("editor.checking");
     document.body.dataset.editor = "checking";
@@ -101,6 +106,8 @@ export class EditorPage {
   private judged(v: Verdict) {
     if (this.checker.busy) return; // a newer draft is on its way
     const download = this.el.download as HTMLButtonElement;
+    (this.el.play as HTMLButtonElement).disabled = !v.ok;
+    if (!v.ok) this.play.close();
     if (v.ok) {
       download.disabled = false;
       this.el.status.className = "ed-status good";
@@ -162,6 +169,13 @@ export class EditorPage {
     } catch (e) {
       toast((e as Error).message, true);
     }
+  }
+
+  /** A game on the file the core accepted, exactly as it was checked. */
+  private openPlay() {
+    const v = this.checker.verdict;
+    if (!v?.ok || this.checker.busy) return;
+    this.play.open(v.written.text);
   }
 
   /** The file the core accepted, exactly as it was checked. */

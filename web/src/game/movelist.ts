@@ -47,7 +47,7 @@ export class MoveList extends Emitter<MoveListEvents> {
     if (moves.length === this.count && this.body.children.length) return;
     this.count = moves.length;
     if (this.pinned !== null && this.pinned > moves.length) this.pinned = null;
-    const rows = moves.map((m) =>
+    const rows = moves.flatMap((m) => [
       h(
         "tr",
         {
@@ -63,7 +63,11 @@ export class MoveList extends Emitter<MoveListEvents> {
         h("td", { class: "stone-code" }, m.placement.split("@")[0]),
         h("td", { class: "notation" }, m.placement),
       ),
-    );
+      // The pass rule (rules §6): who could not place after this move and passed.
+      ...(m.passed ?? []).map((c) =>
+        h("tr", { class: "passed", "data-passed": c, "data-after": m.number }, h("td", {}), h("td", {}, swatch(c)), h("td", { colspan: 2, class: "small" }, t("game.moves.passed", { colour: colourName(c) }))),
+      ),
+    ]);
     if (!rows.length) rows.push(h("tr", {}, h("td", { colspan: 3, class: "small" }, t("game.moves.none"))));
     this.body.replaceChildren(...rows);
     const scroll = this.el.querySelector(".movelist-scroll") as HTMLElement;

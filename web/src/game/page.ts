@@ -236,7 +236,9 @@ export class GamePage {
       if (s.over) this.setTop(true);
     }
     const variant = s.site.variant === "ruinas" ? ` · ${t("game.variant.ruinas")}` : s.site.variant === "two-player-four-colors" ? ` · ${t("game.variant.four_colours")}` : "";
-    this.el.title.textContent = t("game.title", { board: s.site.board, count: s.site.players }) + variant;
+    const house = [s.site.custom ? t("game.variant.custom") : "", s.site.stuck_rule === "pass" ? t("game.variant.passRule") : ""].filter(Boolean);
+    this.el.title.textContent = t("game.title", { board: s.site.board, count: s.site.players }) + variant + house.map((x) => ` · ${x}`).join("");
+    this.el.title.dataset.stuckRule = s.site.stuck_rule ?? "out";
     this.view.setColumns(s.position.columns, falling);
     this.view.setRecent(this.replayAt === null ? [...this.recent.values()].filter((r) => !falling.length || r.cubes !== falling) : []);
     this.renderStatus();
