@@ -177,8 +177,8 @@ pub fn run_match(args: &MatchArgs) -> Result<String, String> {
     }
     let cfg = MatchConfig {
         site,
-        a,
-        b,
+        a: a.clone(),
+        b: b.clone(),
         games: args.games,
         parallel: args.threads.max(1),
         search_threads: args.search_threads,

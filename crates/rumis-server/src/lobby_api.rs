@@ -190,6 +190,8 @@ fn setup_of(board: &str, players: usize, variant: Option<&str>, colours: Option<
         colours: site.order.clone(),
         ruins: Vec::new(),
         hot_seat: false,
+        board_file: None,
+        stuck_rule: rumis_core::StuckRule::Out,
     })
 }
 

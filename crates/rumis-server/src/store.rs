@@ -164,7 +164,7 @@ pub struct Store {
     writers: Option<std::sync::Arc<Semaphore>>,
 }
 
-const MIGRATIONS: [(i64, &str, &str); 3] = [
+const MIGRATIONS: [(i64, &str, &str); 5] = [
     (1, "games", include_str!("../migrations/0001_games.sql")),
     (2, "lifecycle", include_str!("../migrations/0002_lifecycle.sql")),
     (3, "players", include_str!("../migrations/0003_players.sql")),

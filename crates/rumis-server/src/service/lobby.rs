@@ -701,6 +701,8 @@ impl Games {
                     colours: Vec::new(),
                     ruins: Vec::new(),
                     hot_seat: false,
+                    board_file: None,
+                    stuck_rule: rumis_core::StuckRule::Out,
                 };
                 let site = rumis_core::Site::new(
                     Board::builtin(&setup.board)
