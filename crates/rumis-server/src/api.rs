@@ -342,7 +342,7 @@ struct CreateRequest {
 /// A clock asked for at creation (checked by the service: `clock::Rule::from_asked`).
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct ClockRequest {
+pub(crate) struct ClockRequest {
     kind: String,
     #[serde(default)]
     minutes: Option<f64>,
@@ -354,6 +354,21 @@ struct ClockRequest {
     on_timeout: Option<String>,
     #[serde(default)]
     ai_level: Option<i64>,
+}
+
+impl ClockRequest {
+    /// The clock asked for, checked (`clock::Rule::from_asked`): used by game creation and
+    /// by the lobby's seeks alike.
+    pub(crate) fn rule(self) -> Result<crate::clock::Rule, crate::error::GameError> {
+        crate::clock::Rule::from_asked(&crate::clock::Asked {
+            kind: self.kind,
+            minutes: self.minutes,
+            increment_seconds: self.increment_seconds,
+            days: self.days,
+            on_timeout: self.on_timeout,
+            ai_level: self.ai_level,
+        })
+    }
 }
 
 async fn create_game(
@@ -464,17 +479,7 @@ async fn create_game(
             })
             .collect::<Result<_, _>>()?,
     };
-    let clock = match req.clock {
-        None => None,
-        Some(c) => Some(crate::clock::Rule::from_asked(&crate::clock::Asked {
-            kind: c.kind,
-            minutes: c.minutes,
-            increment_seconds: c.increment_seconds,
-            days: c.days,
-            on_timeout: c.on_timeout,
-            ai_level: c.ai_level,
-        })?),
-    };
+    let clock = req.clock.map(ClockRequest::rule).transpose()?;
     let created = app
         .games
         .create_timed(setup, seats, &peer.ip().to_string(), clock)

@@ -133,9 +133,9 @@ struct SeekRequest {
     #[serde(default)]
     rated: bool,
     seats: Vec<SeekSeat>,
-    /// Room for the clocks' part: see `service::lobby::seek_clock`.
+    /// A clock as at game creation (`POST /games`); it starts when the last seat is taken.
     #[serde(default)]
-    clock: Option<Value>,
+    clock: Option<crate::api::ClockRequest>,
 }
 
 fn bad_setup(reason: impl Into<String>) -> ApiError {
@@ -202,7 +202,7 @@ async fn seek(
     body: Body,
 ) -> Result<Response, ApiError> {
     let req: SeekRequest = parse_body(body)?;
-    crate::service::seek_clock(req.clock.as_ref())?;
+    let clock = req.clock.map(crate::api::ClockRequest::rule).transpose()?;
     let setup = setup_of(&req.board, req.players, req.variant.as_deref(), req.colours.as_deref())?;
     let seats = if setup.variant == Variant::TwoPlayerFourColors {
         2
@@ -234,6 +234,7 @@ async fn seek(
         setup,
         slots,
         rated: req.rated,
+        clock,
     };
     let seated = app.games.seek(bearer(&headers), seek, &peer.ip().to_string()).await?;
     Ok((StatusCode::CREATED, Json(seated)).into_response())

@@ -28,7 +28,6 @@ use crate::wire::{self, GameEvent};
 
 mod leaving;
 mod lobby;
-pub(crate) use lobby::seek_clock;
 pub use lobby::{Quick, Seek, Slot, LOBBY};
 
 /// A write that stays busy this long answers `503 busy`.

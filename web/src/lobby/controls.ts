@@ -3,6 +3,8 @@
 import { t } from "../i18n";
 import { h } from "../ui";
 import type { Me } from "../players/api";
+import { ClockForm } from "../startclock";
+import type { ClockChoice } from "../game/clockapi";
 
 export const SCENARIOS = ["Chullpa", "Pirka", "Tambo", "Pisac", "Coricancha", "Cucho"];
 
@@ -38,17 +40,27 @@ export interface SeekChoice {
   board: string;
   players: number;
   rated: boolean;
+  /** The game's clock; it starts when the last seat is taken. */
+  clock: ClockChoice | null;
 }
 
 export function seekForm(onSeek: (c: SeekChoice) => void): HTMLElement {
   const board = h("select", { id: "seek-board" }, ...options(SCENARIOS, (v) => v));
   const players = h("select", { id: "seek-players" }, ...options([2, 3, 4], (v) => t("lobby.playersN", { count: Number(v) })));
   const rated = h("input", { type: "checkbox", id: "seek-rated", checked: true });
+  const clock = new ClockForm();
+  const clockRow = h("div", { class: "row seek-clock" });
+  const redraw = () => clockRow.replaceChildren(clock.render(true, redraw));
+  redraw();
   return h(
     "form",
-    { class: "seek-form", onsubmit: (e: Event) => (e.preventDefault(), onSeek({ board: board.value, players: Number(players.value), rated: rated.checked })) },
+    {
+      class: "seek-form",
+      onsubmit: (e: Event) => (e.preventDefault(), onSeek({ board: board.value, players: Number(players.value), rated: rated.checked, clock: clock.choice() })),
+    },
     h("h2", {}, t("lobby.seekTitle")),
     h("div", { class: "row" }, board, players, h("label", {}, rated, " ", t("lobby.rated"))),
+    clockRow,
     h("button", { class: "primary", id: "seek-create", type: "submit" }, t("lobby.seekCreate")),
   );
 }

@@ -97,7 +97,7 @@ export class LobbyPage {
 
   private seek(c: SeekChoice) {
     const seats = [{ kind: "me" }, ...Array.from({ length: c.players - 1 }, () => ({ kind: "open" }))];
-    return this.act(() => players.seek({ board: c.board, players: c.players, rated: c.rated, seats }));
+    return this.act(() => players.seek({ board: c.board, players: c.players, rated: c.rated, seats, ...(c.clock ? { clock: c.clock } : {}) }));
   }
 
   private quick(c: QuickChoice) {

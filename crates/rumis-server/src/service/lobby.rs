@@ -59,6 +59,8 @@ pub struct Seek {
     pub setup: Setup,
     pub slots: Vec<Slot>,
     pub rated: bool,
+    /// The clock asked for (checked); it starts when the last seat is taken.
+    pub clock: Option<crate::clock::Rule>,
 }
 
 /// Quick play as asked for: `None` is "any".
@@ -72,23 +74,20 @@ pub struct Quick {
     pub wait: Duration,
 }
 
-/// HOOK for the clocks and resign part of issue #17: the seats that forfeited a finished
-/// game (timed out, resigned), ranked last when its ratings are counted. Nothing forfeits
-/// before that part exists.
-pub(crate) fn forfeited_seats(_loaded: &Loaded) -> Vec<usize> {
-    Vec::new()
-}
-
-/// HOOK for the clocks part of issue #17: the clock a seek asks for, checked, as the lobby
-/// shows it. Until clocks exist every lobby game is untimed, and a seek that asks for a
-/// clock is refused rather than silently untimed.
-pub(crate) fn seek_clock(clock: Option<&serde_json::Value>) -> Result<Option<serde_json::Value>, GameError> {
-    match clock {
-        None | Some(serde_json::Value::Null) => Ok(None),
-        Some(_) => Err(GameError::BadSetup(
-            "this server has no clocks yet: leave \"clock\" out".into(),
-        )),
-    }
+/// The seats that forfeited a finished game: a colour of theirs left it (resigned, or ran
+/// out of time under the "out" rule — the core's retirements). They rank last when its
+/// ratings are counted (issue #17: "timeout and resign count as last place"). A seat the
+/// AI took over on a timeout is not a retirement and ranks by its score.
+pub(crate) fn forfeited_seats(loaded: &Loaded) -> Vec<usize> {
+    let mut seats: Vec<usize> = loaded
+        .game
+        .retirements()
+        .iter()
+        .filter_map(|r| loaded.seat_of(r.colour).map(|s| s.seat))
+        .collect();
+    seats.sort_unstable();
+    seats.dedup();
+    seats
 }
 
 /// Refuses a move in a game that is not being played: still waiting for players, or
@@ -413,6 +412,12 @@ impl Games {
             now: now_ms(),
         };
         Store::insert_game(conn, &new).await?;
+        Store::set_board_and_rule(conn, &id, new.setup).await?;
+        if let Some(rule) = seek.clock {
+            // Nobody's time runs while the game waits for players: `start_in` starts it.
+            let clock = crate::clock::Clock::start(rule, seek.slots.len(), None, new.now);
+            Store::write_clock_in(conn, &id, &clock).await?;
+        }
         for (i, s) in seek.slots.iter().enumerate() {
             match s {
                 Slot::Me => Store::bind_seat_in(conn, &id, i, Some(&me.id), key_hash).await?,
@@ -438,10 +443,14 @@ impl Games {
         let stored = Store::read_in(conn, id)
             .await?
             .ok_or_else(|| GameError::UnknownGame(id.into()))?;
-        let loaded = replay(stored)?;
+        let mut loaded = replay(stored)?;
         let progress = loaded.progress();
         Store::set_progress(conn, id, &progress).await?;
         Store::clear_fill_in(conn, id).await?;
+        // Every seat is taken: the clock (if the seek asked for one) starts for the human
+        // seat to move. The state carries it; the seated event tells clients to look.
+        loaded.status = progress.status.to_string();
+        super::leaving::pass_clock(conn, &mut loaded, false, now_ms()).await?;
         Ok(progress.ai_to_move.then(|| loaded.has_human()))
     }
 
@@ -722,6 +731,7 @@ impl Games {
                         .chain(std::iter::repeat_n(Slot::Open, players - 1))
                         .collect(),
                     rated: quick.rated,
+                    clock: None,
                 };
                 let lobby = LobbyRow {
                     rated: quick.rated,
@@ -866,10 +876,12 @@ impl Games {
                         _ => Slot::Open,
                     };
                 }
+                let clock = Store::read_clock_in(&mut w.tx, idr).await?.map(|c| c.rule);
                 let seek = Seek {
                     setup: stored.setup.clone(),
                     slots,
                     rated: lobby.rated,
+                    clock,
                 };
                 let row = LobbyRow {
                     rated: lobby.rated,
