@@ -11,7 +11,9 @@ on_both_databases!(
     a_timeout_puts_the_seat_out_and_the_others_finish,
     a_timeout_gives_the_seat_to_the_ai,
     resign_at_any_turn_and_again,
-    leave_gives_the_seat_to_the_ai
+    leave_gives_the_seat_to_the_ai,
+    a_late_move_is_refused_and_changes_nothing,
+    undo_takes_back_a_resignation_after_the_move
 );
 
 use std::time::{Duration, Instant};
@@ -367,4 +369,83 @@ async fn a_timeout_fires_once_with_two_instances_on_postgres() {
     a.stop().await;
     b.stop().await;
     db.remove().await;
+}
+
+async fn a_late_move_is_refused_and_changes_nothing(db: String) {
+    // The timeout task looks once at the start and then not for an hour: the move comes
+    // after the clock ran out but before the timeout is applied.
+    let mut c = config(&db);
+    c.clock_poll = Duration::from_secs(3600);
+    let server = start(c).await;
+    let addr = server.addr;
+    let created = create(addr, two_humans(json!({ "kind": "realtime", "minutes": 0.1 }))).await;
+    let id = s(&created["id"]);
+    let t = tokens(&created);
+    tokio::time::sleep(Duration::from_millis(6_300)).await;
+    let r = play(addr, &id, t[0].as_deref(), "L4@a1,a2,a3,b1", 1).await;
+    assert_eq!(
+        (r.status, r.json()["error"].clone()),
+        (409, json!("time_ran_out")),
+        "{}",
+        r.text()
+    );
+    let st = state(addr, &id).await;
+    assert_eq!(st["moves_played"], 0);
+    assert_eq!(st["clock"]["seats"][0]["remaining_ms"], 0);
+    assert_eq!(st["left"], json!([]));
+    server.stop().await;
+}
+
+async fn undo_takes_back_a_resignation_after_the_move(db: String) {
+    let server = start(config(&db)).await;
+    let addr = server.addr;
+    let created = create(addr, json!({ "board": "chullpa", "players": 3, "hot_seat": true })).await;
+    let id = s(&created["id"]);
+    let token = tokens(&created)[0].clone();
+    // Yellow resigns before any move (it stays), Red plays, Green resigns (on its turn, the
+    // seat to move is Green's: Yellow is out).
+    let resign = |seat: usize| {
+        let (id, token) = (id.clone(), token.clone());
+        async move {
+            post(
+                addr,
+                &format!("/api/v1/games/{id}/resign"),
+                token.as_deref(),
+                &json!({ "seat": seat }),
+            )
+            .await
+        }
+    };
+    assert_eq!(resign(1).await.json()["retired"], json!(["Y"]));
+    assert_eq!(play(addr, &id, token.as_deref(), "L4@a1,a2,a3,b1", 1).await.status, 201);
+    let r = post(
+        addr,
+        &format!("/api/v1/games/{id}/resign"),
+        token.as_deref(),
+        &json!({}),
+    )
+    .await;
+    assert_eq!(r.json()["retired"], json!(["G"]), "{}", r.text());
+    assert_eq!(state(addr, &id).await["left"].as_array().unwrap().len(), 2);
+    let r = post(
+        addr,
+        &format!("/api/v1/games/{id}/undo"),
+        token.as_deref(),
+        &json!({ "expected_move_number": 2 }),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    // The move and the resignation after it are taken back; the one before stays, in the
+    // store as in the core (the state is a replay of what is stored).
+    let st = state(addr, &id).await;
+    assert_eq!(st["moves_played"], 0);
+    assert_eq!(
+        st["left"],
+        json!([{ "colour": "Y", "after_move": 0, "reason": "resigned" }])
+    );
+    assert_eq!(st["to_move"], "R");
+    // A seat the token does not hold, in a hot-seat game: refused.
+    let r = resign(7).await;
+    assert_eq!((r.status, r.json()["error"].clone()), (400, json!("bad_seat")));
+    server.stop().await;
 }
