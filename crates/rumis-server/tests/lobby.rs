@@ -137,7 +137,9 @@ async fn bad_input_is_refused_and_changes_nothing(db: String) {
     };
     let before = snapshot().await;
     let unknown = "0123456789abcdef";
-    let cases: Vec<(&str, String, Option<&str>, Value, u16, &str)> = vec![
+    // (method, path, key, body, status, error code)
+    type Case<'a> = (&'a str, String, Option<&'a str>, Value, u16, &'a str);
+    let cases: Vec<Case> = vec![
         (
             "POST",
             "/api/v1/players".into(),

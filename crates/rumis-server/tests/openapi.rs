@@ -406,3 +406,178 @@ async fn clock_answers_and_events_are_documented() {
         c.missing
     );
 }
+
+/// Players, the lobby, abort, rematch and ratings: real answers (success and refusal) and
+/// every event they send, against the document.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lobby_answers_and_events_are_documented() {
+    let doc = document();
+    let g = || "0123456789abcdef".to_string();
+    let mut out = Vec::new();
+    for e in [
+        GameEvent::Seated {
+            game: g(),
+            seat: 1,
+            player: Some(g()),
+            name: Some("Ana".into()),
+            started: true,
+        },
+        GameEvent::Filled {
+            game: g(),
+            seats: vec![1, 2],
+            level: 3,
+        },
+        GameEvent::Aborted { game: g() },
+        GameEvent::RematchOffered {
+            game: g(),
+            rematch: g(),
+            by: g(),
+        },
+        GameEvent::Rated { game: g() },
+    ] {
+        let v = serde_json::to_value(&e).unwrap();
+        let kind = v["type"].as_str().unwrap().to_string();
+        let schema = json!({ "$ref": doc["components"]["schemas"]["Event"]["discriminator"]["mapping"][&kind]
+            .as_str()
+            .unwrap_or_else(|| panic!("event type {kind} is not in the document's mapping")) });
+        undocumented(&doc, &v, &schema, &format!("event {kind}"), &mut out);
+    }
+    assert!(out.is_empty(), "fields not in docs/server-openapi.yaml: {out:#?}");
+
+    let dir = TempDir::new("openapi-lobby");
+    let server = start(config(&dir.db_url())).await;
+    let addr = server.addr;
+    let mut c = Checker {
+        doc,
+        missing: Vec::new(),
+    };
+    let pa = post(addr, "/api/v1/players", None, &json!({ "name": "Ana" })).await;
+    c.answer("post", "/api/v1/players", &pa);
+    c.answer(
+        "post",
+        "/api/v1/players",
+        &post(addr, "/api/v1/players", None, &json!({ "name": "" })).await,
+    );
+    let pb = post(addr, "/api/v1/players", None, &json!({ "name": "Ben" }))
+        .await
+        .json();
+    let (a, b) = (
+        pa.json()["key"].as_str().unwrap().to_string(),
+        pb["key"].as_str().unwrap().to_string(),
+    );
+    let a_id = pa.json()["id"].as_str().unwrap().to_string();
+    let seek = post(
+        addr,
+        "/api/v1/lobby/seeks",
+        Some(&a),
+        &json!({ "board": "chullpa", "players": 2, "rated": true, "seats": [{ "kind": "me" }, { "kind": "open" }] }),
+    )
+    .await;
+    c.answer("post", "/api/v1/lobby/seeks", &seek);
+    c.answer(
+        "post",
+        "/api/v1/lobby/seeks",
+        &post(
+            addr,
+            "/api/v1/lobby/seeks",
+            None,
+            &json!({ "board": "chullpa", "players": 2, "seats": [] }),
+        )
+        .await,
+    );
+    let id = seek.json()["game"].as_str().unwrap().to_string();
+    let mut ws = subscribe(addr, &id).await;
+    c.event(&next_of(&mut ws, "snapshot").await);
+    c.answer("get", "/api/v1/lobby", &get(addr, "/api/v1/lobby").await);
+    c.answer(
+        "get",
+        "/api/v1/games/{id}/table",
+        &get(addr, &format!("/api/v1/games/{id}/table")).await,
+    );
+    c.answer(
+        "post",
+        "/api/v1/games/{id}/moves",
+        &play(addr, &id, Some(&a), "D2@a1x2", 1).await,
+    );
+    let join = post(addr, &format!("/api/v1/games/{id}/join"), Some(&b), &json!({})).await;
+    c.answer("post", "/api/v1/games/{id}/join", &join);
+    c.event(&next_of(&mut ws, "seated").await);
+    c.answer(
+        "post",
+        "/api/v1/games/{id}/join",
+        &post(addr, &format!("/api/v1/games/{id}/join"), Some(&b), &json!({})).await,
+    );
+    c.answer(
+        "post",
+        "/api/v1/games/{id}/abort",
+        &post(addr, &format!("/api/v1/games/{id}/abort"), Some(&b), &json!({})).await,
+    );
+    c.event(&next_of(&mut ws, "aborted").await);
+    c.answer(
+        "post",
+        "/api/v1/games/{id}/abort",
+        &post(addr, &format!("/api/v1/games/{id}/abort"), Some(&b), &json!({})).await,
+    );
+    c.answer(
+        "post",
+        "/api/v1/games/{id}/rematch",
+        &post(addr, &format!("/api/v1/games/{id}/rematch"), Some(&a), &json!({})).await,
+    );
+    c.event(&next_of(&mut ws, "rematch_offered").await);
+    c.answer(
+        "post",
+        "/api/v1/lobby/quick",
+        &post(
+            addr,
+            "/api/v1/lobby/quick",
+            Some(&b),
+            &json!({ "players": 3, "wait_seconds": 0 }),
+        )
+        .await,
+    );
+    c.answer(
+        "post",
+        "/api/v1/lobby/quick",
+        &post(addr, "/api/v1/lobby/quick", Some(&b), &json!({ "players": 9 })).await,
+    );
+    c.answer(
+        "get",
+        "/api/v1/players/{id}",
+        &get(addr, &format!("/api/v1/players/{a_id}")).await,
+    );
+    c.answer(
+        "get",
+        "/api/v1/players/{id}",
+        &get(addr, "/api/v1/players/0123456789abcdef").await,
+    );
+    c.answer(
+        "get",
+        "/api/v1/players/me",
+        &client::request(addr, "GET", "/api/v1/players/me", Some(&b), None)
+            .await
+            .unwrap(),
+    );
+    c.answer("get", "/api/v1/players/me", &get(addr, "/api/v1/players/me").await);
+    c.answer("get", "/api/v1/ratings", &get(addr, "/api/v1/ratings").await);
+    let mut lobby = tokio_tungstenite::connect_async(format!("ws://{addr}/api/v1/lobby/events"))
+        .await
+        .unwrap()
+        .0;
+    let first = next_event(&mut lobby).await;
+    assert_eq!(first["type"], "lobby");
+    c.answer(
+        "get",
+        "/api/v1/lobby",
+        &client::Response {
+            status: 200,
+            headers: Vec::new(),
+            body: first.to_string().into_bytes(),
+        },
+    );
+    server.stop().await;
+    assert!(
+        c.missing.is_empty(),
+        "fields not in docs/server-openapi.yaml: {:#?}",
+        c.missing
+    );
+}
