@@ -159,5 +159,36 @@ test("the start page: each board's evidence and provenance, and the pass house r
   assert.equal((await api(server.url, `/games/${id}`)).site.stuck_rule, "pass");
   await page.waitForFunction(() => document.querySelector(".game-title")?.dataset.stuckRule === "pass");
   assert.match(await page.textContent(".game-title"), /a stuck colour passes/);
+
+  // A game under the rule played to its end (the CLI's self-play, sent move by move): each
+  // pass the server names is a line of the page's move list.
+  const dir = mkdtempSync(join(tmpdir(), "rumis-pass-"));
+  const recordFile = join(dir, "pass.txt");
+  execFileSync(binary(), ["selfplay", "--board", "chullpa", "--players", "4", "--stuck-rule", "pass", "--seed", "11", "--out", recordFile]);
+  const moves = readFileSync(recordFile, "utf8")
+    .split("\n")
+    .filter((l) => !l.startsWith("["))
+    .join(" ")
+    .split(/\s+/)
+    .filter((w) => w.includes("@"));
+  const hot = await api(server.url, "/games", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ board: "chullpa", players: 4, stuck_rule: "pass", hot_seat: true }) });
+  const token = hot.seats[0].token;
+  const passes = [];
+  for (const [i, placement] of moves.entries()) {
+    const ack = await api(server.url, `/games/${hot.id}/moves`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
+      body: JSON.stringify({ placement, expected_move_number: i + 1 }),
+    });
+    for (const c of ack.passed) passes.push(`${i + 1}${c}`);
+  }
+  assert.ok(passes.length > 0, "a colour passed in this game");
+  await page.goto(`${server.url}/game/${hot.id}`);
+  await page.waitForSelector("#final-scores");
+  const listed = await page.$$eval("#movelist tr.passed", (rows) => rows.map((r) => `${r.dataset.after}${r.dataset.passed}`));
+  assert.deepEqual(listed, passes);
+  assert.match(await page.textContent("#movelist tr.passed"), /cannot place and passes/);
+  await page.$eval("#movelist tr.passed", (r) => r.scrollIntoView({ block: "center" }));
+  await page.locator("#movelist").screenshot({ path: join(outDir, "pass-in-move-list.png") });
   await context.close();
 });

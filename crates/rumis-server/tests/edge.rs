@@ -91,8 +91,9 @@ async fn every_error_of_the_http_layer_has_a_json_body() {
         (
             "body too large",
             format!(
-                "POST /api/v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 40000\r\n\r\n{}",
-                " ".repeat(40_000)
+                // Over the 48 KB that game creation takes (a board file inline).
+                "POST /api/v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 60000\r\n\r\n{}",
+                " ".repeat(60_000)
             )
             .into_bytes(),
             413,
