@@ -349,7 +349,7 @@ fn with_json_body(buf: &[u8], head_request: bool) -> Option<Vec<u8>> {
     if !empty {
         return None;
     }
-    let body = http_error(StatusCode::from_u16(status).ok()?).body().to_string();
+    let body = serde_json::to_string(&http_error(StatusCode::from_u16(status).ok()?).body()).ok()?;
     out.push_str(&format!(
         "\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
         body.len()
@@ -410,6 +410,41 @@ fn trim() {
 
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
 fn trim() {}
+
+/// The kernel's send buffer of a WebSocket: fixed, not grown by the kernel's autotuning
+/// (up to 4 MB a socket on Linux), so that a subscriber that stops reading holds at most
+/// this much of the server's memory before its sends block and it is dropped as too slow.
+const WS_SEND_BUFFER: libc::c_int = 64 * 1024;
+
+#[cfg(unix)]
+fn raw_fd(stream: &TcpStream) -> libc::c_int {
+    use std::os::fd::AsRawFd;
+    stream.as_raw_fd()
+}
+
+#[cfg(not(unix))]
+fn raw_fd(_: &TcpStream) -> libc::c_int {
+    -1
+}
+
+/// Sets a connection's send buffer to [`WS_SEND_BUFFER`] (called while the connection, and
+/// so its descriptor, is open).
+fn bound_send_buffer(fd: libc::c_int) {
+    #[cfg(unix)]
+    if fd >= 0 {
+        // SAFETY: setsockopt reads `size_of::<c_int>()` bytes from a live c_int; the
+        // descriptor belongs to this open connection.
+        unsafe {
+            libc::setsockopt(
+                fd,
+                libc::SOL_SOCKET,
+                libc::SO_SNDBUF,
+                (&WS_SEND_BUFFER as *const libc::c_int).cast(),
+                std::mem::size_of::<libc::c_int>() as libc::socklen_t,
+            );
+        }
+    }
+}
 
 /// What the accept loop needs.
 pub struct Edge {
@@ -533,6 +568,7 @@ async fn connection(
         pending: None,
         _slot: slot,
     };
+    let fd = raw_fd(&socket.inner);
     let service = {
         let watch = watch.clone();
         let edge = edge.clone();
@@ -546,6 +582,7 @@ async fn connection(
                 let response = answer(req, peer, &edge, router).await;
                 if response.status() == StatusCode::SWITCHING_PROTOCOLS {
                     watch.upgraded.store(true, Ordering::Relaxed);
+                    bound_send_buffer(fd);
                 }
                 watch.head_started.store(false, Ordering::Relaxed);
                 watch.mark(start);

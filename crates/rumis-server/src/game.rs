@@ -24,6 +24,7 @@ pub struct Loaded {
     pub status: String,
     pub created: i64,
     pub updated: i64,
+    pub creator: String,
 }
 
 impl Loaded {
@@ -145,6 +146,7 @@ pub(crate) fn replay(s: StoredGame) -> Result<Loaded, GameError> {
         status: s.status,
         created: s.created,
         updated: s.updated,
+        creator: s.creator,
     })
 }
 
@@ -244,11 +246,7 @@ pub(crate) fn play(
 }
 
 pub(crate) fn event(game: &str, after_move: Option<i64>, body: GameEvent) -> Event {
-    Event::new(
-        game,
-        after_move,
-        serde_json::to_value(body).unwrap_or(serde_json::Value::Null),
-    )
+    Event::new(game, after_move, body)
 }
 
 /// The acknowledgement of move `number` if `text` is that very move, made by a seat in
