@@ -134,6 +134,8 @@ pub struct Conns {
     open: Mutex<(usize, HashMap<IpAddr, usize>)>,
     refused: AtomicU64,
     last_said: Mutex<Option<Instant>>,
+    /// The most connections open at once since the last trim (for [`give_memory_back`]).
+    peak: AtomicUsize,
 }
 
 /// How often a refusal is said in the log at most.
@@ -147,6 +149,7 @@ impl Conns {
             open: Mutex::new((0, HashMap::new())),
             refused: AtomicU64::new(0),
             last_said: Mutex::new(None),
+            peak: AtomicUsize::new(0),
         })
     }
 
@@ -163,6 +166,7 @@ impl Conns {
         }
         *mine += 1;
         open.0 += 1;
+        self.peak.fetch_max(open.0, Ordering::Relaxed);
         Ok(Slot {
             conns: self.clone(),
             ip,
@@ -206,12 +210,8 @@ struct Slot {
     ip: IpAddr,
 }
 
-/// Connections closed since the process started (for [`give_memory_back`]).
-static CLOSED: AtomicU64 = AtomicU64::new(0);
-
 impl Drop for Slot {
     fn drop(&mut self) {
-        CLOSED.fetch_add(1, Ordering::Relaxed);
         let mut open = self.conns.open.lock().unwrap_or_else(|e| e.into_inner());
         open.0 = open.0.saturating_sub(1);
         if let Some(n) = open.1.get_mut(&self.ip) {
@@ -383,22 +383,29 @@ pub fn http_error(status: StatusCode) -> ApiError {
 /// back to the system. glibc's malloc keeps it otherwise: 2 000 closed WebSockets left a
 /// server at 126 MB resident instead of 13 (mimalloc, tried instead, kept it too: its
 /// idle threads never purge). `malloc_trim` releases the free pages of every arena.
-async fn give_memory_back(mut stop: watch::Receiver<bool>) {
+///
+/// Only after a flood *went away* (open connections fell by [`TRIM_AFTER_FALL`] from their
+/// peak since the last trim), not after every so many closes: ordinary requests close a
+/// connection each, and trimming every 2 s under that load walked the whole heap (the
+/// bigger, the more subscribers were open) and made the freed pages fault back in on the
+/// move path — 2 000 idle subscribers halved an unrelated game's move rate.
+async fn give_memory_back(conns: Arc<Conns>, mut stop: watch::Receiver<bool>) {
     const EVERY: Duration = Duration::from_secs(2);
-    const AFTER_CLOSED: u64 = 64;
-    let mut seen = CLOSED.load(Ordering::Relaxed);
     loop {
         tokio::select! {
             _ = tokio::time::sleep(EVERY) => {}
             _ = stop.changed() => return,
         }
-        let closed = CLOSED.load(Ordering::Relaxed);
-        if closed.saturating_sub(seen) >= AFTER_CLOSED {
-            seen = closed;
+        let open = conns.open(None);
+        if conns.peak.load(Ordering::Relaxed) >= open + TRIM_AFTER_FALL {
+            conns.peak.store(open, Ordering::Relaxed);
             trim();
         }
     }
 }
+
+/// How far the open connections must fall from their peak for a trim.
+const TRIM_AFTER_FALL: usize = 64;
 
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 fn trim() {
@@ -484,7 +491,7 @@ pub async fn serve(
 ) -> io::Result<()> {
     let (closing_tx, closing) = watch::channel(false);
     let tasks = tokio_util_tasks::Tasks::default();
-    tokio::spawn(give_memory_back(closing.clone()));
+    tokio::spawn(give_memory_back(edge.conns.clone(), closing.clone()));
     loop {
         let accepted = tokio::select! {
             a = tcp.accept() => a,
