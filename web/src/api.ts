@@ -18,6 +18,7 @@ export interface BoardInfo {
   files: number;
   ranks: number;
   hmax: Record<string, number>;
+  columns: Record<string, number>;
   provenance?: string;
   source?: string;
   layouts?: Record<string, { hmax: number; cells: LayoutCell[] }>;
@@ -82,7 +83,9 @@ export interface MoveInfo {
 
 export interface GameState {
   id: string;
-  status: "open" | "finished";
+  status: "open" | "finished" | "abandoned";
+  created: number;
+  updated: number;
   hot_seat: boolean;
   site: {
     board: string;
@@ -138,6 +141,58 @@ export interface Created {
   id: string;
   hot_seat: boolean;
   seats: CreatedSeat[];
+  ruins: string[];
+  state_url: string;
+  events_url: string;
+  record_url: string;
+}
+
+/** `201` to a move (`200`: the same move sent again, its first acknowledgement). */
+export interface MoveAccepted {
+  number: number;
+  colour: Letter;
+  placement: string;
+  move_number: number;
+  to_move: Letter | null;
+  out: Letter[];
+  over: boolean;
+}
+
+export interface UndoAccepted {
+  removed: number[];
+  move_number: number;
+  to_move: Letter | null;
+}
+
+export interface Deleted {
+  id: string;
+  deleted: boolean;
+}
+
+/** Every 4xx and 5xx answer; the detail fields come with some codes only. */
+export interface ErrorBody {
+  error: string;
+  reason: string;
+  retry_after_seconds?: number;
+  move_number?: number;
+  to_move?: Letter | null;
+  index?: number;
+  file?: string;
+  line?: number;
+  message?: string;
+}
+
+export interface BoardList {
+  boards: BoardInfo[];
+}
+
+export interface StoneList {
+  stones: StoneInfo[];
+}
+
+export interface GameList {
+  status: string;
+  games: GameSummary[];
 }
 
 export interface Hint extends Placement {
@@ -149,6 +204,7 @@ export interface Hint extends Placement {
 
 export interface Analysis {
   colours: Letter[];
+  moves_played: number;
   simulations: number;
   estimates: Record<string, number>[];
   moves: { number: number; colour: Letter; placement: string; loss: number }[];
@@ -181,6 +237,8 @@ export interface GameSummary {
   status: string;
   to_move: Letter | null;
   moves_played: number;
+  move_number: number;
+  created: number;
   updated: number;
 }
 
@@ -217,17 +275,17 @@ export async function call<T>(method: string, path: string, body?: unknown, toke
     data = null;
   }
   if (!res.ok) {
-    const e = (data ?? {}) as { error?: string; reason?: string };
+    const e = (data ?? {}) as Partial<ErrorBody>;
     throw new ApiError(res.status, e.error ?? "http", e.reason ?? `${res.status} ${res.statusText}`);
   }
   return data as T;
 }
 
 export const api = {
-  boards: () => call<{ boards: BoardInfo[] }>("GET", "/boards").then((r) => r.boards),
-  stones: () => call<{ stones: StoneInfo[] }>("GET", "/stones").then((r) => r.stones),
+  boards: () => call<BoardList>("GET", "/boards").then((r) => r.boards),
+  stones: () => call<StoneList>("GET", "/stones").then((r) => r.stones),
   games: (status: "open" | "finished", limit = 12) =>
-    call<{ games: GameSummary[] }>("GET", `/games?status=${status}&limit=${limit}`).then((r) => r.games),
+    call<GameList>("GET", `/games?status=${status}&limit=${limit}`).then((r) => r.games),
   create: (body: unknown) => call<Created>("POST", "/games", body),
   state: (id: string, at?: number) =>
     call<GameState>("GET", `/games/${encodeURIComponent(id)}${at === undefined ? "" : `?at=${at}`}`),
@@ -241,7 +299,7 @@ export const api = {
   move: async (id: string, token: string, placement: string, expected: number) => {
     for (let attempt = 0; ; attempt++) {
       try {
-        return await call<{ number: number; move_number: number }>(
+        return await call<MoveAccepted>(
           "POST",
           `/games/${encodeURIComponent(id)}/moves`,
           { placement, expected_move_number: expected },
@@ -255,7 +313,7 @@ export const api = {
     }
   },
   undo: (id: string, token: string, expected: number) =>
-    call<{ removed: number[] }>("POST", `/games/${encodeURIComponent(id)}/undo`, { expected_move_number: expected }, token),
+    call<UndoAccepted>("POST", `/games/${encodeURIComponent(id)}/undo`, { expected_move_number: expected }, token),
   hint: (id: string, level: number) => call<Hint>("POST", `/games/${encodeURIComponent(id)}/hint`, { level }),
   analysis: (id: string) => call<Analysis>("GET", `/games/${encodeURIComponent(id)}/analysis`),
   puzzle: (size: string, moves: string[]) => call<PuzzleState>("POST", "/puzzles/cube", { size, moves }),
@@ -268,6 +326,7 @@ export type GameEvent =
   | { type: "snapshot"; state: GameState }
   | {
       type: "move";
+      game: string;
       number: number;
       colour: Letter;
       placement: string;
@@ -275,15 +334,23 @@ export type GameEvent =
       move_number: number;
       to_move: Letter | null;
     }
-  | { type: "out"; colour: Letter; after_move: number }
-  | { type: "game_over"; after_move: number; scores: { colour: Letter; score: number }[]; winners: number[] }
-  | { type: "ai_thinking"; colour: Letter; move_number: number; level: number }
-  | { type: "undo"; removed: number[]; move_number: number; to_move: Letter | null }
+  | { type: "out"; game: string; colour: Letter; after_move: number }
+  | {
+      type: "game_over";
+      game: string;
+      after_move: number;
+      scores: { colour: Letter; score: number }[];
+      winners: number[];
+    }
+  | { type: "ai_thinking"; game: string; colour: Letter; move_number: number; level: number }
+  | { type: "undo"; game: string; removed: number[]; move_number: number; to_move: Letter | null }
+  | { type: "deleted"; game: string }
+  | { type: "abandoned"; game: string }
   | { type: "resync" }
-  | { type: "clock"; clock: ClockInfo }
-  | { type: "resigned"; seat: number; colours: Letter[]; after_move: number }
-  | { type: "timeout"; seat: number; colours: Letter[]; rule: "out" | "ai"; level: number | null; after_move: number }
-  | { type: "seat_changed"; seat: number; kind: "ai" | "human"; level: number | null; reason: string };
+  | { type: "clock"; game: string; clock: ClockInfo }
+  | { type: "resigned"; game: string; seat: number; colours: Letter[]; after_move: number }
+  | { type: "timeout"; game: string; seat: number; colours: Letter[]; rule: "out" | "ai"; level: number | null; after_move: number }
+  | { type: "seat_changed"; game: string; seat: number; kind: "ai" | "human"; level: number | null; reason: string };
 
 /**
  * The game's live events, in the order the server sent them; the socket reconnects by

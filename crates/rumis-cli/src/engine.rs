@@ -41,10 +41,40 @@ struct Engine {
 }
 
 fn default_game() -> Game {
-    let board = record::builtin_board("chullpa").expect("built-in");
-    Game::new(Arc::new(
-        Site::new(board, 2, Variant::Standard, None).expect("a valid setup"),
-    ))
+    Game::new(site("chullpa", 2, Variant::Standard, None, StuckRule::Out).expect("a valid setup"))
+}
+
+/// The site for a setup, built once per thread and then shared: building one (its move
+/// tables) costs far more than any command, and a conversation (or a fuzzer's millions of
+/// them) starts games on the same few setups again and again. At most 16 are kept.
+fn site(
+    board: &str,
+    players: usize,
+    variant: Variant,
+    colours: Option<Vec<Colour>>,
+    stuck_rule: StuckRule,
+) -> Result<Arc<Site>, String> {
+    use std::cell::RefCell;
+    use std::collections::HashMap;
+    type Key = (String, usize, Variant, Option<Vec<Colour>>, StuckRule);
+    thread_local! {
+        static SITES: RefCell<HashMap<Key, Arc<Site>>> = RefCell::new(HashMap::new());
+    }
+    let key = (board.to_string(), players, variant, colours, stuck_rule);
+    if let Some(site) = SITES.with(|s| s.borrow().get(&key).cloned()) {
+        return Ok(site);
+    }
+    let built = record::builtin_board(board)?;
+    let site = Site::new(built, players, variant, key.3.clone()).map_err(|e| e.to_string())?;
+    let site = Arc::new(site.with_stuck_rule(stuck_rule));
+    SITES.with(|s| {
+        let mut sites = s.borrow_mut();
+        if sites.len() >= 16 {
+            sites.clear();
+        }
+        sites.insert(key, site.clone());
+    });
+    Ok(site)
 }
 
 impl Engine {
@@ -159,7 +189,8 @@ fn new_game(args: &[&str]) -> Result<Game, String> {
         [b, p, ..] => (*b, *p),
         _ => return Err(usage.into()),
     };
-    let board = record::builtin_board(board)?;
+    // The board is named before the players are counted (the first error is the board's).
+    record::builtin_board(board)?;
     let players: usize = players
         .parse()
         .map_err(|_| format!("'{players}' is not a number of players"))?;
@@ -181,8 +212,7 @@ fn new_game(args: &[&str]) -> Result<Game, String> {
             return Err(format!("'{a}' is not understood; {usage}"));
         }
     }
-    let site = Site::new(board, players, variant, colours).map_err(|e| e.to_string())?;
-    let site = Arc::new(site.with_stuck_rule(stuck_rule));
+    let site = site(board, players, variant, colours, stuck_rule)?;
     Ok(if variant == Variant::Ruinas {
         Game::with_random_ruins(site, ruins_seed)
     } else {

@@ -69,7 +69,7 @@ async fn play(games: &Arc<Games>, job: &Job, cap: Duration) {
             // Busy: look again later rather than strand the game.
             if matches!(e, GameError::Busy(_)) {
                 tokio::time::sleep(Duration::from_secs(1)).await;
-                games.requeue(id, job.human);
+                games.requeue(job);
             }
             return;
         }
@@ -100,10 +100,10 @@ async fn play(games: &Arc<Games>, job: &Job, cap: Duration) {
         // The service queues the game again when another AI seat is to move.
         Ok(_) => {}
         // The game moved on meanwhile (an undo): look again.
-        Err(GameError::StaleMoveNumber { .. } | GameError::NotYourTurn { .. }) => games.requeue(id, job.human),
+        Err(GameError::StaleMoveNumber { .. } | GameError::NotYourTurn { .. }) => games.requeue(job),
         Err(GameError::Busy(_)) => {
             tokio::time::sleep(Duration::from_secs(1)).await;
-            games.requeue(id, job.human);
+            games.requeue(job);
         }
         Err(e) => tracing::warn!(game = %id, "AI move {number} refused: {e}"),
     }

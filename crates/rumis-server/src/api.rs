@@ -13,12 +13,11 @@ use axum::{Json, Router};
 use rumis_core::{record, Board, Colour, Game, Stone, StuckRule, Variant};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
-use serde_json::{json, Value};
 
 use crate::error::{printable, ApiError};
 use crate::service::{self, Actor, NewSeat};
 use crate::store::{SeatKind, Setup};
-use crate::{ai, search, view, App};
+use crate::{ai, search, view, wire, App};
 
 type Shared = State<Arc<App>>;
 
@@ -76,7 +75,7 @@ async fn rate_limit(
                 "rate_limited",
                 "too many requests from this address; slow down",
             )
-            .with(json!({ "retry_after_seconds": secs }))
+            .retry_after(secs)
             .into_response();
             r.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(secs));
             r
@@ -155,11 +154,11 @@ async fn web(State(app): Shared, req: Request) -> Response {
     }
 }
 
-async fn index() -> Json<Value> {
-    Json(json!({
-        "name": "rumis",
-        "api": 1,
-        "endpoints": [
+async fn index() -> Json<wire::Index> {
+    Json(wire::Index {
+        name: "rumis".into(),
+        api: 1,
+        endpoints: [
             "GET /api/v1/boards",
             "POST /api/v1/boards/check",
             "GET /api/v1/boards/{name}/toml",
@@ -191,8 +190,10 @@ async fn index() -> Json<Value> {
             "POST /api/v1/games/{id}/abort",
             "POST /api/v1/games/{id}/rematch",
             "GET /api/v1/ratings",
-        ],
-    }))
+        ]
+        .map(String::from)
+        .to_vec(),
+    })
 }
 
 async fn not_found() -> ApiError {
@@ -208,59 +209,63 @@ async fn method_not_allowed() -> ApiError {
 }
 
 /// A board's buildable cells for a player count (frames applied), from the core.
-fn layout(b: &Board, players: usize) -> Value {
-    let cells: Vec<Value> = b
-        .layout(players)
-        .into_iter()
-        .map(|(x, y, printed, limit)| {
-            json!({ "cell": rumis_core::board::cell_name(x, y), "x": x, "y": y, "printed": printed, "limit": limit })
-        })
-        .collect();
-    json!({ "hmax": b.hmax(players), "cells": cells })
+pub(crate) fn layout(b: &Board, players: usize) -> wire::Layout {
+    wire::Layout {
+        hmax: b.hmax(players),
+        cells: b
+            .layout(players)
+            .into_iter()
+            .map(|(x, y, printed, limit)| wire::LayoutCell {
+                cell: rumis_core::board::cell_name(x, y),
+                x,
+                y,
+                printed,
+                limit,
+            })
+            .collect(),
+    }
 }
 
-async fn boards() -> Json<Value> {
-    let list: Vec<Value> = Board::builtins()
+async fn boards() -> Json<wire::Boards> {
+    let boards = Board::builtins()
         .iter()
-        .map(|b| {
-            json!({
-                "name": b.name,
-                "aliases": b.aliases,
-                "files": b.files,
-                "ranks": b.ranks,
-                "hmax": { "2": b.hmax(2), "3": b.hmax(3), "4": b.hmax(4) },
-                "columns": { "2": b.column_count(2), "3": b.column_count(3), "4": b.column_count(4) },
-                "provenance": b.provenance.as_str(),
-                "source": b.source,
-                "layouts": { "2": layout(b, 2), "3": layout(b, 3), "4": layout(b, 4) },
-                "evidence": crate::boards::evidence_json(b),
-            })
+        .map(|b| wire::BoardInfo {
+            name: b.name.clone(),
+            aliases: b.aliases.clone(),
+            files: b.files,
+            ranks: b.ranks,
+            hmax: wire::PerCount::by(|p| b.hmax(p)),
+            columns: wire::PerCount::by(|p| b.column_count(p)),
+            provenance: b.provenance.as_str().into(),
+            source: b.source.clone(),
+            layouts: wire::PerCount::by(|p| layout(b, p)),
+            evidence: crate::boards::evidence_info(b),
         })
         .collect();
-    Json(json!({ "boards": list }))
+    Json(wire::Boards { boards })
 }
 
 /// The eleven stones in the core's order: each orientation's cells and where a quarter
 /// turn about x, y or z takes it.
-async fn stones() -> Json<Value> {
-    let list: Vec<Value> = Stone::ALL
+async fn stones() -> Json<wire::Stones> {
+    let stones = Stone::ALL
         .iter()
         .map(|&s| {
             let orientations = s.orientations();
-            json!({
-                "code": s.code(),
-                "size": s.size(),
-                "orientations": orientations
+            wire::StoneInfo {
+                code: s.code().into(),
+                size: s.size(),
+                orientations: orientations
                     .iter()
-                    .map(|cells| cells.iter().map(|&(x, y, z)| [x, y, z]).collect::<Vec<_>>())
-                    .collect::<Vec<_>>(),
-                "turns": (0..orientations.len())
+                    .map(|cells| cells.iter().map(|&(x, y, z)| [x, y, z]).collect())
+                    .collect(),
+                turns: (0..orientations.len())
                     .map(|o| [s.turn(o, 0), s.turn(o, 1), s.turn(o, 2)])
-                    .collect::<Vec<_>>(),
-            })
+                    .collect(),
+            }
         })
         .collect();
-    Json(json!({ "stones": list }))
+    Json(wire::Stones { stones })
 }
 
 /// A JSON body: 413 when too large, 400 when not the expected JSON (every handler that
@@ -374,8 +379,12 @@ impl ClockRequest {
 async fn create_game(
     State(app): Shared,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    client: Option<axum::Extension<crate::edge::ClientIp>>,
     body: Result<Bytes, axum::extract::rejection::BytesRejection>,
 ) -> Result<Response, ApiError> {
+    // The creator is the client (behind `--trusted-proxy`, the one the proxy speaks for),
+    // as for the rate limit: else every user of a proxy would share one AI-only cap.
+    let creator = client.map_or(peer.ip(), |axum::Extension(c)| c.0);
     let req: CreateRequest = parse_body(body)?;
     let board = board_of(&req)?;
     let stuck_rule = match &req.stuck_rule {
@@ -482,7 +491,7 @@ async fn create_game(
     let clock = req.clock.map(ClockRequest::rule).transpose()?;
     let created = app
         .games
-        .create_timed(setup, seats, &peer.ip().to_string(), clock)
+        .create_timed(setup, seats, &creator.to_string(), clock)
         .await?;
     Ok((StatusCode::CREATED, Json(created)).into_response())
 }
@@ -532,7 +541,7 @@ struct ListParams {
 async fn list_games(
     State(app): Shared,
     params: Result<Query<ListParams>, axum::extract::rejection::QueryRejection>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<wire::GameList>, ApiError> {
     let Query(params) = params.map_err(|e| ApiError::bad_request("bad_query", e.body_text()))?;
     let status = params.status.as_deref().unwrap_or("open");
     if !["open", "finished", "abandoned"].contains(&status) {
@@ -546,9 +555,10 @@ async fn list_games(
         .unwrap_or(app.config.list_limit)
         .clamp(1, app.config.list_limit);
     let games = app.games.list(status, limit).await?;
-    Ok(Json(
-        json!({ "status": status, "games": games.iter().map(view::summary).collect::<Vec<_>>() }),
-    ))
+    Ok(Json(wire::GameList {
+        status: status.into(),
+        games: games.iter().map(view::summary).collect(),
+    }))
 }
 
 #[derive(Deserialize)]
@@ -561,7 +571,7 @@ async fn get_game(
     State(app): Shared,
     Path(id): Path<String>,
     params: Result<Query<StateParams>, axum::extract::rejection::QueryRejection>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<wire::State>, ApiError> {
     let Query(params) = params.map_err(|e| ApiError::bad_request("bad_query", e.body_text()))?;
     check_id(&id)?;
     let loaded = app.games.load(&id).await?;
@@ -575,7 +585,7 @@ async fn get_placements(
     State(app): Shared,
     Path(id): Path<String>,
     params: Result<Query<StateParams>, axum::extract::rejection::QueryRejection>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<wire::Placements>, ApiError> {
     let Query(params) = params.map_err(|e| ApiError::bad_request("bad_query", e.body_text()))?;
     check_id(&id)?;
     let loaded = app.games.load(&id).await?;
@@ -597,7 +607,7 @@ async fn hint(
     State(app): Shared,
     Path(id): Path<String>,
     body: Result<Bytes, axum::extract::rejection::BytesRejection>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<wire::Hint>, ApiError> {
     check_id(&id)?;
     let empty = body.as_ref().is_ok_and(|b| b.iter().all(u8::is_ascii_whitespace));
     let req: HintRequest = if empty {
@@ -612,7 +622,7 @@ async fn hint(
 }
 
 /// Every colour's win estimate at every position of the game, and the moves that lost most.
-async fn analysis(State(app): Shared, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+async fn analysis(State(app): Shared, Path(id): Path<String>) -> Result<Json<wire::Analysis>, ApiError> {
     check_id(&id)?;
     let loaded = app.games.load(&id).await?;
     let answer = search::analysis(&app.searches, &id, loaded.game).await?;
@@ -790,7 +800,9 @@ struct CubeRequest {
 }
 
 /// The cube solitaire: the box after the client's stones, each checked by the core.
-async fn puzzle_cube(body: Result<Bytes, axum::extract::rejection::BytesRejection>) -> Result<Json<Value>, ApiError> {
+async fn puzzle_cube(
+    body: Result<Bytes, axum::extract::rejection::BytesRejection>,
+) -> Result<Json<wire::PuzzleState>, ApiError> {
     let req: CubeRequest = parse_body(body)?;
     let answer = tokio::task::spawn_blocking(move || crate::puzzle::cube(&req.size, &req.moves))
         .await
@@ -799,7 +811,7 @@ async fn puzzle_cube(body: Result<Bytes, axum::extract::rejection::BytesRejectio
 }
 
 /// A solution to watch, stone by stone: `cube3` or `tower5`.
-async fn puzzle_solution(Path(name): Path<String>) -> Result<Json<Value>, ApiError> {
+async fn puzzle_solution(Path(name): Path<String>) -> Result<Json<wire::PuzzleSolution>, ApiError> {
     let answer = tokio::task::spawn_blocking(move || crate::puzzle::solution(&name))
         .await
         .map_err(|e| ApiError::internal(e.to_string()))??;

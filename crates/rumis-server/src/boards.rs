@@ -14,9 +14,9 @@ use axum::{Json, Router};
 use rumis_core::board::{cell_name, Frame};
 use rumis_core::{Board, Constraint};
 use serde::Deserialize;
-use serde_json::{json, Value};
 
 use crate::error::{printable, ApiError};
+use crate::wire::{self, ErrorDetail, PerCount};
 use crate::App;
 
 /// The longest board file taken, whatever the server's body limit: a board has at most
@@ -57,7 +57,7 @@ struct CheckRequest {
     file: Option<String>,
 }
 
-async fn check(body: Result<Bytes, BytesRejection>) -> Result<Json<Value>, ApiError> {
+async fn check(body: Result<Bytes, BytesRejection>) -> Result<Json<wire::BoardChecked>, ApiError> {
     let req: CheckRequest = crate::api::parse_body(body)?;
     let file = req
         .file
@@ -65,11 +65,11 @@ async fn check(body: Result<Bytes, BytesRejection>) -> Result<Json<Value>, ApiEr
         .map(printable)
         .filter(|f| !f.trim().is_empty())
         .unwrap_or_else(|| DEFAULT_FILE.to_string());
-    check_board(&file, &req.toml).map(|board| Json(json!({ "board": board })))
+    check_board(&file, &req.toml).map(|board| Json(wire::BoardChecked { board }))
 }
 
 /// The core's verdict on a board file: the board as JSON, or its error with the line.
-pub fn check_board(file: &str, text: &str) -> Result<Value, ApiError> {
+pub fn check_board(file: &str, text: &str) -> Result<wire::CheckedBoard, ApiError> {
     read_board(file, text).map(|board| board_json(&board))
 }
 
@@ -87,11 +87,12 @@ pub fn read_board(file: &str, text: &str) -> Result<Board, ApiError> {
         ));
     }
     Board::from_toml(file, text).map_err(|e| {
-        ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "bad_board", e.to_string()).with(json!({
-            "file": e.file,
-            "line": e.line,
-            "message": e.message,
-        }))
+        ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "bad_board", e.to_string()).with(ErrorDetail {
+            file: Some(e.file.clone()),
+            line: Some(e.line),
+            message: Some(e.message.clone()),
+            ..ErrorDetail::default()
+        })
     })
 }
 
@@ -113,75 +114,78 @@ async fn builtin_toml(Path(name): Path<String>) -> Response {
 
 /// A board as the editor needs it: every field of its file, and what the core derives
 /// from it for each player count.
-pub fn board_json(b: &Board) -> Value {
-    let footprint: Vec<Value> = (0..b.ranks)
+pub fn board_json(b: &Board) -> wire::CheckedBoard {
+    let footprint = (0..b.ranks)
         .flat_map(|y| (0..b.files).map(move |x| (x, y)))
         .filter_map(|(x, y)| {
-            b.cell(x, y)
-                .map(|p| json!({ "cell": cell_name(x, y), "x": x, "y": y, "printed": (p > 0).then_some(p) }))
+            b.cell(x, y).map(|p| wire::FootprintCell {
+                cell: cell_name(x, y),
+                x,
+                y,
+                printed: (p > 0).then_some(p),
+            })
         })
         .collect();
-    let per_count = |f: &dyn Fn(usize) -> Value| json!({ "2": f(2), "3": f(3), "4": f(4) });
-    json!({
-        "name": b.name,
-        "aliases": b.aliases,
-        "provenance": b.provenance.as_str(),
-        "source": b.source,
-        "files": b.files,
-        "ranks": b.ranks,
-        "footprint": footprint,
-        "hmax": per_count(&|p| json!(b.hmax(p))),
-        "frames": per_count(&|p| b.frame(p).map_or(Value::Null, |f| frame_json(&f))),
-        "columns": per_count(&|p| json!(b.column_count(p))),
-        "volume": per_count(&|p| json!(b.volume(p))),
-        "layouts": per_count(&|p| layout(b, p)),
-        "evidence": evidence_json(b),
-    })
+    wire::CheckedBoard {
+        name: b.name.clone(),
+        aliases: b.aliases.clone(),
+        provenance: b.provenance.as_str().into(),
+        source: b.source.clone(),
+        files: b.files,
+        ranks: b.ranks,
+        footprint,
+        hmax: PerCount::by(|p| b.hmax(p)),
+        frames: PerCount::by(|p| b.frame(p).map(|f| frame_info(&f))),
+        columns: PerCount::by(|p| b.column_count(p)),
+        volume: PerCount::by(|p| b.volume(p)),
+        layouts: PerCount::by(|p| crate::api::layout(b, p)),
+        evidence: evidence_info(b),
+    }
 }
 
 /// A board's sourced facts: each fact, its source and its checkable constraints.
-pub fn evidence_json(b: &Board) -> Value {
-    json!(b
-        .evidence
+pub fn evidence_info(b: &Board) -> Vec<wire::EvidenceInfo> {
+    b.evidence
         .iter()
-        .map(|e| json!({
-            "fact": e.fact,
-            "source": e.source,
-            "constraints": e.constraints.iter().map(constraint_json).collect::<Vec<_>>(),
-        }))
-        .collect::<Vec<_>>())
-}
-
-fn frame_json(f: &Frame) -> Value {
-    json!({ "text": f.to_string(), "files": [f.files.0, f.files.1], "ranks": [f.ranks.0, f.ranks.1] })
-}
-
-/// The buildable cells for `players`, frames applied (the same shape as `GET /boards`).
-fn layout(b: &Board, players: usize) -> Value {
-    let cells: Vec<Value> = b
-        .layout(players)
-        .into_iter()
-        .map(|(x, y, printed, limit)| {
-            json!({ "cell": cell_name(x, y), "x": x, "y": y, "printed": printed, "limit": limit })
+        .map(|e| wire::EvidenceInfo {
+            fact: e.fact.clone(),
+            source: e.source.clone(),
+            constraints: e.constraints.iter().map(constraint_info).collect(),
         })
-        .collect();
-    json!({ "hmax": b.hmax(players), "cells": cells })
+        .collect()
+}
+
+fn frame_info(f: &Frame) -> wire::FrameInfo {
+    wire::FrameInfo {
+        text: f.to_string(),
+        files: [f.files.0, f.files.1],
+        ranks: [f.ranks.0, f.ranks.1],
+    }
 }
 
 /// A constraint as its file writes it (`kind`, and `players` with `value`, or the frame
 /// counts), with the core's words for it.
-fn constraint_json(c: &Constraint) -> Value {
+fn constraint_info(c: &Constraint) -> wire::ConstraintInfo {
     let text = c.to_string();
-    match c {
-        Constraint::MinCells { players, cells } => {
-            json!({ "kind": "min_cells", "players": players, "value": cells, "text": text })
-        }
-        Constraint::Hmax { players, height } => {
-            json!({ "kind": "hmax", "players": players, "value": height, "text": text })
-        }
-        Constraint::ReachesLevel { players, level } => {
-            json!({ "kind": "reaches_level", "players": players, "value": level, "text": text })
-        }
-        Constraint::FramesFor(counts) => json!({ "kind": "frames_for", "counts": counts, "text": text }),
+    match *c {
+        Constraint::MinCells { players, cells } => wire::ConstraintInfo::MinCells {
+            players,
+            value: cells,
+            text,
+        },
+        Constraint::Hmax { players, height } => wire::ConstraintInfo::Hmax {
+            players,
+            value: height,
+            text,
+        },
+        Constraint::ReachesLevel { players, level } => wire::ConstraintInfo::ReachesLevel {
+            players,
+            value: level,
+            text,
+        },
+        Constraint::FramesFor(ref counts) => wire::ConstraintInfo::FramesFor {
+            counts: counts.clone(),
+            text,
+        },
     }
 }

@@ -134,6 +134,8 @@ pub struct Conns {
     open: Mutex<(usize, HashMap<IpAddr, usize>)>,
     refused: AtomicU64,
     last_said: Mutex<Option<Instant>>,
+    /// The most connections open at once since the last trim (for [`give_memory_back`]).
+    peak: AtomicUsize,
 }
 
 /// How often a refusal is said in the log at most.
@@ -147,6 +149,7 @@ impl Conns {
             open: Mutex::new((0, HashMap::new())),
             refused: AtomicU64::new(0),
             last_said: Mutex::new(None),
+            peak: AtomicUsize::new(0),
         })
     }
 
@@ -163,6 +166,7 @@ impl Conns {
         }
         *mine += 1;
         open.0 += 1;
+        self.peak.fetch_max(open.0, Ordering::Relaxed);
         Ok(Slot {
             conns: self.clone(),
             ip,
@@ -206,12 +210,8 @@ struct Slot {
     ip: IpAddr,
 }
 
-/// Connections closed since the process started (for [`give_memory_back`]).
-static CLOSED: AtomicU64 = AtomicU64::new(0);
-
 impl Drop for Slot {
     fn drop(&mut self) {
-        CLOSED.fetch_add(1, Ordering::Relaxed);
         let mut open = self.conns.open.lock().unwrap_or_else(|e| e.into_inner());
         open.0 = open.0.saturating_sub(1);
         if let Some(n) = open.1.get_mut(&self.ip) {
@@ -349,7 +349,7 @@ fn with_json_body(buf: &[u8], head_request: bool) -> Option<Vec<u8>> {
     if !empty {
         return None;
     }
-    let body = http_error(StatusCode::from_u16(status).ok()?).body().to_string();
+    let body = serde_json::to_string(&http_error(StatusCode::from_u16(status).ok()?).body()).ok()?;
     out.push_str(&format!(
         "\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
         body.len()
@@ -383,22 +383,29 @@ pub fn http_error(status: StatusCode) -> ApiError {
 /// back to the system. glibc's malloc keeps it otherwise: 2 000 closed WebSockets left a
 /// server at 126 MB resident instead of 13 (mimalloc, tried instead, kept it too: its
 /// idle threads never purge). `malloc_trim` releases the free pages of every arena.
-async fn give_memory_back(mut stop: watch::Receiver<bool>) {
+///
+/// Only after a flood *went away* (open connections fell by [`TRIM_AFTER_FALL`] from their
+/// peak since the last trim), not after every so many closes: ordinary requests close a
+/// connection each, and trimming every 2 s under that load walked the whole heap (the
+/// bigger, the more subscribers were open) and made the freed pages fault back in on the
+/// move path — 2 000 idle subscribers halved an unrelated game's move rate.
+async fn give_memory_back(conns: Arc<Conns>, mut stop: watch::Receiver<bool>) {
     const EVERY: Duration = Duration::from_secs(2);
-    const AFTER_CLOSED: u64 = 64;
-    let mut seen = CLOSED.load(Ordering::Relaxed);
     loop {
         tokio::select! {
             _ = tokio::time::sleep(EVERY) => {}
             _ = stop.changed() => return,
         }
-        let closed = CLOSED.load(Ordering::Relaxed);
-        if closed.saturating_sub(seen) >= AFTER_CLOSED {
-            seen = closed;
+        let open = conns.open(None);
+        if conns.peak.load(Ordering::Relaxed) >= open + TRIM_AFTER_FALL {
+            conns.peak.store(open, Ordering::Relaxed);
             trim();
         }
     }
 }
+
+/// How far the open connections must fall from their peak for a trim.
+const TRIM_AFTER_FALL: usize = 64;
 
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 fn trim() {
@@ -410,6 +417,41 @@ fn trim() {
 
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
 fn trim() {}
+
+/// The kernel's send buffer of a WebSocket: fixed, not grown by the kernel's autotuning
+/// (up to 4 MB a socket on Linux), so that a subscriber that stops reading holds at most
+/// this much of the server's memory before its sends block and it is dropped as too slow.
+const WS_SEND_BUFFER: libc::c_int = 64 * 1024;
+
+#[cfg(unix)]
+fn raw_fd(stream: &TcpStream) -> libc::c_int {
+    use std::os::fd::AsRawFd;
+    stream.as_raw_fd()
+}
+
+#[cfg(not(unix))]
+fn raw_fd(_: &TcpStream) -> libc::c_int {
+    -1
+}
+
+/// Sets a connection's send buffer to [`WS_SEND_BUFFER`] (called while the connection, and
+/// so its descriptor, is open).
+fn bound_send_buffer(fd: libc::c_int) {
+    #[cfg(unix)]
+    if fd >= 0 {
+        // SAFETY: setsockopt reads `size_of::<c_int>()` bytes from a live c_int; the
+        // descriptor belongs to this open connection.
+        unsafe {
+            libc::setsockopt(
+                fd,
+                libc::SOL_SOCKET,
+                libc::SO_SNDBUF,
+                (&WS_SEND_BUFFER as *const libc::c_int).cast(),
+                std::mem::size_of::<libc::c_int>() as libc::socklen_t,
+            );
+        }
+    }
+}
 
 /// What the accept loop needs.
 pub struct Edge {
@@ -449,7 +491,7 @@ pub async fn serve(
 ) -> io::Result<()> {
     let (closing_tx, closing) = watch::channel(false);
     let tasks = tokio_util_tasks::Tasks::default();
-    tokio::spawn(give_memory_back(closing.clone()));
+    tokio::spawn(give_memory_back(edge.conns.clone(), closing.clone()));
     loop {
         let accepted = tokio::select! {
             a = tcp.accept() => a,
@@ -533,6 +575,7 @@ async fn connection(
         pending: None,
         _slot: slot,
     };
+    let fd = raw_fd(&socket.inner);
     let service = {
         let watch = watch.clone();
         let edge = edge.clone();
@@ -546,6 +589,7 @@ async fn connection(
                 let response = answer(req, peer, &edge, router).await;
                 if response.status() == StatusCode::SWITCHING_PROTOCOLS {
                     watch.upgraded.store(true, Ordering::Relaxed);
+                    bound_send_buffer(fd);
                 }
                 watch.head_started.store(false, Ordering::Relaxed);
                 watch.mark(start);

@@ -6,7 +6,8 @@
 
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use serde_json::{json, Value};
+
+use crate::wire::{ErrorBody, ErrorDetail};
 
 /// Why the game service refused or failed a request.
 #[derive(Clone, Debug, thiserror::Error)]
@@ -99,19 +100,24 @@ impl From<GameError> for ApiError {
             GameError::WrongToken => ApiError::new(StatusCode::FORBIDDEN, "wrong_token", reason),
             GameError::GameOver => ApiError::conflict("game_over", reason),
             GameError::Abandoned => ApiError::conflict("game_abandoned", reason),
-            GameError::NotYourTurn { to_move } => {
-                ApiError::conflict("not_your_turn", reason).with(json!({ "to_move": to_move.map(|c| c.to_string()) }))
-            }
+            GameError::NotYourTurn { to_move } => ApiError::conflict("not_your_turn", reason).with(ErrorDetail {
+                to_move: Some(to_move.map(|c| c.to_string())),
+                ..ErrorDetail::default()
+            }),
             GameError::StaleMoveNumber { move_number, .. } => {
-                ApiError::conflict("stale_move_number", reason).with(json!({ "move_number": move_number }))
+                ApiError::conflict("stale_move_number", reason).with(ErrorDetail {
+                    move_number: Some(move_number),
+                    ..ErrorDetail::default()
+                })
             }
             GameError::MalformedMove(_) => ApiError::bad_request("malformed_move", reason),
             GameError::IllegalMove(_) => ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "illegal_move", reason),
             GameError::UndoNotAllowed => ApiError::new(StatusCode::FORBIDDEN, "undo_not_allowed", reason),
             GameError::NothingToUndo => ApiError::conflict("nothing_to_undo", reason),
             GameError::NotDeletable(_) => ApiError::conflict("not_deletable", reason),
-            GameError::TooManyAiGames(_) => ApiError::new(StatusCode::TOO_MANY_REQUESTS, "too_many_ai_games", reason)
-                .with(json!({ "retry_after_seconds": 60 })),
+            GameError::TooManyAiGames(_) => {
+                ApiError::new(StatusCode::TOO_MANY_REQUESTS, "too_many_ai_games", reason).retry_after(60)
+            }
             GameError::BadClock(_) => ApiError::bad_request("bad_clock", reason),
             GameError::TimeRanOut => ApiError::conflict("time_ran_out", reason),
             GameError::BadSeat(_) => ApiError::bad_request("bad_seat", reason),
@@ -124,13 +130,17 @@ impl From<GameError> for ApiError {
             GameError::SeatTaken(_) => ApiError::conflict("seat_taken", reason),
             GameError::AlreadySeated => ApiError::conflict("already_seated", reason),
             GameError::WaitingForPlayers { free } => {
-                ApiError::conflict("waiting_for_players", reason).with(json!({ "free_seats": free }))
+                ApiError::conflict("waiting_for_players", reason).with(ErrorDetail {
+                    free_seats: Some(free),
+                    ..ErrorDetail::default()
+                })
             }
             GameError::Aborted => ApiError::conflict("game_aborted", reason),
             GameError::NotAbortable(_) => ApiError::conflict("not_abortable", reason),
             GameError::NoRematch(_) => ApiError::conflict("no_rematch", reason),
-            GameError::Busy(_) => ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "busy", reason)
-                .with(json!({ "retry_after_seconds": BUSY_RETRY_SECONDS })),
+            GameError::Busy(_) => {
+                ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "busy", reason).retry_after(BUSY_RETRY_SECONDS)
+            }
             GameError::Internal(_) => ApiError::internal(reason),
         }
     }
@@ -144,7 +154,7 @@ pub struct ApiError {
     /// What is wrong, in a sentence.
     pub reason: String,
     /// Fields added to the body (e.g. the current move number).
-    pub extra: Option<Value>,
+    pub detail: ErrorDetail,
 }
 
 impl ApiError {
@@ -153,12 +163,18 @@ impl ApiError {
             status,
             error,
             reason: reason.into(),
-            extra: None,
+            detail: ErrorDetail::default(),
         }
     }
 
-    pub fn with(mut self, extra: Value) -> ApiError {
-        self.extra = Some(extra);
+    pub fn with(mut self, detail: ErrorDetail) -> ApiError {
+        self.detail = detail;
+        self
+    }
+
+    /// The client is told to wait this long, in the body and in `Retry-After`.
+    pub fn retry_after(mut self, seconds: u64) -> ApiError {
+        self.detail.retry_after_seconds = Some(seconds);
         self
     }
 
@@ -182,14 +198,12 @@ impl ApiError {
         ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", reason)
     }
 
-    pub fn body(&self) -> Value {
-        let mut body = json!({ "error": self.error, "reason": self.reason });
-        if let (Some(Value::Object(extra)), Value::Object(map)) = (&self.extra, &mut body) {
-            for (k, v) in extra {
-                map.insert(k.clone(), v.clone());
-            }
+    pub fn body(&self) -> ErrorBody {
+        ErrorBody {
+            error: self.error.to_string(),
+            reason: self.reason.clone(),
+            detail: self.detail.clone(),
         }
-        body
     }
 }
 
@@ -199,11 +213,7 @@ impl IntoResponse for ApiError {
             tracing::error!(status = self.status.as_u16(), error = self.error, "{}", self.reason);
         }
         // A client told to wait gets the wait in the header too.
-        let retry = self
-            .extra
-            .as_ref()
-            .and_then(|e| e.get("retry_after_seconds"))
-            .and_then(Value::as_u64);
+        let retry = self.detail.retry_after_seconds;
         let mut r = (self.status, axum::Json(self.body())).into_response();
         if let Some(secs) = retry {
             r.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(secs));

@@ -6,14 +6,16 @@
 //! transaction that commits the change, so they are delivered at commit, in commit order,
 //! to every instance listening, this one included; a listener task feeds them into the hub.
 //!
-//! This module knows events as JSON values with their game; what an event says is the game
-//! service's (`service.rs`) and its wire shapes (`wire.rs`).
+//! This module carries events with their game; what an event says is the game service's
+//! (`service.rs`) and its wire shapes (`wire.rs`).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
 use tokio::sync::broadcast;
+
+use crate::wire::GameEvent;
 
 /// The PostgreSQL channel of game events.
 pub const CHANNEL: &str = "rumis_events";
@@ -24,40 +26,42 @@ pub const ALL: &str = "*";
 /// Events a slow subscriber may fall behind before it gets a fresh snapshot instead.
 const BACKLOG: usize = 256;
 
-#[derive(Clone, Debug, PartialEq)]
+/// An event with its game; also the payload of a PostgreSQL notification (as JSON).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Event {
     pub game: String,
     /// The move this event belongs to, if any (for skipping what a snapshot already holds).
     pub after_move: Option<i64>,
-    pub body: Value,
+    /// What subscribers are sent; `None` for a `resync` (of every game: subscribers get a
+    /// fresh snapshot instead).
+    pub body: Option<GameEvent>,
 }
 
 impl Event {
-    pub fn new(game: &str, after_move: Option<i64>, body: Value) -> Event {
+    pub fn new(game: &str, after_move: Option<i64>, body: GameEvent) -> Event {
         Event {
             game: game.to_string(),
             after_move,
-            body,
+            body: Some(body),
         }
     }
 
     /// The event as a notification payload.
     pub fn to_payload(&self) -> String {
-        json!({ "game": self.game, "after_move": self.after_move, "body": self.body }).to_string()
+        serde_json::to_string(self).unwrap_or_default()
     }
 
     pub fn from_payload(text: &str) -> Option<Event> {
-        let v: Value = serde_json::from_str(text).ok()?;
-        Some(Event {
-            game: v.get("game")?.as_str()?.to_string(),
-            after_move: v.get("after_move").and_then(Value::as_i64),
-            body: v.get("body")?.clone(),
-        })
+        serde_json::from_str(text).ok()
     }
 }
 
 pub fn resync() -> Event {
-    Event::new(ALL, None, json!({ "type": "resync" }))
+    Event {
+        game: ALL.into(),
+        after_move: None,
+        body: None,
+    }
 }
 
 pub type Receiver = broadcast::Receiver<Arc<Event>>;
@@ -128,13 +132,35 @@ impl Hub {
 mod tests {
     use super::*;
 
+    fn gone(game: &str) -> Event {
+        Event::new(game, None, GameEvent::Deleted { game: game.into() })
+    }
+
+    /// A payload reads back as the event it was made from.
+    #[test]
+    fn payloads_read_back() {
+        let e = Event::new(
+            "a",
+            Some(3),
+            GameEvent::Undo {
+                game: "a".into(),
+                removed: vec![3],
+                move_number: 3,
+                to_move: None,
+            },
+        );
+        assert_eq!(Event::from_payload(&e.to_payload()), Some(e));
+        assert_eq!(Event::from_payload(&resync().to_payload()), Some(resync()));
+        assert_eq!(Event::from_payload("{\"game\": 1}"), None);
+    }
+
     /// A game's subscriber is not woken by another game's events, and gets its own.
     #[test]
     fn subscribers_get_only_their_games_events() {
         let hub = Hub::new();
         let mut a = hub.subscribe("a");
         let mut b = hub.subscribe("b");
-        hub.send(vec![Event::new("b", Some(1), json!({ "type": "move" }))]);
+        hub.send(vec![gone("b")]);
         assert!(matches!(a.try_recv(), Err(broadcast::error::TryRecvError::Empty)));
         assert_eq!(b.try_recv().unwrap().game, "b");
         hub.send(vec![resync()]);
@@ -149,7 +175,7 @@ mod tests {
         let a = hub.subscribe("a");
         assert_eq!(hub.channel_count(), 1);
         drop(a);
-        hub.send(vec![Event::new("a", None, json!({}))]);
+        hub.send(vec![gone("a")]);
         assert_eq!(hub.channel_count(), 0);
     }
 }

@@ -27,6 +27,7 @@ pub struct Loaded {
     pub updated: i64,
     /// The game's clock, if it has one.
     pub clock: Option<Clock>,
+    pub creator: String,
 }
 
 impl Loaded {
@@ -189,6 +190,7 @@ pub(crate) fn replay(s: StoredGame) -> Result<Loaded, GameError> {
         created: s.created,
         updated: s.updated,
         clock: s.clock,
+        creator: s.creator,
     })
 }
 
@@ -313,11 +315,7 @@ pub fn passed_after(game: &Game, i: usize) -> Vec<Colour> {
 }
 
 pub(crate) fn event(game: &str, after_move: Option<i64>, body: GameEvent) -> Event {
-    Event::new(
-        game,
-        after_move,
-        serde_json::to_value(body).unwrap_or(serde_json::Value::Null),
-    )
+    Event::new(game, after_move, body)
 }
 
 /// The acknowledgement of move `number` if `text` is that very move, made by a seat in

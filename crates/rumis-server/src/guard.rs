@@ -17,7 +17,6 @@ use axum::extract::{Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use serde_json::json;
 
 use crate::edge::ClientIp;
 use crate::error::ApiError;
@@ -159,7 +158,7 @@ pub async fn check(State(guard): State<Arc<Guard>>, req: Request, next: Next) ->
                 "too_many_searches",
                 format!("this address already has {SEARCHES_PER_ADDRESS} hints or analyses under way; wait for them"),
             )
-            .with(json!({ "retry_after_seconds": 2 }))
+            .retry_after(2)
             .into_response();
             r.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(2));
             return r;

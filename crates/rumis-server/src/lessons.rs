@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 
 use rumis_core::notation::read;
 use rumis_core::{Board, Colour, Cube, Game, Illegal, Move, MoveError, Position, Site, Variant};
-use serde_json::{json, Value};
+use serde::Serialize;
 
 use crate::error::ApiError;
 
@@ -106,19 +106,106 @@ const SCORED: &[(&str, &str, usize, &[&str])] = &[
     ("middle", "chullpa", 2, &[RED_L, YELLOW_I, "O4@b2,b3,c2,c3", "D2@c1,d1"]),
 ];
 
+/// `200` to `GET /lessons`.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Lessons {
+    pub examples: Vec<LessonExample>,
+    pub scores: Vec<LessonScore>,
+}
+
+/// A lesson's board: its buildable cells for the lesson's player count.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct LessonBoard {
+    pub name: String,
+    pub files: usize,
+    pub ranks: usize,
+    pub hmax: u8,
+    pub cells: Vec<LessonCell>,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct LessonCell {
+    pub x: usize,
+    pub y: usize,
+    pub printed: Option<u8>,
+    pub limit: u8,
+}
+
+/// A colour's cubes in a structure (`X` for ruins).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct ColourCubes {
+    pub colour: String,
+    pub cubes: Vec<[usize; 3]>,
+}
+
+/// What a refused placement's rule names (absent fields are not sent).
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+pub struct RuleDetail {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stone: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub column: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub height: Option<u8>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub needed: Option<u8>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub level: Option<u8>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub colour: Option<String>,
+}
+
+/// A placement judged by the core, on a position drawn in 3D.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct LessonExample {
+    pub id: String,
+    pub board: LessonBoard,
+    pub players: usize,
+    pub moves: Vec<String>,
+    pub structure: Vec<ColourCubes>,
+    pub colour: String,
+    pub placement: String,
+    pub stone: String,
+    pub cubes: Vec<crate::wire::Cube>,
+    pub legal: bool,
+    pub rule: Option<String>,
+    pub detail: RuleDetail,
+    pub reason: Option<String>,
+}
+
+/// A colour's score in a scored position.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct ColourScore {
+    pub colour: String,
+    pub seen: usize,
+    pub stones_left: usize,
+    pub score: Option<i32>,
+}
+
+/// A position scored by the core.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct LessonScore {
+    pub id: String,
+    pub board: LessonBoard,
+    pub players: usize,
+    pub moves: Vec<String>,
+    pub structure: Vec<ColourCubes>,
+    pub colours: Vec<ColourScore>,
+}
+
 /// The lessons, computed once (they depend on nothing but the core).
-pub fn lessons() -> Result<Value, ApiError> {
-    static ANSWER: OnceLock<Result<Value, String>> = OnceLock::new();
+pub fn lessons() -> Result<Lessons, ApiError> {
+    static ANSWER: OnceLock<Result<Lessons, String>> = OnceLock::new();
     ANSWER.get_or_init(build).clone().map_err(ApiError::internal)
 }
 
-fn build() -> Result<Value, String> {
+fn build() -> Result<Lessons, String> {
     let examples = EXAMPLES.iter().map(example).collect::<Result<Vec<_>, _>>()?;
     let scores = SCORED
         .iter()
         .map(|&(id, board, players, moves)| scored(id, board, players, moves))
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(json!({ "examples": examples, "scores": scores }))
+    Ok(Lessons { examples, scores })
 }
 
 /// A game on a built-in board after `moves`, each checked by the core.
@@ -132,18 +219,24 @@ fn game_after(board: &str, players: usize, moves: &[&str]) -> Result<Game, Strin
     Ok(game)
 }
 
-fn board_json(site: &Site) -> Value {
+fn board_of(site: &Site) -> LessonBoard {
     let b = &site.board;
-    let cells: Vec<Value> = b
+    let cells = b
         .layout(site.limit_players)
         .into_iter()
-        .map(|(x, y, printed, limit)| json!({ "x": x, "y": y, "printed": printed, "limit": limit }))
+        .map(|(x, y, printed, limit)| LessonCell { x, y, printed, limit })
         .collect();
-    json!({ "name": b.name, "files": b.files, "ranks": b.ranks, "hmax": b.hmax(site.limit_players), "cells": cells })
+    LessonBoard {
+        name: b.name.clone(),
+        files: b.files,
+        ranks: b.ranks,
+        hmax: b.hmax(site.limit_players),
+        cells,
+    }
 }
 
 /// Every cube of a position, grouped by colour (`X` for ruins), each `[x, y, z]` with z = level − 1.
-fn structure(site: &Site, pos: &Position) -> Value {
+fn structure(site: &Site, pos: &Position) -> Vec<ColourCubes> {
     let mut by: Vec<(String, Vec<[usize; 3]>)> = Vec::new();
     let files = site.board.files;
     for c in site.footprint() {
@@ -161,10 +254,9 @@ fn structure(site: &Site, pos: &Position) -> Value {
         }
     }
     by.sort_by(|a, b| a.0.cmp(&b.0));
-    json!(by
-        .into_iter()
-        .map(|(colour, cubes)| json!({ "colour": colour, "cubes": cubes }))
-        .collect::<Vec<_>>())
+    by.into_iter()
+        .map(|(colour, cubes)| ColourCubes { colour, cubes })
+        .collect()
 }
 
 /// The one template a placement text names on this board (lessons name unambiguous ones),
@@ -189,25 +281,45 @@ fn template_of(site: &Site, text: &str) -> Result<Move, String> {
 }
 
 /// The rule a refusal names, as a stable code (the page shows its text for the code).
-fn rule(i: &Illegal) -> (&'static str, Value) {
+fn rule(i: &Illegal) -> (&'static str, RuleDetail) {
+    let none = RuleDetail::default();
+    let gap = |column: &String, height: &u8, needed: &u8| RuleDetail {
+        column: Some(column.clone()),
+        height: Some(*height),
+        needed: Some(*needed),
+        ..RuleDetail::default()
+    };
     match i {
-        Illegal::GameOver => ("game_over", json!({})),
-        Illegal::StoneUsed { stone, .. } => ("stone_used", json!({ "stone": stone.code() })),
-        Illegal::Gap { column, height, needed } if height < needed => {
-            ("hole", json!({ "column": column, "height": height, "needed": needed }))
-        }
-        Illegal::Gap { column, height, needed } => (
-            "through",
-            json!({ "column": column, "height": height, "needed": needed }),
+        Illegal::GameOver => ("game_over", none),
+        Illegal::StoneUsed { stone, .. } => (
+            "stone_used",
+            RuleDetail {
+                stone: Some(stone.code().into()),
+                ..none
+            },
         ),
-        Illegal::TooHigh { level } => ("too_high", json!({ "level": level })),
-        Illegal::FirstStoneNotOnBoard => ("first_not_on_board", json!({})),
-        Illegal::FirstStoneNotTouching => ("first_not_touching", json!({})),
-        Illegal::NoOwnContact { colour } => ("no_own_contact", json!({ "colour": colour.to_string() })),
+        Illegal::Gap { column, height, needed } if height < needed => ("hole", gap(column, height, needed)),
+        Illegal::Gap { column, height, needed } => ("through", gap(column, height, needed)),
+        Illegal::TooHigh { level } => (
+            "too_high",
+            RuleDetail {
+                level: Some(*level),
+                ..none
+            },
+        ),
+        Illegal::FirstStoneNotOnBoard => ("first_not_on_board", none),
+        Illegal::FirstStoneNotTouching => ("first_not_touching", none),
+        Illegal::NoOwnContact { colour } => (
+            "no_own_contact",
+            RuleDetail {
+                colour: Some(colour.to_string()),
+                ..none
+            },
+        ),
     }
 }
 
-fn example(e: &Example) -> Result<Value, String> {
+fn example(e: &Example) -> Result<LessonExample, String> {
     let game = game_after(e.board, e.players, e.moves)?;
     let site = game.site();
     let pos = game.position();
@@ -217,10 +329,10 @@ fn example(e: &Example) -> Result<Value, String> {
     // `submit_move` asks.
     let mut trial = game.clone();
     let (legal, rule, detail, reason) = match trial.play_text(e.placement) {
-        Ok(_) => (true, Value::Null, json!({}), Value::Null),
+        Ok(_) => (true, None, RuleDetail::default(), None),
         Err(MoveError::Illegal(i)) => {
             let (code, detail) = rule(&i);
-            (false, json!(code), detail, json!(i.to_string()))
+            (false, Some(code.to_string()), detail, Some(i.to_string()))
         }
         Err(MoveError::Syntax(s)) => return Err(format!("lesson placement {}: {s}", e.placement)),
     };
@@ -232,29 +344,29 @@ fn example(e: &Example) -> Result<Value, String> {
         ));
     }
     let t = site.template(m);
-    Ok(json!({
-        "id": e.id,
-        "board": board_json(site),
-        "players": site.players,
-        "moves": e.moves,
-        "structure": structure(site, pos),
-        "colour": colour.to_string(),
-        "placement": site.notation(m),
-        "stone": t.stone.code(),
-        "cubes": crate::view::cubes_json(&site.cubes(pos, m)),
-        "legal": legal,
-        "rule": rule,
-        "detail": detail,
-        "reason": reason,
-    }))
+    Ok(LessonExample {
+        id: e.id.into(),
+        board: board_of(site),
+        players: site.players,
+        moves: e.moves.iter().map(|m| m.to_string()).collect(),
+        structure: structure(site, pos),
+        colour: colour.to_string(),
+        placement: site.notation(m),
+        stone: t.stone.code().into(),
+        cubes: crate::view::cubes_of(&site.cubes(pos, m)),
+        legal,
+        rule,
+        detail,
+        reason,
+    })
 }
 
-fn scored(id: &str, board: &str, players: usize, moves: &[&str]) -> Result<Value, String> {
+fn scored(id: &str, board: &str, players: usize, moves: &[&str]) -> Result<LessonScore, String> {
     let game = game_after(board, players, moves)?;
     let site = game.site();
     let pos = game.position();
     let scores = pos.scores(site);
-    let colours: Vec<Value> = site
+    let colours = site
         .order
         .iter()
         .map(|&c| {
@@ -262,26 +374,26 @@ fn scored(id: &str, board: &str, players: usize, moves: &[&str]) -> Result<Value
                 .footprint()
                 .filter(|&col| pos.top(col) == Some(Cube::Stone(c)))
                 .count();
-            json!({
-                "colour": c.to_string(),
-                "seen": seen,
-                "stones_left": pos.stones_left(c).len(),
-                "score": scores.iter().find(|s| s.0 == c).map(|s| s.1),
-            })
+            ColourScore {
+                colour: c.to_string(),
+                seen,
+                stones_left: pos.stones_left(c).len(),
+                score: scores.iter().find(|s| s.0 == c).map(|s| s.1),
+            }
         })
         .collect();
-    Ok(json!({
-        "id": id,
-        "board": board_json(site),
-        "players": site.players,
-        "moves": moves,
-        "structure": structure(site, pos),
-        "colours": colours,
-    }))
+    Ok(LessonScore {
+        id: id.into(),
+        board: board_of(site),
+        players: site.players,
+        moves: moves.iter().map(|m| m.to_string()).collect(),
+        structure: structure(site, pos),
+        colours,
+    })
 }
 
 /// The handler: the lessons as JSON.
-pub async fn handler() -> Result<axum::Json<Value>, ApiError> {
+pub async fn handler() -> Result<axum::Json<Lessons>, ApiError> {
     let answer = tokio::task::spawn_blocking(lessons)
         .await
         .map_err(|e| ApiError::internal(e.to_string()))??;

@@ -129,9 +129,15 @@ pub struct Server {
     listener: Option<tokio::task::JoinHandle<()>>,
     /// The AI workers and the expiry of idle games: stopped with the server.
     background: Vec<tokio::task::JoinHandle<()>>,
+    conns: Arc<edge::Conns>,
 }
 
 impl Server {
+    /// Connections open now (WebSockets included).
+    pub fn open_connections(&self) -> usize {
+        self.conns.open(None)
+    }
+
     /// The base URL, e.g. `http://127.0.0.1:8080`.
     pub fn url(&self) -> String {
         format!("http://{}", self.addr)
@@ -249,8 +255,10 @@ pub async fn start(config: Config) -> Result<Server, String> {
         body_limit: app.config.body_limit,
     });
     let (tx, rx) = tokio::sync::watch::channel(false);
+    let conns = edge.conns.clone();
     let task = tokio::spawn(edge::serve(tcp, router, edge, rx));
     Ok(Server {
+        conns,
         addr,
         shutdown: Some(tx),
         task,

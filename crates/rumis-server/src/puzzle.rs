@@ -3,13 +3,12 @@
 
 use std::sync::OnceLock;
 
+use crate::error::ApiError;
+use crate::view::{cubes_of as cubes, placement_on};
+use crate::wire::{self, ErrorDetail};
 use rumis_core::{record, Board, Colour, Cube, Position, Record, Site};
 use rumis_solve::puzzle::CubePuzzle;
 use rumis_solve::{BoxSize, Goal, Solver};
-use serde_json::{json, Value};
-
-use crate::error::ApiError;
-use crate::view::{cubes_json as cubes, placement_on};
 
 /// The 5 x 5 x 5 in turn, as committed (`rumis solve tower5` reproduces it).
 const TOWER5_RECORD: &str = include_str!("../../../examples/tower5.txt");
@@ -18,12 +17,12 @@ const TOWER5_BOARD: &str = include_str!("../../../examples/tower5.toml");
 /// Boxes the puzzle takes: small enough that every answer is immediate.
 const MAX_SIDE: usize = 8;
 
-fn size_json(s: BoxSize) -> Value {
-    json!([s.x, s.y, s.z])
+fn size_of(s: BoxSize) -> [usize; 3] {
+    [s.x, s.y, s.z]
 }
 
 /// The state of a box after `moves` (each a placement in notation), or why a stone is refused.
-pub fn cube(size: &str, moves: &[String]) -> Result<Value, ApiError> {
+pub fn cube(size: &str, moves: &[String]) -> Result<wire::PuzzleState, ApiError> {
     let size = BoxSize::parse(size).map_err(|e| ApiError::bad_request("bad_size", e))?;
     if size.x > MAX_SIDE || size.y > MAX_SIDE || size.z > MAX_SIDE {
         return Err(ApiError::bad_request(
@@ -44,39 +43,42 @@ pub fn cube(size: &str, moves: &[String]) -> Result<Value, ApiError> {
                 "illegal_move",
                 format!("stone {}: {e}", i + 1),
             )
-            .with(json!({ "index": i }))
+            .with(ErrorDetail {
+                index: Some(i),
+                ..ErrorDetail::default()
+            })
         })?;
         let site = puzzle.site();
-        placed.push(json!({
-            "placement": site.notation(m),
-            "stone": site.template(m).stone.code(),
-            "cubes": cubes(&site.cubes(&before, m)),
-        }));
+        placed.push(wire::Placed {
+            placement: site.notation(m),
+            stone: site.template(m).stone.code().into(),
+            cubes: cubes(&site.cubes(&before, m)),
+        });
     }
     let site = puzzle.site();
-    let mut legal: Vec<(String, Value)> = puzzle
+    let mut legal: Vec<(String, wire::Placement)> = puzzle
         .legal()
         .into_iter()
         .map(|m| (site.notation(m), placement_on(site, puzzle.position(), m)))
         .collect();
     legal.sort_by(|a, b| a.0.cmp(&b.0));
-    Ok(json!({
-        "size": size_json(size),
-        "volume": puzzle.volume(),
-        "filled": puzzle.filled(),
-        "solved": puzzle.is_solved(),
-        "stuck": puzzle.is_stuck(),
-        "stones_left": puzzle.stones_left().iter().map(|s| s.code()).collect::<Vec<_>>(),
-        "placed": placed,
-        "placements": legal.into_iter().map(|(_, v)| v).collect::<Vec<_>>(),
-    }))
+    Ok(wire::PuzzleState {
+        size: size_of(size),
+        volume: puzzle.volume(),
+        filled: puzzle.filled(),
+        solved: puzzle.is_solved(),
+        stuck: puzzle.is_stuck(),
+        stones_left: puzzle.stones_left().iter().map(|s| s.code().to_string()).collect(),
+        placed,
+        placements: legal.into_iter().map(|(_, v)| v).collect(),
+    })
 }
 
 /// A solution to watch: `cube3` (a filling of the 3 x 3 x 3 with one colour, built from
 /// below) or `tower5` (the 5 x 5 x 5 in turn). Computed once.
-pub fn solution(name: &str) -> Result<Value, ApiError> {
-    static CUBE3: OnceLock<Result<Value, String>> = OnceLock::new();
-    static TOWER5: OnceLock<Result<Value, String>> = OnceLock::new();
+pub fn solution(name: &str) -> Result<wire::PuzzleSolution, ApiError> {
+    static CUBE3: OnceLock<Result<wire::PuzzleSolution, String>> = OnceLock::new();
+    static TOWER5: OnceLock<Result<wire::PuzzleSolution, String>> = OnceLock::new();
     let cell = match name {
         "cube3" => CUBE3.get_or_init(cube3),
         "tower5" => TOWER5.get_or_init(tower5),
@@ -94,7 +96,7 @@ pub fn solution(name: &str) -> Result<Value, ApiError> {
     cell.clone().map_err(ApiError::internal)
 }
 
-fn cube3() -> Result<Value, String> {
+fn cube3() -> Result<wire::PuzzleSolution, String> {
     let size = BoxSize { x: 3, y: 3, z: 3 };
     let report = Solver::new(size, 1)?.solve(Goal::First, 1, &|_, _| {});
     let filling = report.fillings.first().ok_or("the 3x3x3 has no filling")?;
@@ -104,12 +106,21 @@ fn cube3() -> Result<Value, String> {
     for text in &order {
         let before = puzzle.position().clone();
         let m = puzzle.play(text)?;
-        steps.push(json!({ "colour": "R", "placement": text, "cubes": cubes(&puzzle.site().cubes(&before, m)) }));
+        steps.push(wire::Step {
+            colour: "R".into(),
+            placement: text.clone(),
+            cubes: cubes(&puzzle.site().cubes(&before, m)),
+        });
     }
-    Ok(json!({ "name": "cube3", "size": size_json(size), "record": Value::Null, "steps": steps }))
+    Ok(wire::PuzzleSolution {
+        name: "cube3".into(),
+        size: size_of(size),
+        record: None,
+        steps,
+    })
 }
 
-fn tower5() -> Result<Value, String> {
+fn tower5() -> Result<wire::PuzzleSolution, String> {
     let board = Board::from_toml("examples/tower5.toml", TOWER5_BOARD).map_err(|e| e.to_string())?;
     let rec = Record::parse(TOWER5_RECORD).map_err(|e| e.to_string())?;
     let game = rec.to_game(|_| Ok(board.clone())).map_err(|e| e.to_string())?;
@@ -118,11 +129,11 @@ fn tower5() -> Result<Value, String> {
     for (i, &m) in game.moves().iter().enumerate() {
         let before: &Position = &game.positions()[i];
         let colour: Colour = game.mover(i).ok_or("a move without a mover")?;
-        steps.push(json!({
-            "colour": colour.to_string(),
-            "placement": site.notation(m),
-            "cubes": cubes(&site.cubes(before, m)),
-        }));
+        steps.push(wire::Step {
+            colour: colour.to_string(),
+            placement: site.notation(m),
+            cubes: cubes(&site.cubes(before, m)),
+        });
     }
     let full = site.footprint().all(|c| game.position().height(c) == 5)
         && site
@@ -131,5 +142,10 @@ fn tower5() -> Result<Value, String> {
     if !full {
         return Err("the committed tower5 record does not fill the box".into());
     }
-    Ok(json!({ "name": "tower5", "size": [5, 5, 5], "record": record::write(&game), "steps": steps }))
+    Ok(wire::PuzzleSolution {
+        name: "tower5".into(),
+        size: [5, 5, 5],
+        record: Some(record::write(&game)),
+        steps,
+    })
 }

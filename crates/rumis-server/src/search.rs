@@ -9,11 +9,10 @@ use std::time::Duration;
 use axum::http::StatusCode;
 use rumis_ai::{level_config, Mcts, MctsConfig};
 use rumis_core::Game;
-use serde_json::{json, Map, Value};
 use tokio::sync::Semaphore;
 
 use crate::error::ApiError;
-use crate::view;
+use crate::{view, wire};
 
 /// Hint and analysis searches computed at once.
 pub const SEARCHES: usize = 2;
@@ -26,7 +25,7 @@ const CACHED: usize = 256;
 
 /// An analysis kept: the moves analysed (an undo followed by another move has the same
 /// count) and the answer.
-type Kept = (Vec<String>, Arc<Value>);
+type Kept = (Vec<String>, Arc<wire::Analysis>);
 
 pub struct Searches {
     permits: Arc<Semaphore>,
@@ -80,7 +79,7 @@ pub fn hint_level(asked: Option<i64>) -> Result<u8, ApiError> {
 
 /// The best placement for the colour to move, found by a fresh search at `level`'s budget
 /// (see [`hint_level`]) on one thread, from `seed`.
-pub async fn hint(searches: &Searches, game: Game, level: u8, seed: u64) -> Result<Value, ApiError> {
+pub async fn hint(searches: &Searches, game: Game, level: u8, seed: u64) -> Result<wire::Hint, ApiError> {
     let Some(colour) = game.to_move() else {
         return Err(ApiError::conflict(
             "game_over",
@@ -98,22 +97,21 @@ pub async fn hint(searches: &Searches, game: Game, level: u8, seed: u64) -> Resu
             let r = mcts
                 .search(&game)
                 .ok_or_else(|| ApiError::conflict("game_over", "the game is over: there is nothing to hint"))?;
-            let mut body = view::placement(&game, r.best);
-            if let Value::Object(map) = &mut body {
-                map.insert("colour".into(), json!(colour.to_string()));
+            Ok(wire::Hint {
+                placement: view::placement(&game, r.best),
+                colour: colour.to_string(),
                 // The mover's mean reward over the whole search: steadier than the best
                 // move's own mean, which rests on few visits at low levels.
-                map.insert("estimate".into(), json!(round(r.estimates[colour.index()])));
-                map.insert("simulations".into(), json!(r.simulations));
-                map.insert("level".into(), json!(level));
-            }
-            Ok(body)
+                estimate: round(r.estimates[colour.index()]),
+                simulations: r.simulations,
+                level,
+            })
         })
         .await?
 }
 
 /// The analysis of a game's moves (cached by game and moves).
-pub async fn analysis(searches: &Searches, id: &str, game: Game) -> Result<Arc<Value>, ApiError> {
+pub async fn analysis(searches: &Searches, id: &str, game: Game) -> Result<Arc<wire::Analysis>, ApiError> {
     let moves: Vec<String> = game.moves().iter().map(|&m| game.notation(m)).collect();
     let key = (id.to_string(), moves.len());
     {
@@ -136,37 +134,29 @@ pub async fn analysis(searches: &Searches, id: &str, game: Game) -> Result<Arc<V
             });
             let a = rumis_ai::analysis::analyse(&game, &mut mcts).map_err(ApiError::internal)?;
             let order = &game.site().order;
-            let estimates: Vec<Value> = a
+            let estimates = a
                 .estimates
                 .iter()
-                .map(|e| {
-                    let per: Map<String, Value> = order
-                        .iter()
-                        .map(|c| (c.to_string(), json!(round(e[c.index()]))))
-                        .collect();
-                    Value::Object(per)
-                })
+                .map(|e| order.iter().map(|c| (c.to_string(), round(e[c.index()]))).collect())
                 .collect();
-            let moves: Vec<Value> = a
+            let moves = a
                 .losses
                 .iter()
-                .map(|l| {
-                    json!({
-                        "number": l.index + 1,
-                        "colour": l.colour.to_string(),
-                        "placement": game.notation(l.mv),
-                        "loss": round(l.loss),
-                    })
+                .map(|l| wire::MoveLoss {
+                    number: l.index + 1,
+                    colour: l.colour.to_string(),
+                    placement: game.notation(l.mv),
+                    loss: round(l.loss),
                 })
                 .collect();
-            Ok::<Value, ApiError>(json!({
-                "colours": order.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
-                "moves_played": game.moves().len(),
-                "simulations": ANALYSIS_SIMULATIONS,
-                "estimates": estimates,
-                "moves": moves,
-                "worst": a.worst(5).iter().map(|l| l.index + 1).collect::<Vec<_>>(),
-            }))
+            Ok::<wire::Analysis, ApiError>(wire::Analysis {
+                colours: order.iter().map(|c| c.to_string()).collect(),
+                moves_played: game.moves().len(),
+                simulations: ANALYSIS_SIMULATIONS,
+                estimates,
+                moves,
+                worst: a.worst(5).iter().map(|l| l.index + 1).collect(),
+            })
         })
         .await??;
     let answer = Arc::new(answer);

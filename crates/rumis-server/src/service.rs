@@ -22,7 +22,7 @@ use crate::error::GameError;
 use crate::events::{self, Event, Hub};
 use crate::game::{authorise, event, hash_token, play, random_hex, repeated, replay};
 pub use crate::game::{start_game, Loaded};
-use crate::queue::AiQueue;
+use crate::queue::{AiQueue, Job};
 use crate::store::{NewGame, Progress, Seat, SeatKind, Setup, Store, Summary};
 use crate::wire::{self, GameEvent};
 
@@ -64,6 +64,14 @@ pub struct Accepted {
     pub ack: wire::MoveAck,
     /// `false`: the same move had been accepted before; this is its acknowledgement again.
     pub fresh: bool,
+}
+
+/// `RUMIS_FAULT=abort_after_commit`: the process aborts right after a change commits, before
+/// its events are published or its AI turn queued (for the crash test and `scripts/soak`;
+/// what must follow a commit is derived from what was committed, so a restart resumes it).
+fn fault_abort_after_commit() -> bool {
+    static FAULT: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *FAULT.get_or_init(|| std::env::var("RUMIS_FAULT").is_ok_and(|f| f == "abort_after_commit"))
 }
 
 pub(crate) fn now_ms() -> i64 {
@@ -142,13 +150,26 @@ impl Games {
 
     /// What happens after a commit: on SQLite its events go to this instance's subscribers
     /// (on PostgreSQL they went out with the commit); an AI seat to move is queued.
-    fn committed(&self, id: &str, events: Vec<Event>, ai_to_move: Option<bool>) {
+    fn committed(&self, events: Vec<Event>, ai_to_move: Option<Job>) {
+        if fault_abort_after_commit() {
+            // Fault injection (tests/crash.rs): die as a SIGKILL would, between the commit and
+            // the publication.
+            eprintln!("rumis server: RUMIS_FAULT=abort_after_commit: aborting after a commit");
+            std::process::abort();
+        }
         if !self.store.is_postgres() {
             self.hub.send(events);
         }
-        if let Some(human) = ai_to_move {
-            self.queue.push(id, human);
+        if let Some(job) = ai_to_move {
+            self.queue.push(job);
         }
+    }
+
+    /// [`Games::committed`] for the lobby's, the clocks' and the leaving paths, which know
+    /// whether an AI seat is to move (`Some(human)`) but do not read the game's creator: the
+    /// game's own id stands for its creator in the AI queue's turns.
+    fn committed_for(&self, id: &str, events: Vec<Event>, ai: Option<bool>) {
+        self.committed(events, ai.map(|human| Job::new(id, human, id)));
     }
 
     /// Events that change nothing stored (an AI is thinking).
@@ -230,17 +251,6 @@ impl Games {
             )));
         }
         let humans = seats.iter().any(|s| s.kind == SeatKind::Human);
-        if !humans {
-            // AI-only games cost CPU without a person waiting: a few per address and in all.
-            let (mine, total) = self.store.ai_only_open(creator).await?;
-            if mine >= self.limits.ai_only_per_creator || total >= self.limits.ai_only_total {
-                return Err(GameError::TooManyAiGames(format!(
-                    "too many games without a human seat are open ({mine} from this address, {total} in all; \
-                     at most {} and {}); try again when one ends",
-                    self.limits.ai_only_per_creator, self.limits.ai_only_total
-                )));
-            }
-        }
         let shared = if setup.hot_seat { Some(random_hex(16)?) } else { None };
         let mut tokens = Vec::new();
         for s in &seats {
@@ -290,9 +300,32 @@ impl Games {
             .filter(|&p| seats.get(p).is_some_and(|s| s.kind == SeatKind::Human));
         let clock = clock.map(|rule| Clock::start(rule, seats.len(), first_human, new.now));
         let (new, clock) = (&new, &clock);
+        let limits = &self.limits;
         self.retrying(|left| async move {
             let mut w = self.store.begin_write(left).await?;
-            Store::insert_game(&mut w.tx, new).await?;
+            if !humans {
+                // AI-only games cost CPU without a person waiting: a few per address and in
+                // all. Counted in the transaction that adds the game, after taking the lock
+                // that orders such creations (on SQLite the insert's write lock, on
+                // PostgreSQL an advisory lock), so that concurrent creations cannot all see
+                // the same count and together pass the cap.
+                Store::order_ai_only_creations(&mut w.tx).await?;
+                Store::insert_game(&mut w.tx, new).await?;
+                let (mine, total) = Store::ai_only_open_in(&mut w.tx, new.creator).await?;
+                if mine > limits.ai_only_per_creator || total > limits.ai_only_total {
+                    // Dropping `w` rolls the insert back.
+                    return Err(GameError::TooManyAiGames(format!(
+                        "too many games without a human seat are open ({} from this address, {} in all; \
+                         at most {} and {}); try again when one ends",
+                        mine - 1,
+                        total - 1,
+                        limits.ai_only_per_creator,
+                        limits.ai_only_total
+                    )));
+                }
+            } else {
+                Store::insert_game(&mut w.tx, new).await?;
+            }
             if let Some(c) = clock {
                 Store::write_clock_in(&mut w.tx, new.id, c).await?;
             }
@@ -302,7 +335,7 @@ impl Games {
         })
         .await?;
         if ai_first {
-            self.queue.push(&id, humans);
+            self.queue.push(Job::new(&id, humans, creator));
         }
         Ok(wire::Created {
             id: id.clone(),
@@ -344,7 +377,7 @@ impl Games {
                 .retrying(|left| this.try_submit(&id, &actor, &text, expected, left))
                 .await?;
             if accepted.fresh {
-                this.committed(&id, events, ai);
+                this.committed(events, ai);
             }
             Ok(accepted)
         })
@@ -359,7 +392,7 @@ impl Games {
         text: &str,
         expected: i64,
         left: Duration,
-    ) -> Result<(Accepted, Vec<Event>, Option<bool>), GameError> {
+    ) -> Result<(Accepted, Vec<Event>, Option<Job>), GameError> {
         let mut w = self.store.begin_write(left).await?;
         // Take the game's lock before reading anything.
         if !Store::lock_game(&mut w.tx, id, now_ms()).await? {
@@ -421,7 +454,9 @@ impl Games {
             Store::notify_in(&mut w.tx, events::CHANNEL, &payloads).await?;
         }
         w.tx.commit().await?;
-        let ai = progress.ai_to_move.then(|| loaded.has_human());
+        let ai = progress
+            .ai_to_move
+            .then(|| Job::new(id, loaded.has_human(), &loaded.creator));
         Ok((Accepted { ack, fresh: true }, events, ai))
     }
 
@@ -440,7 +475,7 @@ impl Games {
             let (ack, events, ai) = this
                 .retrying(|left| this.try_undo(&id, token.as_deref(), expected, left))
                 .await?;
-            this.committed(&id, events, ai);
+            this.committed(events, ai);
             Ok(ack)
         })
         .await
@@ -453,7 +488,7 @@ impl Games {
         token: Option<&str>,
         expected: i64,
         left: Duration,
-    ) -> Result<(wire::UndoAck, Vec<Event>, Option<bool>), GameError> {
+    ) -> Result<(wire::UndoAck, Vec<Event>, Option<Job>), GameError> {
         let mut w = self.store.begin_write(left).await?;
         if !Store::lock_game(&mut w.tx, id, now_ms()).await? {
             return Err(GameError::UnknownGame(id.into()));
@@ -510,7 +545,9 @@ impl Games {
             Store::notify_in(&mut w.tx, events::CHANNEL, &payloads).await?;
         }
         w.tx.commit().await?;
-        let ai = progress.ai_to_move.then(|| loaded.has_human());
+        let ai = progress
+            .ai_to_move
+            .then(|| Job::new(id, loaded.has_human(), &loaded.creator));
         Ok((
             wire::UndoAck {
                 removed,
@@ -532,7 +569,7 @@ impl Games {
             let events = this
                 .retrying(|left| this.try_delete(&id, token.as_deref(), left))
                 .await?;
-            this.committed(&id, events, None);
+            this.committed(events, None);
             Ok(wire::Deleted { id, deleted: true })
         })
         .await
@@ -593,15 +630,15 @@ impl Games {
     /// Queues the games with an AI seat to move (after a start), at most `limit`.
     pub async fn resume(&self, limit: i64) -> Result<usize, GameError> {
         let pending = self.store.ai_to_move(limit).await?;
-        for (id, human) in &pending {
-            self.queue.push(id, *human);
+        for (id, human, creator) in &pending {
+            self.queue.push(Job::new(id, *human, creator));
         }
         Ok(pending.len())
     }
 
     /// Whether the AI should look at this game again (it changed under a search).
-    pub fn requeue(&self, id: &str, human: bool) {
-        self.queue.push(id, human);
+    pub fn requeue(&self, job: &Job) {
+        self.queue.push(job.clone());
     }
 
     /// Whether a loaded game has an AI seat to move.

@@ -103,6 +103,8 @@ pub struct StoredGame {
     pub clock: Option<Clock>,
     /// Colours that left the game, in order.
     pub retirements: Vec<RetireRow>,
+    /// The address that created it.
+    pub creator: String,
 }
 
 /// A colour that left the game, as stored.
@@ -455,7 +457,7 @@ impl Store {
 
     pub async fn read_in(conn: &mut AnyConnection, id: &str) -> Result<Option<StoredGame>, GameError> {
         let row: Option<AnyRow> = sqlx::query(
-            "SELECT board, players, variant, colours, ruins, hot_seat, status, created, updated, board_file, stuck_rule \
+            "SELECT board, players, variant, colours, ruins, hot_seat, status, created, updated, board_file, stuck_rule, creator \
              FROM games WHERE id = $1",
         )
         .bind(id)
@@ -518,6 +520,7 @@ impl Store {
             updated: row.try_get("updated")?,
             clock: Store::read_clock_in(&mut *conn, id).await?,
             retirements: Store::read_retirements_in(&mut *conn, id).await?,
+            creator: row.try_get("creator")?,
         }))
     }
 
@@ -693,27 +696,45 @@ impl Store {
     }
 
     /// Open games with an AI seat to move (to resume after a restart), with whether a human
-    /// plays in them; least recently updated first, at most `limit`.
-    pub async fn ai_to_move(&self, limit: i64) -> Result<Vec<(String, bool)>, GameError> {
+    /// plays in them and who created them; least recently updated first, at most `limit`.
+    pub async fn ai_to_move(&self, limit: i64) -> Result<Vec<(String, bool, String)>, GameError> {
         let rows = sqlx::query(
-            "SELECT id, humans FROM games WHERE ai_to_move = 1 AND status = 'open' ORDER BY updated LIMIT $1",
+            "SELECT id, humans, creator FROM games WHERE ai_to_move = 1 AND status = 'open' ORDER BY updated LIMIT $1",
         )
         .bind(limit)
         .fetch_all(&self.pool)
         .await?;
         rows.iter()
-            .map(|r| Ok((r.try_get::<String, _>("id")?, r.try_get::<i64, _>("humans")? > 0)))
+            .map(|r| {
+                Ok((
+                    r.try_get("id")?,
+                    r.try_get::<i64, _>("humans")? > 0,
+                    r.try_get("creator")?,
+                ))
+            })
             .collect()
     }
 
-    /// Open games without a human seat: by this creator, and in all.
-    pub async fn ai_only_open(&self, creator: &str) -> Result<(i64, i64), GameError> {
+    /// PostgreSQL: waits until no other transaction is creating an AI-only game (until its
+    /// commit or rollback). SQLite has one writer at a time already.
+    pub async fn order_ai_only_creations(conn: &mut AnyConnection) -> Result<(), GameError> {
+        if conn.backend_name().eq_ignore_ascii_case("postgresql") {
+            // The key is arbitrary: "rumis ai-only" in ASCII, truncated to 8 bytes.
+            sqlx::query("SELECT pg_advisory_xact_lock(8245906626011721585)")
+                .execute(&mut *conn)
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// Open games without a human seat: by this creator, and in all (inside a write).
+    pub async fn ai_only_open_in(conn: &mut AnyConnection, creator: &str) -> Result<(i64, i64), GameError> {
         let row = sqlx::query(
             "SELECT COALESCE(SUM(CASE WHEN creator = $1 THEN 1 ELSE 0 END), 0) AS mine, COUNT(*) AS total \
              FROM games WHERE status = 'open' AND humans = 0",
         )
         .bind(creator)
-        .fetch_one(&self.pool)
+        .fetch_one(&mut *conn)
         .await?;
         Ok((row.try_get::<i64, _>("mine")?, row.try_get::<i64, _>("total")?))
     }

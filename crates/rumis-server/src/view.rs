@@ -2,7 +2,6 @@
 //! the stored moves.
 
 use rumis_core::{Cube, Game, Move, Outcome, Position, Site};
-use serde_json::{json, Value};
 
 use crate::wire;
 
@@ -20,22 +19,19 @@ pub fn game_at(l: &Loaded, at: Option<usize>) -> Game {
     game
 }
 
-/// Cubes as `[[x, y, z], ...]`.
-pub fn cubes_json(cubes: &[(u8, u8, u8)]) -> Value {
-    json!(cubes.iter().map(|&(x, y, z)| [x, y, z]).collect::<Vec<_>>())
-}
-
 /// A placement for the colour to move, with the cubes it would occupy (computed by the
 /// core).
-pub fn placement(game: &Game, m: Move) -> Value {
+pub fn placement(game: &Game, m: Move) -> wire::Placement {
     placement_on(game.site(), game.position(), m)
 }
 
-fn cubes_of(cubes: &[(u8, u8, u8)]) -> Vec<wire::Cube> {
+/// Cubes as `[[x, y, z], ...]`.
+pub fn cubes_of(cubes: &[(u8, u8, u8)]) -> Vec<wire::Cube> {
     cubes.iter().map(|&(x, y, z)| [x, y, z]).collect()
 }
 
-fn placement_info(site: &Site, pos: &Position, m: Move) -> wire::Placement {
+/// A placement on a position, with its stone, orientation and the cubes it would occupy.
+pub fn placement_on(site: &Site, pos: &Position, m: Move) -> wire::Placement {
     let t = site.template(m);
     wire::Placement {
         placement: site.notation(m),
@@ -45,28 +41,19 @@ fn placement_info(site: &Site, pos: &Position, m: Move) -> wire::Placement {
     }
 }
 
-/// A placement on a position, with its stone, orientation and the cubes it would occupy.
-pub fn placement_on(site: &Site, pos: &Position, m: Move) -> Value {
-    to_json(&placement_info(site, pos, m))
-}
-
-fn to_json<T: serde::Serialize>(v: &T) -> Value {
-    serde_json::to_value(v).unwrap_or(Value::Null)
-}
-
 /// Every legal placement of the colour to move after the first `at` moves, sorted by text.
-pub fn placements(l: &Loaded, at: Option<usize>) -> Value {
+pub fn placements(l: &Loaded, at: Option<usize>) -> wire::Placements {
     let game = game_at(l, at);
     let mut list: Vec<(String, Move)> = game.legal_moves().into_iter().map(|m| (game.notation(m), m)).collect();
     list.sort();
-    to_json(&wire::Placements {
+    wire::Placements {
         move_number: game.moves().len() + 1,
         colour: game.to_move().map(|c| c.to_string()),
         placements: list
             .iter()
-            .map(|&(_, m)| placement_info(game.site(), game.position(), m))
+            .map(|&(_, m)| placement_on(game.site(), game.position(), m))
             .collect(),
-    })
+    }
 }
 
 /// The last move played in `game`, with the cubes it took (on the position before it).
@@ -83,11 +70,7 @@ fn last_move(game: &Game) -> Option<wire::LastMove> {
 }
 
 /// A game's state after its first `at` moves (all of them when `None`).
-pub fn state(l: &Loaded, at: Option<usize>) -> Value {
-    to_json(&state_of(l, at))
-}
-
-pub fn state_of(l: &Loaded, at: Option<usize>) -> wire::State {
+pub fn state(l: &Loaded, at: Option<usize>) -> wire::State {
     let played = l.game.moves().len();
     let game = game_at(l, at);
     let shown = game.moves().len();
@@ -214,8 +197,8 @@ fn left_of(game: &Game) -> Vec<wire::LeftInfo> {
         .collect()
 }
 
-pub fn summary(s: &Summary) -> Value {
-    to_json(&wire::Summary {
+pub fn summary(s: &Summary) -> wire::Summary {
+    wire::Summary {
         id: s.id.clone(),
         board: s.board.clone(),
         players: s.players,
@@ -227,5 +210,5 @@ pub fn summary(s: &Summary) -> Value {
         created: s.created,
         updated: s.updated,
         custom: s.custom,
-    })
+    }
 }

@@ -1,7 +1,7 @@
 //! The API's answers and events as typed structs: what goes over the wire is what these
 //! serialize to. `tests/openapi.rs` checks every field against `docs/server-openapi.yaml`.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 mod lobby;
 pub use lobby::*;
@@ -60,14 +60,15 @@ pub struct Created {
 }
 
 /// A colour's score in `game_over`.
-#[derive(Clone, Debug, Serialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct Score {
     pub colour: String,
     pub score: i32,
 }
 
-/// The events of a game's WebSocket (besides `snapshot`), by `type`.
-#[derive(Clone, Debug, Serialize, PartialEq)]
+/// The events of a game's WebSocket (besides `snapshot`), by `type`. (Read back from
+/// PostgreSQL's notifications too.)
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum GameEvent {
     Move {
@@ -124,6 +125,8 @@ pub enum GameEvent {
     RematchOffered { game: String, rematch: String, by: String },
     /// The ratings of this rated game were counted.
     Rated { game: String },
+    /// The lobby's socket: its list changed (read it again).
+    LobbyChanged,
     /// The clocks after a change (a move, a timeout, a resignation): each seat's time left
     /// at the server's `now`, and whose time runs.
     Clock { game: String, clock: ClockInfo },
@@ -156,7 +159,7 @@ pub enum GameEvent {
 }
 
 /// A seat's time left in a clock.
-#[derive(Clone, Debug, Serialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct SeatClock {
     pub seat: usize,
     pub remaining_ms: i64,
@@ -164,7 +167,7 @@ pub struct SeatClock {
 
 /// A game's clock in its state and in `clock` events: the rule, the server's time `now`
 /// and each seat's time left at `now` (the running seat's goes on running from then).
-#[derive(Clone, Debug, Serialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct ClockInfo {
     pub kind: String,
     pub initial_ms: i64,
@@ -324,6 +327,14 @@ pub struct PositionInfo {
     pub columns: Vec<ColumnInfo>,
 }
 
+/// The first message of a game's WebSocket, and the one after events may have been missed:
+/// `{ "type": "snapshot", "state": ... }`.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Snapshot {
+    Snapshot { state: Box<State> },
+}
+
 /// `200` to `GET /games/{id}`, and the snapshot of the events.
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct State {
@@ -351,4 +362,254 @@ pub struct State {
     pub clock: Option<ClockInfo>,
     /// The colours that left the game (resigned, or ran out of time), in order.
     pub left: Vec<LeftInfo>,
+}
+
+/// Every 4xx and 5xx answer: a stable code, a sentence, and for some codes a detail.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct ErrorBody {
+    pub error: String,
+    pub reason: String,
+    #[serde(flatten)]
+    pub detail: ErrorDetail,
+}
+
+/// The details some errors carry (absent fields are not sent).
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+pub struct ErrorDetail {
+    /// `429` and `503`: when to try again (also in `Retry-After`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retry_after_seconds: Option<u64>,
+    /// `stale_move_number`: the next move's number.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub move_number: Option<i64>,
+    /// `not_your_turn`: whose turn it is (`null`: nobody's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub to_move: Option<Option<String>>,
+    /// `bad_move` of a puzzle: which of the moves sent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub index: Option<usize>,
+    /// `bad_board`: where in the file, and what.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    /// `waiting_for_players`: how many seats are still free.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub free_seats: Option<usize>,
+}
+
+/// `200` to `GET /api/v1`.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Index {
+    pub name: String,
+    pub api: u32,
+    pub endpoints: Vec<String>,
+}
+
+/// A value for each player count, keyed `"2"`, `"3"`, `"4"`.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct PerCount<T> {
+    #[serde(rename = "2")]
+    pub two: T,
+    #[serde(rename = "3")]
+    pub three: T,
+    #[serde(rename = "4")]
+    pub four: T,
+}
+
+impl<T> PerCount<T> {
+    pub fn by(f: impl Fn(usize) -> T) -> PerCount<T> {
+        PerCount {
+            two: f(2),
+            three: f(3),
+            four: f(4),
+        }
+    }
+}
+
+/// A buildable cell of a board for a player count (frames applied).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct LayoutCell {
+    pub cell: String,
+    pub x: usize,
+    pub y: usize,
+    pub printed: Option<u8>,
+    pub limit: u8,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Layout {
+    pub hmax: u8,
+    pub cells: Vec<LayoutCell>,
+}
+
+/// A scenario in `GET /boards`.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct BoardInfo {
+    pub name: String,
+    pub aliases: Vec<String>,
+    pub files: usize,
+    pub ranks: usize,
+    pub hmax: PerCount<u8>,
+    pub columns: PerCount<usize>,
+    pub provenance: String,
+    pub source: String,
+    pub layouts: PerCount<Layout>,
+    /// Sourced facts about the board (its file's `[[evidence]]`).
+    pub evidence: Vec<EvidenceInfo>,
+}
+
+/// `200` to `GET /boards`.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Boards {
+    pub boards: Vec<BoardInfo>,
+}
+
+/// A stone in `GET /stones`: each orientation's cells, and where a quarter turn about x, y
+/// or z takes it.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct StoneInfo {
+    pub code: String,
+    pub size: usize,
+    pub orientations: Vec<Vec<[i8; 3]>>,
+    pub turns: Vec<[usize; 3]>,
+}
+
+/// `200` to `GET /stones`.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Stones {
+    pub stones: Vec<StoneInfo>,
+}
+
+/// A footprint cell in a checked board (its printed height, if any).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct FootprintCell {
+    pub cell: String,
+    pub x: usize,
+    pub y: usize,
+    pub printed: Option<u8>,
+}
+
+/// A red frame: its text and its file and rank ranges.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct FrameInfo {
+    pub text: String,
+    pub files: [u8; 2],
+    pub ranks: [u8; 2],
+}
+
+/// A constraint as a board file writes it, with the core's words for it.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ConstraintInfo {
+    MinCells { players: usize, value: usize, text: String },
+    Hmax { players: usize, value: u8, text: String },
+    ReachesLevel { players: usize, value: u8, text: String },
+    FramesFor { counts: Vec<usize>, text: String },
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct EvidenceInfo {
+    pub fact: String,
+    pub source: String,
+    pub constraints: Vec<ConstraintInfo>,
+}
+
+/// A board as the editor needs it: every field of its file, and what the core derives from
+/// it for each player count.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct CheckedBoard {
+    pub name: String,
+    pub aliases: Vec<String>,
+    pub provenance: String,
+    pub source: String,
+    pub files: usize,
+    pub ranks: usize,
+    pub footprint: Vec<FootprintCell>,
+    pub hmax: PerCount<u8>,
+    pub frames: PerCount<Option<FrameInfo>>,
+    pub columns: PerCount<usize>,
+    pub volume: PerCount<usize>,
+    pub layouts: PerCount<Layout>,
+    pub evidence: Vec<EvidenceInfo>,
+}
+
+/// `200` to `POST /boards/check`.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct BoardChecked {
+    pub board: CheckedBoard,
+}
+
+/// `200` to `POST /games/{id}/hint`: a placement for the colour to move, with the search's
+/// figures.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Hint {
+    #[serde(flatten)]
+    pub placement: Placement,
+    pub colour: String,
+    /// The mover's mean reward over the whole search.
+    pub estimate: f64,
+    pub simulations: u64,
+    pub level: u8,
+}
+
+/// A move of an analysis and what it lost for its colour.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct MoveLoss {
+    pub number: usize,
+    pub colour: String,
+    pub placement: String,
+    pub loss: f64,
+}
+
+/// `200` to `GET /games/{id}/analysis`.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Analysis {
+    pub colours: Vec<String>,
+    pub moves_played: usize,
+    pub simulations: u64,
+    /// Per position, each colour's win estimate.
+    pub estimates: Vec<std::collections::BTreeMap<String, f64>>,
+    pub moves: Vec<MoveLoss>,
+    pub worst: Vec<usize>,
+}
+
+/// A stone in a puzzle box.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Placed {
+    pub placement: String,
+    pub stone: String,
+    pub cubes: Vec<Cube>,
+}
+
+/// `200` to `POST /puzzles/cube`.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct PuzzleState {
+    pub size: [usize; 3],
+    pub volume: usize,
+    pub filled: usize,
+    pub solved: bool,
+    pub stuck: bool,
+    pub stones_left: Vec<String>,
+    pub placed: Vec<Placed>,
+    pub placements: Vec<Placement>,
+}
+
+/// A stone of a solution, with its colour.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Step {
+    pub colour: String,
+    pub placement: String,
+    pub cubes: Vec<Cube>,
+}
+
+/// `200` to `GET /puzzles/{name}`.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct PuzzleSolution {
+    pub name: String,
+    pub size: [usize; 3],
+    pub record: Option<String>,
+    pub steps: Vec<Step>,
 }

@@ -13,11 +13,12 @@ use axum::extract::{ConnectInfo, Path, State};
 use axum::http::StatusCode;
 use axum::response::Response;
 use axum::Extension;
-use serde_json::{json, Value};
+use serde::Serialize;
 use tokio::sync::broadcast::error::RecvError;
 
 use crate::edge::ClientIp;
 use crate::error::ApiError;
+use crate::wire::{GameEvent, Snapshot};
 use crate::{events, view, App};
 
 /// The limits of the sockets (`rumis serve` options).
@@ -73,10 +74,8 @@ impl Sockets {
         let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
         let mine = open.0.get(&ip).copied().unwrap_or(0);
         let on_game = open.1.get(game).copied().unwrap_or(0);
-        let refuse = |what: String| {
-            ApiError::new(StatusCode::TOO_MANY_REQUESTS, "too_many_sockets", what)
-                .with(json!({ "retry_after_seconds": 30 }))
-        };
+        let refuse =
+            |what: String| ApiError::new(StatusCode::TOO_MANY_REQUESTS, "too_many_sockets", what).retry_after(30);
         if mine >= self.limits.per_address {
             return Err(refuse(format!(
                 "this address has {mine} event sockets open, the most allowed"
@@ -150,7 +149,7 @@ pub(crate) async fn events(
     let rx = app.events.subscribe(&id);
     let loaded = app.games.load(&id).await?;
     let count = loaded.game.moves().len() as i64;
-    let snapshot = view::state(&loaded, None);
+    let snapshot = snapshot_of(&loaded);
     drop(loaded);
     let limits = sockets.limits.clone();
     Ok(ws
@@ -172,13 +171,15 @@ async fn session(
     mut socket: WebSocket,
     id: String,
     mut rx: events::Receiver,
-    snapshot: Value,
+    snapshot: Snapshot,
     mut count: i64,
     limits: WsLimits,
 ) {
     let send_timeout = limits.send_timeout;
-    async fn send_within(socket: &mut WebSocket, v: &Value, within: Duration) -> bool {
-        let text = v.to_string();
+    async fn send_within<T: Serialize>(socket: &mut WebSocket, v: &T, within: Duration) -> bool {
+        let Ok(text) = serde_json::to_string(v) else {
+            return false;
+        };
         matches!(
             tokio::time::timeout(within, socket.send(Message::Text(text.into()))).await,
             Ok(Ok(()))
@@ -189,7 +190,7 @@ async fn session(
             send_within(&mut socket, $v, send_timeout).await
         };
     }
-    if !send!(&json!({ "type": "snapshot", "state": snapshot })) {
+    if !send!(&snapshot) {
         return;
     }
     drop(snapshot);
@@ -215,7 +216,7 @@ async fn session(
             }
             _ = sleep_until_some(pong_deadline) => return, // no pong: gone
             event = rx.recv() => match event {
-                Ok(e) if e.game == events::ALL => {
+                Ok(e) if e.game == events::ALL || e.body.is_none() => {
                     // Events may have been lost (a listener reconnected): a fresh snapshot.
                     let Some(v) = fresh_snapshot(&app, &id, &mut count).await else { return };
                     if !send!(&v) {
@@ -223,16 +224,16 @@ async fn session(
                     }
                 }
                 Ok(e) => {
+                    let Some(body) = &e.body else { continue };
                     if e.game != id || e.after_move.is_some_and(|n| n <= count) {
                         continue;
                     }
                     // `count` is what the last snapshot held; moves taken back are no
                     // longer in it.
-                    if e.body.get("type").and_then(Value::as_str) == Some("undo") {
-                        let from = e.body.get("move_number").and_then(Value::as_i64).unwrap_or(1);
-                        count = count.min(from - 1);
+                    if let GameEvent::Undo { move_number, .. } = body {
+                        count = count.min(move_number - 1);
                     }
-                    if !send!(&e.body) {
+                    if !send!(body) {
                         return;
                     }
                 }
@@ -256,8 +257,14 @@ async fn sleep_until_some(deadline: Option<tokio::time::Instant>) {
     }
 }
 
-async fn fresh_snapshot(app: &App, id: &str, count: &mut i64) -> Option<Value> {
+fn snapshot_of(loaded: &crate::service::Loaded) -> Snapshot {
+    Snapshot::Snapshot {
+        state: Box::new(view::state(loaded, None)),
+    }
+}
+
+async fn fresh_snapshot(app: &App, id: &str, count: &mut i64) -> Option<Snapshot> {
     let loaded = app.games.load(id).await.ok()?;
     *count = loaded.game.moves().len() as i64;
-    Some(json!({ "type": "snapshot", "state": view::state(&loaded, None) }))
+    Some(snapshot_of(&loaded))
 }

@@ -391,3 +391,100 @@ async fn a_socket_that_stops_answering_pings_is_dropped() {
     assert_eq!(event["placement"], "L4@a1,a2,a3,b1");
     server.stop().await;
 }
+
+/// A subscriber that reads its snapshot and then never reads again, while a hot-seat game
+/// goes on (a move and its undo, again and again): once its buffers are full the server
+/// drops it (bounded buffers, a send that must go out within `send_timeout`), and another
+/// subscriber of the same game gets every event, in order, each within a few seconds of
+/// its commit, before and after the drop. Read at last, the slow socket ends: the server
+/// closed it rather than keep its events queued for it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_reader_is_dropped_and_the_others_keep_up() {
+    use futures_util::StreamExt;
+    let db = TempDir::new("edge-slow");
+    let mut c = config(&db.db_url());
+    // Pings would drop the silent one too; here only its being slow may.
+    c.ws.ping_every = Duration::from_secs(600);
+    c.ws.send_timeout = Duration::from_millis(500);
+    let server = start(c).await;
+    let addr = server.addr;
+    let created = create(addr, json!({ "board": "chullpa", "players": 2, "hot_seat": true })).await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let token = tokens(&created)[0].clone().unwrap();
+
+    // The slow one: a small receive buffer, its snapshot read, then never read again.
+    let socket = TcpSocket::new_v4().unwrap();
+    socket.set_recv_buffer_size(4096).unwrap();
+    let stream = socket.connect(addr).await.unwrap();
+    let (mut slow, _) = tokio_tungstenite::client_async(format!("ws://{addr}/api/v1/games/{id}/events"), stream)
+        .await
+        .unwrap();
+    let first = tokio::time::timeout(WAIT, slow.next()).await.unwrap().unwrap().unwrap();
+    let first: Value = serde_json::from_str(first.to_text().unwrap()).unwrap();
+    assert_eq!(first["type"], "snapshot");
+    let mut live = subscribe(addr, &id).await;
+    assert_eq!(next_event(&mut live).await["type"], "snapshot");
+    // Both sockets, and nothing else, are open.
+    let deadline = Instant::now() + WAIT;
+    while server.open_connections() != 2 {
+        assert!(Instant::now() < deadline, "{} connections", server.open_connections());
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+
+    let undo = format!("/api/v1/games/{id}/undo");
+    let mut published = 0usize;
+    let mut slowest = Duration::ZERO;
+    let mut dropped_after = None;
+    for cycle in 0..4000 {
+        let sent = Instant::now();
+        let r = play(addr, &id, Some(&token), "L4@a1,a2,a3,b1", 1).await;
+        assert_eq!(r.status, 201, "{}", r.text());
+        let e = next_event(&mut live).await;
+        assert_eq!(
+            (e["type"].clone(), e["number"].clone()),
+            (json!("move"), json!(1)),
+            "{e}"
+        );
+        published += e.to_string().len();
+        let r = post(addr, &undo, Some(&token), &json!({ "expected_move_number": 2 })).await;
+        assert_eq!(r.status, 200, "{}", r.text());
+        let e = next_event(&mut live).await;
+        assert_eq!(
+            (e["type"].clone(), e["removed"].clone()),
+            (json!("undo"), json!([1])),
+            "{e}"
+        );
+        published += e.to_string().len();
+        slowest = slowest.max(sent.elapsed());
+        if dropped_after.is_none() && server.open_connections() == 1 {
+            dropped_after = Some(cycle);
+        }
+        // A few more after the drop: the live one goes on.
+        if dropped_after.is_some_and(|d| cycle >= d + 20) {
+            break;
+        }
+    }
+    let dropped_after = dropped_after.expect("the slow reader was dropped within 4000 moves and undos");
+    assert!(
+        slowest < Duration::from_secs(5),
+        "an event came {slowest:?} after its request"
+    );
+    // Read at last: the slow socket ends, after no more than its buffers held.
+    let mut received = 0usize;
+    let ended = tokio::time::timeout(WAIT, async {
+        while let Some(Ok(m)) = slow.next().await {
+            received += m.len();
+        }
+    })
+    .await;
+    assert!(ended.is_ok(), "the slow socket was closed by the server");
+    assert!(
+        received <= published,
+        "the slow reader got {received} bytes of {published}"
+    );
+    println!(
+        "slow reader dropped after {dropped_after} moves and undos; it got {received} bytes of the {published} \
+         published; slowest event {slowest:?}"
+    );
+    server.stop().await;
+}

@@ -581,3 +581,311 @@ async fn lobby_answers_and_events_are_documented() {
         c.missing
     );
 }
+/// The TypeScript declarations of the web app's API types (`web/src/api.ts`, and the
+/// editor's and the lessons' own), read just enough to list an object type's members.
+struct Ts {
+    /// Comments removed.
+    text: String,
+}
+
+/// The text of `s` from `open` (a `{` or `<`) to its matching close, without them.
+fn enclosed(s: &str, open: usize) -> &str {
+    let (o, c) = match s.as_bytes()[open] {
+        b'{' => (b'{', b'}'),
+        b'<' => (b'<', b'>'),
+        b'(' => (b'(', b')'),
+        other => panic!("not an opening bracket: {}", other as char),
+    };
+    let mut depth = 0;
+    for (i, &b) in s.as_bytes().iter().enumerate().skip(open) {
+        if b == o {
+            depth += 1;
+        } else if b == c && !(c == b'>' && i > 0 && s.as_bytes()[i - 1] == b'=') {
+            depth -= 1;
+            if depth == 0 {
+                return &s[open + 1..i];
+            }
+        }
+    }
+    panic!("unbalanced: {}", &s[open..]);
+}
+
+/// Splits at `sep` where no bracket is open.
+fn split_top(s: &str, sep: &[u8]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut start = 0;
+    let b = s.as_bytes();
+    for i in 0..b.len() {
+        match b[i] {
+            b'{' | b'(' | b'[' | b'<' => depth += 1,
+            b'>' if i > 0 && b[i - 1] == b'=' => {}
+            b'}' | b')' | b']' | b'>' => depth -= 1,
+            c if depth == 0 && sep.contains(&c) => {
+                out.push(s[start..i].to_string());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(s[start..].to_string());
+    out.into_iter()
+        .map(|p| p.trim().to_string())
+        .filter(|p| !p.is_empty())
+        .collect()
+}
+
+impl Ts {
+    fn load() -> Ts {
+        let web = concat!(env!("CARGO_MANIFEST_DIR"), "/../../web/src/");
+        let mut text = String::new();
+        for f in ["api.ts", "editor/toml.ts", "howto/lessons.ts", "howto/scene.ts"] {
+            text.push_str(&std::fs::read_to_string(format!("{web}{f}")).unwrap_or_else(|e| panic!("{f}: {e}")));
+            text.push('\n');
+        }
+        Ts::from_text(&text)
+    }
+
+    fn from_text(text: &str) -> Ts {
+        // Comments out: `/* ... */` and `// ...` (no string in a type holds either).
+        let mut out = String::new();
+        let mut rest = text;
+        while let Some(i) = rest.find("/*") {
+            out.push_str(&rest[..i]);
+            rest = rest[i..].split_once("*/").map_or("", |(_, r)| r);
+        }
+        out.push_str(rest);
+        let text = out
+            .lines()
+            .map(|l| l.split_once("//").map_or(l, |(a, _)| a))
+            .collect::<Vec<_>>()
+            .join("\n");
+        Ts { text }
+    }
+
+    /// An interface's members (with its parents') or a type alias's expression.
+    fn named(&self, name: &str) -> Option<Vec<(String, String)>> {
+        let interface = format!("interface {name} ");
+        if let Some(i) = self.text.find(&interface) {
+            let head_end = i + self.text[i..].find('{').unwrap();
+            let head = &self.text[i + interface.len()..head_end];
+            let mut members = members(enclosed(&self.text, head_end));
+            if let Some(parents) = head.trim().strip_prefix("extends") {
+                for p in parents.split(',') {
+                    members.extend(self.members_of(p.trim()));
+                }
+            }
+            return Some(members);
+        }
+        let alias = format!("type {name} =");
+        let i = self.text.find(&alias)?;
+        let rest = &self.text[i + alias.len()..];
+        let end = split_top(rest, b";")[0].len();
+        Some(self.members_of(&rest[..end]))
+    }
+
+    /// The members an object type expression declares: its inline objects and named types
+    /// at the top (arrays, `| null` and `&` see through; `Record<..>` is a map, not members).
+    fn members_of(&self, expr: &str) -> Vec<(String, String)> {
+        let b = expr.as_bytes();
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < b.len() {
+            match b[i] {
+                b'{' => {
+                    let inner = enclosed(expr, i);
+                    out.extend(members(inner));
+                    i += inner.len() + 2;
+                }
+                b'<' => i += enclosed(expr, i).len() + 2,
+                c if c.is_ascii_alphabetic() || c == b'_' => {
+                    let start = i;
+                    while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+                        i += 1;
+                    }
+                    let word = &expr[start..i];
+                    if word != "Record" {
+                        out.extend(self.named(word).unwrap_or_default());
+                    }
+                }
+                b'"' => {
+                    i += 1;
+                    while i < b.len() && b[i] != b'"' {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+                _ => i += 1,
+            }
+        }
+        out
+    }
+
+    /// The value type of a `Record<string, X>` in the expression.
+    fn record_value(&self, expr: &str) -> Option<String> {
+        let i = expr.find("Record<")? + "Record".len();
+        let inner = enclosed(expr, i);
+        Some(inner.split_once(',')?.1.trim().to_string())
+    }
+
+    /// The branch of a union alias whose `type` is `kind`.
+    fn branch(&self, alias: &str, kind: &str) -> Option<String> {
+        let key = format!("type {alias} =");
+        let i = self.text.find(&key)?;
+        let rest = &self.text[i + key.len()..];
+        let body = &split_top(rest, b";")[0];
+        split_top(body, b"|").into_iter().find(|b| {
+            self.members_of(b)
+                .iter()
+                .any(|(k, t)| k == "type" && t.trim() == format!("\"{kind}\""))
+        })
+    }
+}
+
+/// `name?: type` members of an object literal's body.
+fn members(body: &str) -> Vec<(String, String)> {
+    split_top(body, b";\n")
+        .into_iter()
+        .filter_map(|m| {
+            let (k, t) = m.split_once(':')?;
+            let k = k.trim().trim_end_matches('?').trim_start_matches("readonly ").trim();
+            (!k.is_empty() && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+                .then(|| (k.to_string(), t.trim().to_string()))
+        })
+        .collect()
+}
+
+/// The fields of `schema` (the document's) that the TypeScript type `ts` does not declare.
+fn missing_in_ts(doc: &Value, ts: &Ts, schema: &Value, expr: &str, at: &str, out: &mut Vec<String>) {
+    let schema = resolve(doc, schema);
+    if let Some(items) = schema.get("items") {
+        return missing_in_ts(doc, ts, items, expr, at, out);
+    }
+    let mut properties: Vec<(String, Value)> = Vec::new();
+    let parts: Vec<&Value> = match schema.get("allOf").and_then(Value::as_array) {
+        Some(all) => all.iter().map(|p| resolve(doc, p)).collect(),
+        None => vec![schema],
+    };
+    for p in &parts {
+        if let Some(ps) = p.get("properties").and_then(Value::as_object) {
+            properties.extend(ps.iter().map(|(k, v)| (k.clone(), v.clone())));
+        }
+    }
+    if properties.is_empty() {
+        if let Some(extra) = schema.get("additionalProperties").filter(|a| a.is_object()) {
+            match ts.record_value(expr) {
+                Some(value) => missing_in_ts(doc, ts, extra, &value, &format!("{at}.*"), out),
+                None => out.push(format!("{at} (a map; the TypeScript type is {expr:?})")),
+            }
+        }
+        return;
+    }
+    let declared = ts.members_of(expr);
+    for (key, sub) in properties {
+        let here = format!("{at}.{key}");
+        match declared.iter().find(|(k, _)| *k == key) {
+            Some((_, t)) => missing_in_ts(doc, ts, &sub, t, &here, out),
+            None => out.push(here),
+        }
+    }
+}
+
+/// The document's answers and their TypeScript types in the web app.
+const TS_TYPES: &[(&str, &str)] = &[
+    ("#/components/schemas/State", "GameState"),
+    ("#/components/schemas/Summary", "GameSummary"),
+    ("#/components/schemas/Created", "Created"),
+    ("#/components/schemas/Placement", "Placement"),
+    ("#/components/schemas/BoardInfo", "BoardInfo"),
+    ("#/components/schemas/StoneInfo", "StoneInfo"),
+    ("#/components/schemas/MoveAccepted", "MoveAccepted"),
+    ("#/components/schemas/UndoAccepted", "UndoAccepted"),
+    ("#/components/schemas/Deleted", "Deleted"),
+    ("#/components/schemas/Error", "ErrorBody"),
+    ("#/components/schemas/CheckedBoard", "CheckedBoard"),
+    ("#/paths/~1api~1v1~1boards/get/responses/200", "BoardList"),
+    ("#/paths/~1api~1v1~1stones/get/responses/200", "StoneList"),
+    ("#/paths/~1api~1v1~1games/get/responses/200", "GameList"),
+    (
+        "#/paths/~1api~1v1~1games~1{id}~1placements/get/responses/200",
+        "PlacementsAnswer",
+    ),
+    ("#/paths/~1api~1v1~1games~1{id}~1hint/post/responses/200", "Hint"),
+    ("#/paths/~1api~1v1~1games~1{id}~1analysis/get/responses/200", "Analysis"),
+    ("#/paths/~1api~1v1~1puzzles~1cube/post/responses/200", "PuzzleState"),
+    ("#/paths/~1api~1v1~1puzzles~1{name}/get/responses/200", "PuzzleSolution"),
+    ("#/paths/~1api~1v1~1lessons/get/responses/200", "Lessons"),
+];
+
+/// The schema at a JSON pointer of the document (an answer: its JSON content's schema).
+fn schema_at<'a>(doc: &'a Value, pointer: &str) -> &'a Value {
+    let v = doc
+        .pointer(pointer.trim_start_matches('#'))
+        .unwrap_or_else(|| panic!("no {pointer} in the document"));
+    let v = resolve(doc, v);
+    v.pointer("/content/application~1json/schema").unwrap_or(v)
+}
+
+/// Every field of the document's answers and events is declared in the web app's
+/// TypeScript types: with the test above (every field sent is in the document), a field
+/// added in Rust and not in `web/src/api.ts` fails here.
+#[test]
+fn every_documented_field_is_in_the_web_apps_types() {
+    let doc = document();
+    let ts = Ts::load();
+    let mut out = Vec::new();
+    for (pointer, name) in TS_TYPES {
+        assert!(ts.named(name).is_some(), "no TypeScript type {name}");
+        missing_in_ts(
+            &doc,
+            &ts,
+            schema_at(&doc, pointer),
+            name,
+            &format!("{name} ({pointer})"),
+            &mut out,
+        );
+    }
+    let mapping = doc["components"]["schemas"]["Event"]["discriminator"]["mapping"]
+        .as_object()
+        .unwrap();
+    for (kind, pointer) in mapping {
+        match ts.branch("GameEvent", kind) {
+            Some(branch) => missing_in_ts(
+                &doc,
+                &ts,
+                schema_at(&doc, pointer.as_str().unwrap()),
+                &branch,
+                &format!("GameEvent {kind}"),
+                &mut out,
+            ),
+            None => out.push(format!("GameEvent {kind} (no branch with type \"{kind}\")")),
+        }
+    }
+    assert!(
+        out.is_empty(),
+        "fields not declared in the web app's TypeScript: {out:#?}"
+    );
+}
+
+/// The TypeScript check itself finds a member a type lacks, through arrays, inline objects,
+/// `extends`, intersections and maps.
+#[test]
+fn the_typescript_check_finds_an_undeclared_field() {
+    let doc = document();
+    let ts = Ts::from_text(
+        "export interface A extends B { x: number; list: { y: string }[]; m: Record<string, { z: number }> }\n\
+         export interface B { /* a comment */ w?: (C & { v: number }) | null; }\n\
+         export interface C { u: string }\n\
+         export type E = | { type: \"one\"; a: number } | { type: \"two\"; b: number };",
+    );
+    let schema = json!({ "type": "object", "properties": {
+        "x": {}, "list": { "type": "array", "items": { "properties": { "y": {}, "y2": {} } } },
+        "m": { "type": "object", "additionalProperties": { "type": "object", "properties": { "z": {}, "z2": {} } } },
+        "w": { "properties": { "u": {}, "v": {}, "t": {} } }, "extra": {} } });
+    let mut out = Vec::new();
+    missing_in_ts(&doc, &ts, &schema, "A", "A", &mut out);
+    // (The document's properties come in name order.)
+    assert_eq!(out, ["A.extra", "A.list.y2", "A.m.*.z2", "A.w.t"]);
+    assert!(ts.branch("E", "two").unwrap().contains("b: number"));
+    assert_eq!(ts.branch("E", "three"), None);
+}

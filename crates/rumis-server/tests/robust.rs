@@ -7,6 +7,7 @@ on_both_databases!(
     a_reset_after_sending_a_move_strands_no_game,
     a_resent_move_gets_its_acknowledgement,
     ai_only_games_do_not_starve_a_human,
+    the_ai_only_caps_hold_under_concurrent_creates,
     a_creator_deletes_a_game_nobody_joined,
     idle_games_are_abandoned
 );
@@ -192,6 +193,55 @@ async fn ai_only_games_do_not_starve_a_human(db: String) {
     let server = start(config(&db)).await;
     let r = post(server.addr, "/api/v1/games", None, &ai9).await;
     assert_eq!(r.status, 429, "the 20 games above are still open: {}", r.text());
+    server.stop().await;
+}
+
+/// Creates an AI-only game as the client `client` (through the trusted proxy, loopback);
+/// the answer's status.
+async fn create_ai_only_as(addr: SocketAddr, client: &str) -> u16 {
+    let body = json!({ "board": "chullpa", "players": 2,
+                       "seats": [{ "kind": "ai", "level": 1 }, { "kind": "ai", "level": 1 }] })
+    .to_string();
+    let request = format!(
+        "POST /api/v1/games HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+         X-Forwarded-For: {client}\r\nConnection: close\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    let r = client::raw(addr, request.as_bytes()).await.expect("answered");
+    assert!(matches!(r.status, 201 | 429), "{} {}", r.status, r.text());
+    if r.status == 429 {
+        assert_eq!(r.json()["error"], "too_many_ai_games", "{}", r.text());
+    }
+    r.status
+}
+
+/// The AI-only caps (2 per address, 8 in all) hold when many creations race: 40 at once
+/// from one address open exactly 2; then 60 at once from 30 addresses open exactly 6 more
+/// (8 in all), none of them a third for its address. (Before, the count was read before the
+/// transaction that inserted the game, so racing creations all saw room: 40 at once from
+/// one address opened more than 2.) No AI worker runs, so no game ends meanwhile.
+async fn the_ai_only_caps_hold_under_concurrent_creates(db: String) {
+    let mut c = config(&db);
+    c.ai_workers = 0;
+    c.limits.trusted_proxy = Some("127.0.0.1".parse().unwrap());
+    let server = start(c).await;
+    let addr = server.addr;
+    let statuses = futures_util::future::join_all((0..40).map(|_| create_ai_only_as(addr, "10.0.0.1"))).await;
+    let opened = statuses.iter().filter(|&&s| s == 201).count();
+    assert_eq!(opened, 2, "from one address: {statuses:?}");
+
+    let clients: Vec<String> = (0..60).map(|i| format!("10.0.1.{}", i % 30)).collect();
+    let statuses = futures_util::future::join_all(clients.iter().map(|a| create_ai_only_as(addr, a))).await;
+    let mut by_client = std::collections::HashMap::<&str, usize>::new();
+    for (a, s) in clients.iter().zip(&statuses) {
+        if *s == 201 {
+            *by_client.entry(a).or_default() += 1;
+        }
+    }
+    assert_eq!(by_client.values().sum::<usize>(), 6, "in all: {by_client:?}");
+    assert!(by_client.values().all(|&n| n <= 2), "{by_client:?}");
+    let open = get(addr, "/api/v1/games?status=open&limit=100").await.json();
+    assert_eq!(open["games"].as_array().unwrap().len(), 8, "{open}");
     server.stop().await;
 }
 

@@ -19,7 +19,7 @@ export interface LessonExample {
   legal: boolean;
   /** The rule the core names when it refuses the placement. */
   rule: string | null;
-  detail: Record<string, string | number>;
+  detail: { column?: string; height?: number; needed?: number; level?: number; colour?: string; stone?: string };
   reason: string | null;
 }
 

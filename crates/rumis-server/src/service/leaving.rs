@@ -168,7 +168,7 @@ impl Games {
             let (ack, events, ai) = this
                 .retrying(|left| this.try_resign(&id, token.as_deref(), seat, left))
                 .await?;
-            this.committed(&id, events, ai);
+            this.committed_for(&id, events, ai);
             Ok(ack)
         })
         .await
@@ -255,7 +255,7 @@ impl Games {
             let (ack, events, ai) = this
                 .retrying(|left| this.try_leave(&id, token.as_deref(), seat, level, left))
                 .await?;
-            this.committed(&id, events, ai);
+            this.committed_for(&id, events, ai);
             Ok(ack)
         })
         .await
@@ -335,7 +335,7 @@ impl Games {
             let _order = self.lock_game(&id).await;
             match self.retrying(|left| self.try_timeout(&id, left)).await {
                 Ok(Some((events, ai))) => {
-                    self.committed(&id, events, ai);
+                    self.committed_for(&id, events, ai);
                     fired += 1;
                 }
                 Ok(None) => {}

@@ -20,7 +20,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use rumis_core::{Board, Variant};
-use serde_json::json;
 
 use super::{now_ms, Games};
 use crate::error::GameError;
@@ -190,7 +189,7 @@ fn table(g: &PlayerGame, seats: &[SeatPlayer]) -> wire::Table {
 }
 
 fn lobby_changed() -> Event {
-    Event::new(LOBBY, None, json!({ "type": "lobby_changed" }))
+    Event::new(LOBBY, None, GameEvent::LobbyChanged)
 }
 
 /// What a write made: its answer, the events to publish, and whether an AI seat is to
@@ -495,7 +494,7 @@ impl Games {
                 Ok((self.seated(&id, seek, seat, ai.is_some()), events, ai))
             })
             .await?;
-        self.committed(&seated.game, events, ai);
+        self.committed_for(&seated.game, events, ai);
         Ok(seated)
     }
 
@@ -541,7 +540,7 @@ impl Games {
                     }
                 })
                 .await?;
-            this.committed(&id, events, ai);
+            this.committed_for(&id, events, ai);
             Ok(seated)
         })
         .await
@@ -752,7 +751,7 @@ impl Games {
                 Ok((self.seated(&id, &seek, seat, ai.is_some()), events, ai))
             })
             .await?;
-        self.committed(&seated.game, events, ai);
+        self.committed_for(&seated.game, events, ai);
         Ok(seated)
     }
 
@@ -818,7 +817,7 @@ impl Games {
                     }
                 })
                 .await?;
-            this.committed(&id, events, None);
+            this.committed_for(&id, events, None);
             Ok(ack)
         })
         .await
@@ -915,7 +914,7 @@ impl Games {
             .await?;
         match made {
             Ok((seated, events, ai)) => {
-                self.committed(&seated.game, events, ai);
+                self.committed_for(&seated.game, events, ai);
                 Ok(seated)
             }
             Err(rematch) => self.join(&rematch, key, None).await,
@@ -973,7 +972,7 @@ impl Games {
                 })
                 .await?;
             if let Some((events, ai)) = r {
-                self.committed(&id, events, ai);
+                self.committed_for(&id, events, ai);
                 filled += 1;
             }
         }
@@ -1000,7 +999,7 @@ impl Games {
                 })
                 .await?;
             if let Some(events) = r {
-                self.committed(&id, events, None);
+                self.committed_for(&id, events, None);
                 rated += 1;
             }
         }

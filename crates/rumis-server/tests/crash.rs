@@ -1,0 +1,154 @@
+//! A crash between a move's commit and its publication (issue 16): with the fault hook
+//! `RUMIS_FAULT=abort_after_commit`, the server process aborts right after the move's
+//! transaction commits, before its events go out and before the AI's turn is queued. What
+//! must follow is derived from what was committed: a watcher reconnecting to the restarted
+//! server sees the move in its snapshot, and the AI seat's reply is played after the
+//! restart (the games row says an AI seat is to move). On PostgreSQL the move's event went
+//! out with the commit itself, so a watcher on another instance gets it although the
+//! instance that committed it died.
+//!
+//! The server runs as a child process (this test binary again, running the ignored
+//! `child_server`), so that aborting it does not end the test.
+
+mod common;
+
+on_both_databases!(a_crash_between_commit_and_publish_strands_no_game);
+
+use std::io::BufRead;
+use std::net::SocketAddr;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::*;
+use rumis_server::client;
+use serde_json::json;
+
+/// The server of a child process (`child_server`), killed when dropped.
+struct ChildServer {
+    child: Child,
+    addr: SocketAddr,
+}
+
+impl ChildServer {
+    fn spawn(db: &str, fault: bool) -> ChildServer {
+        let mut cmd = Command::new(std::env::current_exe().unwrap());
+        cmd.args([
+            "--ignored",
+            "--exact",
+            "child_server",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env("RUMIS_TEST_CHILD_DB", db)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null());
+        if fault {
+            cmd.env("RUMIS_FAULT", "abort_after_commit");
+        } else {
+            cmd.env_remove("RUMIS_FAULT");
+        }
+        let mut child = cmd.spawn().expect("the child server starts");
+        let out = child.stdout.take().unwrap();
+        let mut lines = std::io::BufReader::new(out).lines();
+        let addr = loop {
+            let line = lines.next().expect("the child prints its address").expect("a line");
+            // After libtest's "test child_server ... " on the same line.
+            if let Some((_, rest)) = line.split_once("rumis server on http://") {
+                let addr = rest.split('/').next().unwrap();
+                break addr.parse().expect("an address");
+            }
+        };
+        // Keep reading its output, so that it never blocks on a full pipe.
+        std::thread::spawn(move || for _ in lines {});
+        ChildServer { child, addr }
+    }
+
+    /// Waits for the child to end by itself; whether it ended abnormally.
+    fn ended_abnormally(&mut self, within: Duration) -> bool {
+        let deadline = Instant::now() + within;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return !status.success();
+            }
+            assert!(Instant::now() < deadline, "the child server did not end");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for ChildServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Run by `ChildServer::spawn` only: a server on the database it is given, until killed.
+#[test]
+#[ignore = "a child process of the crash test"]
+fn child_server() {
+    let db = std::env::var("RUMIS_TEST_CHILD_DB").expect("run by the crash test");
+    let mut c = config(&db);
+    c.ai_workers = 1;
+    rumis_server::serve_blocking(c).unwrap();
+}
+
+async fn a_crash_between_commit_and_publish_strands_no_game(db: String) {
+    let mut first = tokio::task::block_in_place(|| ChildServer::spawn(&db, true));
+    let addr = first.addr;
+    let created = create(
+        addr,
+        json!({ "board": "chullpa", "players": 2, "seats": [{ "kind": "human" }, { "kind": "ai", "level": 1 }] }),
+    )
+    .await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let token = tokens(&created)[0].clone().unwrap();
+    let mut watcher = subscribe(addr, &id).await;
+    next_of(&mut watcher, "snapshot").await;
+    // On PostgreSQL, a watcher on another instance (this process's) of the same database.
+    let other = if db.starts_with("postgres") {
+        let mut c = config(&db);
+        c.ai_workers = 0;
+        let server = start(c).await;
+        let mut ws = subscribe(server.addr, &id).await;
+        next_of(&mut ws, "snapshot").await;
+        Some((server, ws))
+    } else {
+        None
+    };
+
+    // The move commits, and the server aborts before answering or publishing.
+    let body = json!({ "placement": "L4@a1,a2,a3,b1", "expected_move_number": 1 });
+    let answer = client::post(addr, &format!("/api/v1/games/{id}/moves"), Some(&token), &body).await;
+    assert!(answer.is_err(), "the server aborted before answering: {answer:?}");
+    assert!(tokio::task::block_in_place(|| first.ended_abnormally(WAIT)));
+    drop(first);
+
+    if let Some((server, mut ws)) = other {
+        let e = next_of(&mut ws, "move").await;
+        assert_eq!(
+            (e["number"].clone(), e["placement"].clone()),
+            (json!(1), json!("L4@a1,a2,a3,b1"))
+        );
+        server.stop().await;
+    }
+
+    // Restarted without the fault: the watcher reconnects and sees the move; the AI seat
+    // answers it.
+    let second = tokio::task::block_in_place(|| ChildServer::spawn(&db, false));
+    let mut watcher = subscribe(second.addr, &id).await;
+    let snapshot = next_of(&mut watcher, "snapshot").await;
+    assert_eq!(
+        snapshot["state"]["moves"][0]["placement"], "L4@a1,a2,a3,b1",
+        "{snapshot}"
+    );
+    let played = snapshot["state"]["moves_played"].as_i64().unwrap();
+    if played < 2 {
+        let reply = next_of(&mut watcher, "move").await;
+        assert_eq!(reply["number"], 2, "{reply}");
+        assert_eq!(reply["by"], "ai", "{reply}");
+    }
+    let st = state(second.addr, &id).await;
+    assert!(st["moves_played"].as_i64().unwrap() >= 2, "{st}");
+    assert_eq!(st["seat_to_move"], 0, "the human's turn again: {st}");
+}
