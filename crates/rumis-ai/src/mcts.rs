@@ -631,7 +631,8 @@ fn run_tree(
         let tree_plies = played.len();
         if cfg.rave <= 0.0 && !cfg.big_stones_first && !cfg.answer_last_move {
             // Uniform playouts on the core's fastest path: nothing to record.
-            rumis_core::playout::random_playout_in_place(site, &mut pos, &mut rng, code_path, &mut set);
+            rumis_core::playout::random_playout_in_place(site, &mut pos, &mut rng, code_path, &mut set)
+                .expect("the active code path is available");
         }
         while let Some(colour) = pos.to_move(site) {
             let n = pos.legal_set(site, &mut set);
