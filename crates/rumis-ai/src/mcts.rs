@@ -698,7 +698,8 @@ impl<'a> TreeSearch<'a> {
         let (site, cfg) = (self.site, self.cfg);
         if cfg.rave <= 0.0 && !cfg.big_stones_first && !cfg.answer_last_move {
             // Uniform playouts on the core's fastest path: nothing to record.
-            rumis_core::playout::random_playout_in_place(site, pos, &mut self.rng, self.code_path, &mut self.set);
+            rumis_core::playout::random_playout_in_place(site, pos, &mut self.rng, self.code_path, &mut self.set)
+                .expect("the active code path is available");
         }
         while let Some(colour) = pos.to_move(site) {
             let n = pos.legal_set(site, &mut self.set);

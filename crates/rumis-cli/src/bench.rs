@@ -167,7 +167,8 @@ fn playouts(site: &Site, path: CodePath, n: usize, reps: usize) -> Vec<f64> {
     let mut p = start.clone();
     let mut run = |rng: &mut Rng| {
         p.clone_from(&start);
-        random_playout_in_place(site, &mut p, rng, path, &mut set);
+        // `run` checks the path before any measurement.
+        let _ = random_playout_in_place(site, &mut p, rng, path, &mut set);
         std::hint::black_box(&p);
     };
     // Warm up.
@@ -221,7 +222,7 @@ fn perft_rate(site: &Site, depth: u32, want: u64, path: CodePath, reps: usize) -
     let mut out = Vec::new();
     for _ in 0..reps {
         let t = Timer::start();
-        let n = perft_with(site, &start, depth, path).ok_or("code path not available")?;
+        let n = perft_with(site, &start, depth, path).map_err(|e| e.to_string())?;
         let secs = t.secs();
         if n != want {
             return Err(format!("perft({depth}) = {n}, expected {want}: the generator is wrong"));
@@ -435,10 +436,7 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
         None => CodePath::active(),
         Some(name) => {
             let p = CodePath::from_name(name).ok_or_else(|| format!("unknown code path '{name}'"))?;
-            if !p.is_available() {
-                return Err(format!("this CPU cannot run the {p} path"));
-            }
-            p
+            p.check().map_err(|e| e.to_string())?
         }
     };
     if let Some(n) = args.playouts_only {
@@ -450,7 +448,7 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
         let mut end = start.clone();
         for _ in 0..n {
             end.clone_from(&start);
-            random_playout_in_place(&chullpa, &mut end, &mut rng, best, &mut set);
+            random_playout_in_place(&chullpa, &mut end, &mut rng, best, &mut set).map_err(|e| e.to_string())?;
             sum += chullpa
                 .order
                 .iter()

@@ -63,7 +63,7 @@ fn playouts(c: &mut Criterion) {
                 b.iter(|| {
                     for _ in 0..100 {
                         p.clone_from(&start);
-                        random_playout_in_place(&s, &mut p, &mut rng, path, &mut set);
+                        random_playout_in_place(&s, &mut p, &mut rng, path, &mut set).unwrap();
                         black_box(&p);
                     }
                 })

@@ -32,7 +32,7 @@ pub mod stone;
 pub use board::{Board, BoardError, MAX_COLUMNS, MAX_LEVEL};
 pub use evidence::{Constraint, Evidence};
 pub use game::{Game, Retirement};
-pub use movegen::{CodePath, GenTables, MoveSet};
+pub use movegen::{CodePath, CodePathUnavailable, GenTables, MoveSet};
 pub use notation::MoveError;
 pub use perft::{perft, perft_divide, perft_with};
 pub use playout::{random_playout, random_playout_in_place, random_playout_with};

@@ -24,7 +24,16 @@
 //! table of up to 128 columns in registers), AVX2 (`vpshufb` over 16-column sub-tables) and
 //! a portable scalar loop. The widest one the CPU has is chosen at run time
 //! ([`CodePath::active`]); the environment variable `RUMIS_CODE_PATH` (`avx512`, `avx2`,
-//! `scalar`) forces a narrower one, e.g. to run under valgrind, which cannot run AVX-512.
+//! `scalar`) forces a narrower one, e.g. to run under valgrind, which cannot run AVX-512:
+//! the paths wider than it named then count as unavailable for the whole process.
+//!
+//! # Soundness
+//! Running an AVX-512 or AVX2 path on a CPU without those instructions is undefined
+//! behaviour, so a [`CodePath`] value alone proves nothing: every public function that
+//! takes one (`Position::legal_set_with`, `Position::play_generate_with`, `perft_with`,
+//! `random_playout_with`, `random_playout_in_place`) checks [`CodePath::is_available`]
+//! first and refuses with [`CodePathUnavailable`], changing nothing. The crate's own loops
+//! check once at their entry and pass the checked path down to crate-private functions.
 
 use std::fmt;
 use std::sync::atomic::{AtomicU8, Ordering};
@@ -71,8 +80,15 @@ impl CodePath {
             .find(|p| p.name() == s.trim().to_ascii_lowercase())
     }
 
-    /// Whether this CPU can run the path.
+    /// Whether this process may run the path: this CPU has its instructions and
+    /// `RUMIS_CODE_PATH` does not name a narrower path.
+    #[inline]
     pub fn is_available(self) -> bool {
+        self.cpu_has() && self.index() >= ceiling()
+    }
+
+    /// Whether this CPU has the path's instructions (whatever `RUMIS_CODE_PATH` says).
+    pub fn cpu_has(self) -> bool {
         match self {
             #[cfg(target_arch = "x86_64")]
             CodePath::Avx512 => {
@@ -89,7 +105,26 @@ impl CodePath {
         }
     }
 
-    /// The paths this CPU can run, widest first.
+    /// Position in [`CodePath::ALL`] (0 is the widest).
+    #[inline]
+    fn index(self) -> u8 {
+        match self {
+            CodePath::Avx512 => 0,
+            CodePath::Avx2 => 1,
+            CodePath::Scalar => 2,
+        }
+    }
+
+    /// `Ok(self)` when [`CodePath::is_available`], else the error that says why not.
+    pub fn check(self) -> Result<CodePath, CodePathUnavailable> {
+        if self.is_available() {
+            Ok(self)
+        } else {
+            Err(CodePathUnavailable { path: self })
+        }
+    }
+
+    /// The paths this process can run, widest first.
     pub fn available() -> Vec<CodePath> {
         CodePath::ALL.iter().copied().filter(|p| p.is_available()).collect()
     }
@@ -103,24 +138,62 @@ impl CodePath {
             .unwrap_or(CodePath::Scalar)
     }
 
-    /// The path every generation uses: the widest available, unless `RUMIS_CODE_PATH`
-    /// names an available narrower one. Decided once per process.
+    /// The path every generation uses: the widest available (so a narrower one when
+    /// `RUMIS_CODE_PATH` names it). Decided once per process.
     pub fn active() -> CodePath {
         static ACTIVE: AtomicU8 = AtomicU8::new(u8::MAX);
         let a = ACTIVE.load(Ordering::Relaxed);
         if let Some(&p) = CodePath::ALL.get(a as usize) {
             return p;
         }
-        let forced = std::env::var("RUMIS_CODE_PATH")
-            .ok()
-            .and_then(|s| CodePath::from_name(&s))
-            .filter(|p| p.is_available());
-        let p = forced.unwrap_or_else(CodePath::best);
-        let i = CodePath::ALL.iter().position(|&q| q == p).unwrap_or(2);
-        ACTIVE.store(i as u8, Ordering::Relaxed);
+        let p = CodePath::best();
+        ACTIVE.store(p.index(), Ordering::Relaxed);
         p
     }
 }
+
+/// The index in [`CodePath::ALL`] of the widest path `RUMIS_CODE_PATH` allows (0 when it
+/// is unset or names no path). Read once per process.
+#[inline]
+fn ceiling() -> u8 {
+    static CEILING: AtomicU8 = AtomicU8::new(u8::MAX);
+    let c = CEILING.load(Ordering::Relaxed);
+    if c != u8::MAX {
+        return c;
+    }
+    let c = std::env::var("RUMIS_CODE_PATH")
+        .ok()
+        .and_then(|s| CodePath::from_name(&s))
+        .map_or(0, CodePath::index);
+    CEILING.store(c, Ordering::Relaxed);
+    c
+}
+
+/// A code path that this process cannot run was asked for; nothing was computed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CodePathUnavailable {
+    /// The path asked for.
+    pub path: CodePath,
+}
+
+impl fmt::Display for CodePathUnavailable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let why = if self.path.cpu_has() {
+            "RUMIS_CODE_PATH forces a narrower one"
+        } else {
+            "this CPU lacks its instructions"
+        };
+        let can: Vec<&str> = CodePath::available().into_iter().map(CodePath::name).collect();
+        write!(
+            f,
+            "the {} code path is not available ({why}); available: {}",
+            self.path,
+            can.join(", ")
+        )
+    }
+}
+
+impl std::error::Error for CodePathUnavailable {}
 
 impl fmt::Display for CodePath {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -685,14 +758,15 @@ pub(crate) fn generate(tables: &GenTables, input: &GenInput, path: CodePath, out
         words: &mut out.words[..n],
         prefix: &mut out.prefix[..n],
     };
-    // SAFETY: `path` is available on this CPU: `generate` is crate-private, and every
-    // public way in (`Position::legal_set_with`, `perft_with`, `random_playout_with`,
-    // `play_generate_with`, …) checks `CodePath::is_available` or uses `CodePath::active`,
-    // which only yields available paths. The x86 functions read `tables` and `input`
-    // through their own bounds (chunks of `CHUNK` bytes, padded tables).
     match path {
+        // SAFETY: `path` is available on this CPU: `generate` is crate-private, and every
+        // public way in (`Position::legal_set_with`, `perft_with`, `random_playout_with`,
+        // `play_generate_with`, …) checks `CodePath::is_available` or uses
+        // `CodePath::active`, which only yields available paths. The x86 functions read
+        // `tables` and `input` within their bounds (chunks of `CHUNK` bytes, padded tables).
         #[cfg(target_arch = "x86_64")]
         CodePath::Avx512 => unsafe { x86::gen_avx512::<SET>(tables, input, o) as usize },
+        // SAFETY: as above, `path` (AVX2) is available on this CPU.
         #[cfg(target_arch = "x86_64")]
         CodePath::Avx2 => unsafe { x86::gen_avx2::<SET>(tables, input, o) as usize },
         _ => gen_scalar::<SET>(tables, input, o) as usize,
@@ -705,11 +779,12 @@ pub(crate) fn any(tables: &GenTables, input: &GenInput, path: CodePath) -> bool 
         words: &mut [],
         prefix: &mut [],
     };
-    // SAFETY: as in `generate`: `path` is available (crate-private, every public way in
-    // checks it).
     match path {
+        // SAFETY: as in `generate`: `path` is available (crate-private, every public way
+        // in checks it).
         #[cfg(target_arch = "x86_64")]
         CodePath::Avx512 => unsafe { x86::gen_avx512::<ANY>(tables, input, o) != 0 },
+        // SAFETY: as above, `path` (AVX2) is available on this CPU.
         #[cfg(target_arch = "x86_64")]
         CodePath::Avx2 => unsafe { x86::gen_avx2::<ANY>(tables, input, o) != 0 },
         _ => gen_scalar::<ANY>(tables, input, o) != 0,
@@ -723,11 +798,12 @@ pub(crate) fn count(tables: &GenTables, input: &GenInput, path: CodePath) -> usi
         words: &mut [],
         prefix: &mut [],
     };
-    // SAFETY: as in `generate`: `path` is available (crate-private, every public way in
-    // checks it).
     match path {
+        // SAFETY: as in `generate`: `path` is available (crate-private, every public way
+        // in checks it).
         #[cfg(target_arch = "x86_64")]
         CodePath::Avx512 => unsafe { x86::gen_avx512::<COUNT>(tables, input, o) as usize },
+        // SAFETY: as above, `path` (AVX2) is available on this CPU.
         #[cfg(target_arch = "x86_64")]
         CodePath::Avx2 => unsafe { x86::gen_avx2::<COUNT>(tables, input, o) as usize },
         _ => gen_scalar::<COUNT>(tables, input, o) as usize,
@@ -794,19 +870,18 @@ mod x86 {
     use super::*;
     use std::arch::x86_64::*;
 
-    /// The position of the `k`-th set bit of `w` (`k < popcount(w)`).
-    ///
-    /// # Safety
-    /// The CPU must have BMI2.
+    /// The position of the `k`-th set bit of `w` (`k < popcount(w)`); callable where the
+    /// CPU has BMI2.
     #[inline]
     #[target_feature(enable = "bmi2")]
-    pub(super) unsafe fn select_pdep(w: u64, k: u32) -> u32 {
+    pub(super) fn select_pdep(w: u64, k: u32) -> u32 {
         _pdep_u64(1u64 << (k & 63), w).trailing_zeros()
     }
 
     /// Per stone index (0-15): 0xff if the stone is live.
-    #[inline(always)]
-    unsafe fn live_table(left: u16) -> __m128i {
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    fn live_table(left: u16) -> __m128i {
         let l = _mm_set1_epi16(left as i16);
         let lo = _mm_setr_epi16(1, 2, 4, 8, 16, 32, 64, 128);
         let hi = _mm_setr_epi16(256, 512, 1024, 2048, 4096, 8192, 16384, i16::MIN);
@@ -818,7 +893,7 @@ mod x86 {
     /// Per stone index (0-15), in both 128-bit lanes: 0x70 if the stone is live, else 0x7f.
     #[inline]
     #[target_feature(enable = "avx2")]
-    unsafe fn threshold_table(left: u16) -> __m256i {
+    fn threshold_table(left: u16) -> __m256i {
         // Byte i of each lane: byte i / 8 of `left`, then its bit i % 8.
         let spread = _mm256_shuffle_epi8(
             _mm256_set1_epi16(left as i16),
@@ -835,9 +910,11 @@ mod x86 {
     /// computing only the first `halves` groups of 32 columns (the rest are 0).
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw")]
-    unsafe fn pack64(input: &GenInput, base: usize, halves: usize) -> __m512i {
+    fn pack64(input: &GenInput, base: usize, halves: usize) -> __m512i {
         // One 64-byte load, as the AVX-512 placement stores them.
-        let heights = _mm512_loadu_si512(input.heights.as_ptr().add(base).cast());
+        let base = base.min(MAX_COLUMNS - 64);
+        // SAFETY: `heights` has MAX_COLUMNS (128) bytes and base <= 64: 64 readable bytes.
+        let heights = unsafe { _mm512_loadu_si512(input.heights.as_ptr().add(base).cast()) };
         let half = |off: usize| {
             let at = base + off;
             let h = _mm512_cvtepu8_epi16(if off == 0 {
@@ -845,7 +922,9 @@ mod x86 {
             } else {
                 _mm512_extracti64x4_epi64::<1>(heights)
             });
-            let load = |t: &[u16; MAX_COLUMNS]| _mm512_loadu_si512(t.as_ptr().add(at).cast());
+            // SAFETY: a contact-mask row has MAX_COLUMNS (128) u16s and at <= 96: 32
+            // readable u16s (64 bytes).
+            let load = |t: &[u16; MAX_COLUMNS]| unsafe { _mm512_loadu_si512(t.as_ptr().add(at).cast()) };
             let fifteen = _mm512_set1_epi16(15);
             let w = match input.touch {
                 Touch::Nothing => fifteen,
@@ -867,18 +946,18 @@ mod x86 {
     /// The packed bytes of columns `base..base + 16` (`base` <= 112).
     #[inline]
     #[target_feature(enable = "avx2")]
-    unsafe fn pack16(input: &GenInput, base: usize) -> __m128i {
+    fn pack16(input: &GenInput, base: usize) -> __m128i {
         let base = base.min(MAX_COLUMNS - 16);
         // Heights are at most 15; saying so lets the compiler use `vpsrlvd` as it is
         // (otherwise it guards against shift counts of 32 and more).
-        let h = _mm_and_si128(
-            _mm_loadu_si128(input.heights.as_ptr().add(base).cast()),
-            _mm_set1_epi8(15),
-        );
+        // SAFETY: `heights` has MAX_COLUMNS bytes and base <= MAX_COLUMNS - 16.
+        let raw = unsafe { _mm_loadu_si128(input.heights.as_ptr().add(base).cast()) };
+        let h = _mm_and_si128(raw, _mm_set1_epi8(15));
         let ha = _mm256_cvtepu8_epi32(h);
         let hb = _mm256_cvtepu8_epi32(_mm_srli_si128::<8>(h));
         let load = |t: &[u16; MAX_COLUMNS], off: usize| {
-            _mm256_cvtepu16_epi32(_mm_loadu_si128(t.as_ptr().add(base + off).cast()))
+            // SAFETY: off is 0 or 8 and base <= MAX_COLUMNS - 16: 8 readable u16s.
+            _mm256_cvtepu16_epi32(unsafe { _mm_loadu_si128(t.as_ptr().add(base + off).cast()) })
         };
         let fifteen = _mm256_set1_epi32(15);
         let (wa, wb) = match input.touch {
@@ -907,18 +986,19 @@ mod x86 {
         _mm_packus_epi16(_mm256_castsi256_si128(p), _mm256_extracti128_si256::<1>(p))
     }
 
-    #[inline(always)]
-    unsafe fn load512(p: &[u8; CHUNK]) -> __m512i {
-        _mm512_loadu_si512(p.as_ptr().cast())
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    fn load512(p: &[u8; CHUNK]) -> __m512i {
+        // SAFETY: `p` is CHUNK = 64 readable bytes.
+        unsafe { _mm512_loadu_si512(p.as_ptr().cast()) }
     }
 
-    /// The AVX-512 VBMI path (see [`super::gen_scalar`] for `MODE`).
-    ///
-    /// # Safety
-    /// The CPU must have AVX-512 F, BW and VBMI. (Every memory access is to fixed-size
-    /// arrays; `vpermb` and `vpshufb` read no memory, whatever the index bytes hold.)
+    /// The AVX-512 VBMI path (see [`super::gen_scalar`] for `MODE`); callable (with
+    /// `unsafe`) only where the CPU has AVX-512 F, BW and VBMI. Every memory access is to
+    /// fixed-size arrays within their bounds; `vpermb` and `vpshufb` read no memory,
+    /// whatever the index bytes hold.
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,popcnt")]
-    pub(super) unsafe fn gen_avx512<const MODE: u8>(t: &GenTables, input: &GenInput, out: Out) -> u32 {
+    pub(super) fn gen_avx512<const MODE: u8>(t: &GenTables, input: &GenInput, out: Out) -> u32 {
         if t.columns > 64 {
             gen_avx512_inner::<true, MODE>(t, input, out)
         } else {
@@ -928,7 +1008,7 @@ mod x86 {
 
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,popcnt")]
-    unsafe fn gen_avx512_inner<const WIDE: bool, const MODE: u8>(t: &GenTables, input: &GenInput, out: Out) -> u32 {
+    fn gen_avx512_inner<const WIDE: bool, const MODE: u8>(t: &GenTables, input: &GenInput, out: Out) -> u32 {
         debug_assert!(MODE != SET || (out.words.len() == t.chunks.len() && out.prefix.len() == t.chunks.len()));
         // Built in registers: a wide load of bytes just stored one by one would wait for
         // the stores.
@@ -969,7 +1049,7 @@ mod x86 {
     /// has a legal placement; otherwise writes their words and returns false.
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,popcnt")]
-    unsafe fn range512<const L: usize, const WIDE: bool, const MODE: u8>(
+    fn range512<const L: usize, const WIDE: bool, const MODE: u8>(
         t: &GenTables,
         k: &Ctx512,
         a: usize,
@@ -981,15 +1061,21 @@ mod x86 {
         let one = _mm512_set1_epi8(1);
         let fifteen = _mm512_set1_epi8(15);
         for j in a..b {
-            let m = t.meta.get_unchecked(j);
+            // SAFETY: j < by_len[4] == meta.len() == chunks.len() (`GenTables::new`).
+            let m = unsafe { t.meta.get_unchecked(j) };
             if m.stones & k.left == 0 {
                 if MODE == SET {
-                    *out.words.get_unchecked_mut(j) = 0;
-                    *out.prefix.get_unchecked_mut(j) = *total as u16;
+                    // SAFETY: j < chunks.len() == words.len() == prefix.len() (see
+                    // `generate`).
+                    unsafe {
+                        *out.words.get_unchecked_mut(j) = 0;
+                        *out.prefix.get_unchecked_mut(j) = *total as u16;
+                    }
                 }
                 continue;
             }
-            let cd = t.chunks.get_unchecked(j);
+            // SAFETY: j < by_len[4] == chunks.len().
+            let cd = unsafe { t.chunks.get_unchecked(j) };
             let look = |i: usize| {
                 let idx = load512(&cd.col[i]);
                 if WIDE {
@@ -1001,7 +1087,7 @@ mod x86 {
             let v0 = look(0);
             let z = _mm512_and_si512(v0, f0);
             // SAFETY: lim_row is the offset of a 64-byte row of ChunkData.
-            let lim = _mm512_loadu_si512((cd as *const ChunkData).cast::<u8>().add(k.lim_row).cast());
+            let lim = unsafe { _mm512_loadu_si512((cd as *const ChunkData).cast::<u8>().add(k.lim_row).cast()) };
             let mut r = _mm512_ternarylogic_epi32::<0xf8>(_mm512_subs_epu8(z, lim), v0, load512(&cd.mask[0]));
             for i in 1..L {
                 let v = look(i);
@@ -1016,9 +1102,12 @@ mod x86 {
                 }
             } else {
                 if MODE == SET {
-                    // j < chunks.len() == words.len() == prefix.len() (see `generate`).
-                    *out.words.get_unchecked_mut(j) = bits;
-                    *out.prefix.get_unchecked_mut(j) = *total as u16;
+                    // SAFETY: j < chunks.len() == words.len() == prefix.len() (see
+                    // `generate`).
+                    unsafe {
+                        *out.words.get_unchecked_mut(j) = bits;
+                        *out.prefix.get_unchecked_mut(j) = *total as u16;
+                    }
                 }
                 *total += bits.count_ones();
             }
@@ -1026,13 +1115,11 @@ mod x86 {
         false
     }
 
-    /// The AVX2 path (see [`super::gen_scalar`] for `MODE`).
-    ///
-    /// # Safety
-    /// The CPU must have AVX2. (Every memory access is to fixed-size arrays; `vpshufb`
-    /// reads no memory.)
+    /// The AVX2 path (see [`super::gen_scalar`] for `MODE`); callable (with `unsafe`)
+    /// only where the CPU has AVX2. Every memory access is to fixed-size arrays within
+    /// their bounds; `vpshufb` reads no memory.
     #[target_feature(enable = "avx2,popcnt")]
-    pub(super) unsafe fn gen_avx2<const MODE: u8>(t: &GenTables, input: &GenInput, out: Out) -> u32 {
+    pub(super) fn gen_avx2<const MODE: u8>(t: &GenTables, input: &GenInput, out: Out) -> u32 {
         if t.gather.is_some() {
             return gen_avx2_inner::<1, true, MODE>(t, input, out);
         }
@@ -1048,9 +1135,11 @@ mod x86 {
         }
     }
 
-    #[inline(always)]
-    unsafe fn load256(p: &[u8; CHUNK], half: usize) -> __m256i {
-        _mm256_loadu_si256(p.as_ptr().add(half * 32).cast())
+    #[inline]
+    #[target_feature(enable = "avx")]
+    fn load256(p: &[u8; CHUNK], half: usize) -> __m256i {
+        // SAFETY: half is 0 or 1 (masked so): 32 readable bytes of the 64 at `p`.
+        unsafe { _mm256_loadu_si256(p.as_ptr().add((half & 1) * 32).cast()) }
     }
 
     /// `NT` sub-tables of 16 columns. Sub-table `t` is stored XORed with sub-table `t - 1`,
@@ -1060,7 +1149,7 @@ mod x86 {
     /// 128-bit lane, and is looked up with `idx2` ([`lane_windows`]).
     #[inline]
     #[target_feature(enable = "avx2,popcnt")]
-    unsafe fn gen_avx2_inner<const NT: usize, const WIN: bool, const MODE: u8>(
+    fn gen_avx2_inner<const NT: usize, const WIN: bool, const MODE: u8>(
         t: &GenTables,
         input: &GenInput,
         out: Out,
@@ -1068,13 +1157,18 @@ mod x86 {
         debug_assert!(MODE != SET || (out.words.len() == t.chunks.len() && out.prefix.len() == t.chunks.len()));
         let mut x = [_mm256_setzero_si256(); NT];
         if WIN {
-            let g = t.gather.as_ref().unwrap_unchecked();
+            // `gen_avx2` takes WIN only when `t.gather` is Some (one branch per generation).
+            let Some(g) = t.gather.as_ref() else { return 0 };
             let a = _mm256_broadcastsi128_si256(pack16(input, 0));
             let b = _mm256_broadcastsi128_si256(pack16(input, 16));
-            x[0] = _mm256_or_si256(
-                _mm256_shuffle_epi8(a, _mm256_loadu_si256(g[0].as_ptr().cast())),
-                _mm256_shuffle_epi8(b, _mm256_loadu_si256(g[1].as_ptr().cast())),
-            );
+            // SAFETY: each gather row is 32 bytes.
+            let (g0, g1) = unsafe {
+                (
+                    _mm256_loadu_si256(g[0].as_ptr().cast()),
+                    _mm256_loadu_si256(g[1].as_ptr().cast()),
+                )
+            };
+            x[0] = _mm256_or_si256(_mm256_shuffle_epi8(a, g0), _mm256_shuffle_epi8(b, g1));
         } else {
             let mut prev = _mm_setzero_si128();
             for (k, xk) in x.iter_mut().enumerate() {
@@ -1112,7 +1206,7 @@ mod x86 {
     /// As [`range512`], 32 templates per instruction.
     #[inline]
     #[target_feature(enable = "avx2,popcnt")]
-    unsafe fn range256<const L: usize, const NT: usize, const WIN: bool, const MODE: u8>(
+    fn range256<const L: usize, const NT: usize, const WIN: bool, const MODE: u8>(
         t: &GenTables,
         k: &Ctx256<NT>,
         a: usize,
@@ -1126,7 +1220,8 @@ mod x86 {
         for j in a..b {
             // Only the halves are tested: a chunk whose stones are all used costs two tests
             // and the stores, one with live stones two tests fewer than with a chunk test.
-            let cd = t.chunks.get_unchecked(j);
+            // SAFETY: j < by_len[4] == chunks.len() (`GenTables::new`).
+            let cd = unsafe { t.chunks.get_unchecked(j) };
             let half = |half: usize| {
                 let look = |i: usize| {
                     if WIN {
@@ -1145,8 +1240,11 @@ mod x86 {
                 };
                 let v0 = look(0);
                 let z = _mm256_and_si256(v0, f0);
-                // SAFETY: lim_row is the offset of a 64-byte row of ChunkData.
-                let lim = _mm256_loadu_si256((cd as *const ChunkData).cast::<u8>().add(k.lim_row + 32 * half).cast());
+                // SAFETY: lim_row is the offset of a 64-byte row of ChunkData and half is 0
+                // or 1: 32 readable bytes.
+                let lim = unsafe {
+                    _mm256_loadu_si256((cd as *const ChunkData).cast::<u8>().add(k.lim_row + 32 * half).cast())
+                };
                 let mut r = _mm256_or_si256(
                     _mm256_subs_epu8(z, lim),
                     _mm256_and_si256(v0, load256(&cd.mask[0], half)),
@@ -1173,9 +1271,12 @@ mod x86 {
                 }
             } else {
                 if MODE == SET {
-                    // j < chunks.len() == words.len() == prefix.len() (see `generate`).
-                    *out.words.get_unchecked_mut(j) = bits;
-                    *out.prefix.get_unchecked_mut(j) = *total as u16;
+                    // SAFETY: j < chunks.len() == words.len() == prefix.len() (see
+                    // `generate`).
+                    unsafe {
+                        *out.words.get_unchecked_mut(j) = bits;
+                        *out.prefix.get_unchecked_mut(j) = *total as u16;
+                    }
                 }
                 *total += bits.count_ones();
             }

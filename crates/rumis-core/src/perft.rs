@@ -9,7 +9,7 @@
 //! Every node generates its legal-move set once (a bitset, [`MoveSet`]); the last ply is
 //! counted in bulk with popcounts.
 
-use crate::movegen::{CodePath, MoveSet};
+use crate::movegen::{CodePath, CodePathUnavailable, MoveSet};
 use crate::position::Position;
 use crate::site::{Move, Site};
 
@@ -17,9 +17,10 @@ pub fn perft(site: &Site, pos: &Position, depth: u32) -> u64 {
     perft_on(site, pos, depth, CodePath::active())
 }
 
-/// [`perft`] on a chosen code path; `None` when this CPU cannot run it.
-pub fn perft_with(site: &Site, pos: &Position, depth: u32, path: CodePath) -> Option<u64> {
-    path.is_available().then(|| perft_on(site, pos, depth, path))
+/// [`perft`] on a chosen code path; refused when this process cannot run it.
+pub fn perft_with(site: &Site, pos: &Position, depth: u32, path: CodePath) -> Result<u64, CodePathUnavailable> {
+    let path = path.check()?;
+    Ok(perft_on(site, pos, depth, path))
 }
 
 fn perft_on(site: &Site, pos: &Position, depth: u32, path: CodePath) -> u64 {
@@ -27,7 +28,7 @@ fn perft_on(site: &Site, pos: &Position, depth: u32, path: CodePath) -> u64 {
         return 1;
     }
     let mut set = MoveSet::new();
-    let n = pos.legal_set_with(site, path, &mut set).unwrap_or(0);
+    let n = pos.legal_set_on(site, path, &mut set);
     below(site, pos, &set, n, depth, path)
 }
 
@@ -38,6 +39,7 @@ fn below(site: &Site, pos: &Position, set: &MoveSet, n: usize, depth: u32, path:
         // SAFETY: `path` is available (checked by `perft_with`, or `CodePath::active`).
         #[cfg(target_arch = "x86_64")]
         CodePath::Avx512 => unsafe { below_avx512(site, pos, set, n, depth) },
+        // SAFETY: as above.
         #[cfg(target_arch = "x86_64")]
         CodePath::Avx2 => unsafe { below_avx2(site, pos, set, n, depth) },
         _ => below_generic(site, pos, set, n, depth, path),
@@ -46,13 +48,13 @@ fn below(site: &Site, pos: &Position, set: &MoveSet, n: usize, depth: u32, path:
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,popcnt,bmi2")]
-unsafe fn below_avx512(site: &Site, pos: &Position, set: &MoveSet, n: usize, depth: u32) -> u64 {
+fn below_avx512(site: &Site, pos: &Position, set: &MoveSet, n: usize, depth: u32) -> u64 {
     below_generic(site, pos, set, n, depth, CodePath::Avx512)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,popcnt")]
-unsafe fn below_avx2(site: &Site, pos: &Position, set: &MoveSet, n: usize, depth: u32) -> u64 {
+fn below_avx2(site: &Site, pos: &Position, set: &MoveSet, n: usize, depth: u32) -> u64 {
     below_generic(site, pos, set, n, depth, CodePath::Avx2)
 }
 

@@ -2,7 +2,7 @@
 //! generator. Deterministic for a given [`Rng`] state, site and code path (the pick is a
 //! uniform index into the legal set in the generator's slot order).
 
-use crate::movegen::{CodePath, MoveSet};
+use crate::movegen::{CodePath, CodePathUnavailable, MoveSet};
 use crate::position::Position;
 use crate::rng::Rng;
 use crate::site::Site;
@@ -12,27 +12,31 @@ pub fn random_playout(site: &Site, pos: &Position, rng: &mut Rng) -> Position {
     playout_on(site, pos, rng, CodePath::active())
 }
 
-/// [`random_playout`] on a chosen code path; `None` when this CPU cannot run it. Every
-/// path gives the same game for the same generator state.
-pub fn random_playout_with(site: &Site, pos: &Position, rng: &mut Rng, path: CodePath) -> Option<Position> {
-    path.is_available().then(|| playout_on(site, pos, rng, path))
+/// [`random_playout`] on a chosen code path; refused when this process cannot run it.
+/// Every path gives the same game for the same generator state.
+pub fn random_playout_with(
+    site: &Site,
+    pos: &Position,
+    rng: &mut Rng,
+    path: CodePath,
+) -> Result<Position, CodePathUnavailable> {
+    let path = path.check()?;
+    Ok(playout_on(site, pos, rng, path))
 }
 
 /// Plays the game in `pos` out at random in place, on a chosen code path, with a caller's
-/// scratch set (the cheapest form, for loops of playouts); false (and nothing played) when
-/// this CPU cannot run the path. Gives the same game as [`random_playout_with`].
+/// scratch set (the cheapest form, for loops of playouts); refused (and nothing played)
+/// when this process cannot run the path. Gives the same game as [`random_playout_with`].
 pub fn random_playout_in_place(
     site: &Site,
     pos: &mut Position,
     rng: &mut Rng,
     path: CodePath,
     set: &mut MoveSet,
-) -> bool {
-    if !path.is_available() {
-        return false;
-    }
+) -> Result<(), CodePathUnavailable> {
+    let path = path.check()?;
     play_out(site, pos, rng, path, set);
-    true
+    Ok(())
 }
 
 /// The scores (in order of play) at the end of a random playout.
@@ -55,6 +59,7 @@ fn play_out(site: &Site, p: &mut Position, rng: &mut Rng, path: CodePath, set: &
         // SAFETY: the caller checked that this CPU has the path's features.
         #[cfg(target_arch = "x86_64")]
         CodePath::Avx512 => unsafe { play_out_avx512(site, p, rng, set) },
+        // SAFETY: as above.
         #[cfg(target_arch = "x86_64")]
         CodePath::Avx2 => unsafe { play_out_avx2(site, p, rng, set) },
         _ => play_out_generic(site, p, rng, path, set),
@@ -63,20 +68,20 @@ fn play_out(site: &Site, p: &mut Position, rng: &mut Rng, path: CodePath, set: &
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,popcnt,bmi2")]
-unsafe fn play_out_avx512(site: &Site, p: &mut Position, rng: &mut Rng, set: &mut MoveSet) {
+fn play_out_avx512(site: &Site, p: &mut Position, rng: &mut Rng, set: &mut MoveSet) {
     play_out_generic(site, p, rng, CodePath::Avx512, set)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,popcnt")]
-unsafe fn play_out_avx2(site: &Site, p: &mut Position, rng: &mut Rng, set: &mut MoveSet) {
+fn play_out_avx2(site: &Site, p: &mut Position, rng: &mut Rng, set: &mut MoveSet) {
     play_out_generic(site, p, rng, CodePath::Avx2, set)
 }
 
 #[inline(always)]
 fn play_out_generic(site: &Site, p: &mut Position, rng: &mut Rng, path: CodePath, set: &mut MoveSet) {
     let tables = site.gen_tables();
-    let mut n = p.legal_set_with(site, path, set).unwrap_or(0);
+    let mut n = p.legal_set_on(site, path, set);
     // A colour to move always has a placement, so the game is over exactly when n is 0.
     while let Some(m) = set.pick_on(tables, n, rng, path) {
         n = p.play_generate(site, m, path, set);
@@ -100,7 +105,7 @@ mod tests {
         for path in CodePath::available() {
             assert_eq!(
                 random_playout_with(&site, &start, &mut Rng::new(5), path),
-                Some(a.clone())
+                Ok(a.clone())
             );
         }
     }

@@ -8,7 +8,7 @@
 use std::fmt;
 
 use crate::board::MAX_COLUMNS;
-use crate::movegen::{self, CodePath, GenInput, MoveSet, Touch};
+use crate::movegen::{self, CodePath, CodePathUnavailable, GenInput, MoveSet, Touch};
 use crate::site::{Move, Site, StuckRule, Template, Variant};
 use crate::stone::{Colour, Stone, ALL_STONES, STONE_COUNT};
 
@@ -389,13 +389,16 @@ impl Position {
         self.legal_set_on(site, CodePath::active(), set)
     }
 
-    /// As [`Position::legal_set`] on a chosen code path; `None` when this CPU cannot run it.
-    pub fn legal_set_with(&self, site: &Site, path: CodePath, set: &mut MoveSet) -> Option<usize> {
-        path.is_available().then(|| self.legal_set_on(site, path, set))
+    /// As [`Position::legal_set`] on a chosen code path; refused (and `set` unchanged)
+    /// when this process cannot run it.
+    pub fn legal_set_with(&self, site: &Site, path: CodePath, set: &mut MoveSet) -> Result<usize, CodePathUnavailable> {
+        let path = path.check()?;
+        Ok(self.legal_set_on(site, path, set))
     }
 
+    /// [`Position::legal_set_with`] on a path the caller checked.
     #[inline]
-    fn legal_set_on(&self, site: &Site, path: CodePath, set: &mut MoveSet) -> usize {
+    pub(crate) fn legal_set_on(&self, site: &Site, path: CodePath, set: &mut MoveSet) -> usize {
         let Some(colour) = self.to_move(site) else {
             set.clear();
             return 0;
@@ -500,10 +503,17 @@ impl Position {
     /// Plays a placement known to be legal for the colour to move, like
     /// [`Position::play_unchecked`], and leaves in `set` the legal placements of the colour
     /// that moves next (empty when the game is over), found on `path`; returns their
-    /// number, or `None` (and nothing played) when this CPU cannot run `path`. Each colour
-    /// passed over costs one generation.
-    pub fn play_generate_with(&mut self, site: &Site, m: Move, path: CodePath, set: &mut MoveSet) -> Option<usize> {
-        path.is_available().then(|| self.play_generate(site, m, path, set))
+    /// number; refused (and nothing played) when this process cannot run `path`. Each
+    /// colour passed over costs one generation.
+    pub fn play_generate_with(
+        &mut self,
+        site: &Site,
+        m: Move,
+        path: CodePath,
+        set: &mut MoveSet,
+    ) -> Result<usize, CodePathUnavailable> {
+        let path = path.check()?;
+        Ok(self.play_generate(site, m, path, set))
     }
 
     /// [`Position::play_generate_with`] without the check, for the crate's loops (perft,
@@ -628,13 +638,11 @@ impl Position {
     /// [`Position::add_cubes`] with the heights and contact masks updated by whole 64-byte
     /// vectors: the generator reads them right after, with wide loads, which could not
     /// take their data from narrow stores still in flight and would wait for them.
-    ///
-    /// # Safety
-    /// The CPU must have AVX-512 F and BW.
+    /// Callable (with `unsafe`) only where the CPU has AVX-512 F and BW.
     #[cfg(target_arch = "x86_64")]
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw")]
-    unsafe fn add_cubes_avx512(&mut self, site: &Site, t: &Template, kind: usize) {
+    fn add_cubes_avx512(&mut self, site: &Site, t: &Template, kind: usize) {
         use std::arch::x86_64::*;
         let len = (t.len as usize).min(4);
         let mut runs = [0u16; 4];
@@ -654,19 +662,26 @@ impl Position {
         }
         // Groups of 64 heights, 32 contact masks (MAX_COLUMNS = 128).
         for g in 0..site.columns.div_ceil(64).min(2) {
-            let p = self.heights.as_mut_ptr().add(64 * g);
-            let mut v = _mm512_loadu_si512(p.cast());
+            // SAFETY: g <= 1 and `heights` has MAX_COLUMNS = 128 bytes: 64 bytes at 64 g
+            // are ours to read and write (the store below).
+            let p = unsafe { self.heights.as_mut_ptr().add(64 * g) };
+            // SAFETY: see `p`.
+            let mut v = unsafe { _mm512_loadu_si512(p.cast()) };
             for (&c, &k) in cols[..len].iter().zip(&t.count) {
                 if c / 64 == g {
                     v = _mm512_mask_add_epi8(v, 1u64 << (c % 64), v, _mm512_set1_epi8(k as i8));
                 }
             }
-            _mm512_storeu_si512(p.cast(), v);
+            // SAFETY: see `p`.
+            unsafe { _mm512_storeu_si512(p.cast(), v) };
         }
         let touch = &mut self.touch[kind];
         for g in 0..site.columns.div_ceil(32).min(4) {
-            let p = touch.as_mut_ptr().add(32 * g);
-            let mut v = _mm512_loadu_si512(p.cast());
+            // SAFETY: g <= 3 and a contact-mask row has MAX_COLUMNS = 128 u16s: 32 u16s
+            // (64 bytes) at 32 g are ours to read and write (the store below).
+            let p = unsafe { touch.as_mut_ptr().add(32 * g) };
+            // SAFETY: see `p`.
+            let mut v = unsafe { _mm512_loadu_si512(p.cast()) };
             for (&c, &run) in cols[..len].iter().zip(&runs) {
                 let m = (site.neighbour_mask(c)[g / 2] >> (32 * (g % 2))) as u32;
                 v = _mm512_or_si512(v, _mm512_maskz_set1_epi16(m, run as i16));
@@ -675,7 +690,8 @@ impl Position {
                     v = _mm512_or_si512(v, above);
                 }
             }
-            _mm512_storeu_si512(p.cast(), v);
+            // SAFETY: see `p`.
+            unsafe { _mm512_storeu_si512(p.cast(), v) };
         }
     }
 

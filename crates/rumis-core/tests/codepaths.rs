@@ -183,7 +183,7 @@ fn perft_is_the_same_on_every_path() {
         let p = Position::new(&s);
         let want = perft(&s, &p, 2);
         for path in CodePath::available() {
-            assert_eq!(perft_with(&s, &p, 2, path), Some(want), "{} {path}", board.name);
+            assert_eq!(perft_with(&s, &p, 2, path), Ok(want), "{} {path}", board.name);
         }
     }
 }
@@ -201,8 +201,9 @@ fn play_generate_with_refuses_a_path_this_cpu_lacks() {
     for path in CodePath::ALL {
         let mut pos = start.clone();
         let n = pos.play_generate_with(&site, moves[0], path, &mut set);
-        assert_eq!(n.is_some(), path.is_available(), "{path}");
-        if n.is_none() {
+        assert_eq!(n.is_ok(), path.is_available(), "{path}");
+        if let Err(e) = n {
+            assert_eq!(e.path, path);
             assert_eq!(pos, start, "{path}: nothing played on a refused path");
         }
     }

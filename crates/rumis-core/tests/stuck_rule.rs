@@ -130,7 +130,7 @@ fn perft_where_the_rules_differ() {
             for path in CodePath::available() {
                 assert_eq!(
                     perft_with(g.site(), g.position(), d, path),
-                    Some(want),
+                    Ok(want),
                     "{rule} {path} perft({d})"
                 );
             }
