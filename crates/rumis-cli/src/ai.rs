@@ -205,7 +205,9 @@ pub fn run_match(args: &MatchArgs) -> Result<String, String> {
         }
     }
     Ok(format!(
-        "A {a} vs B {b}: {} games, A won {}, shared {}, lost {}; score {:.3} (95% interval {:.3}-{:.3}); Elo {:+.0}",
+        "A {} vs B {}: {} games, A won {}, shared {}, lost {}; score {:.3} (95% interval {:.3}-{:.3}); Elo {:+.0}",
+        cfg.a,
+        cfg.b,
         summary.games,
         summary.wins,
         summary.draws,

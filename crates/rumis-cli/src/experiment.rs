@@ -108,7 +108,6 @@ pub fn player(s: &str) -> Result<PlayerSpec, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rumis_ai::Player;
     use rumis_core::{Board, Game, Site, Variant};
     use std::sync::Arc;
 
