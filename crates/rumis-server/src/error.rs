@@ -153,8 +153,9 @@ pub struct ApiError {
     pub error: &'static str,
     /// What is wrong, in a sentence.
     pub reason: String,
-    /// Fields added to the body (e.g. the current move number).
-    pub detail: ErrorDetail,
+    /// Fields added to the body (e.g. the current move number); boxed, so that an error
+    /// stays small to return.
+    pub detail: Box<ErrorDetail>,
 }
 
 impl ApiError {
@@ -163,12 +164,12 @@ impl ApiError {
             status,
             error,
             reason: reason.into(),
-            detail: ErrorDetail::default(),
+            detail: Box::default(),
         }
     }
 
     pub fn with(mut self, detail: ErrorDetail) -> ApiError {
-        self.detail = detail;
+        self.detail = Box::new(detail);
         self
     }
 
@@ -202,7 +203,7 @@ impl ApiError {
         ErrorBody {
             error: self.error.to_string(),
             reason: self.reason.clone(),
-            detail: self.detail.clone(),
+            detail: (*self.detail).clone(),
         }
     }
 }
