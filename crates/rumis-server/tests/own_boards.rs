@@ -154,7 +154,13 @@ async fn an_own_board_survives_a_restart_and_its_record_replays(db: String) {
     // A new server on the same database rebuilds the board from the stored file.
     let second = start(config(&db)).await;
     let before = state(second.addr, &id).await;
-    let hint = post(second.addr, &format!("/api/v1/games/{id}/hint"), None, &json!({ "level": 4 })).await;
+    let hint = post(
+        second.addr,
+        &format!("/api/v1/games/{id}/hint"),
+        None,
+        &json!({ "level": 4 }),
+    )
+    .await;
     assert_eq!(hint.status, 200, "{}", hint.text());
     // A hint on the board as the core rebuilt it (unless the AI moved meanwhile).
     let after = state(second.addr, &id).await;
