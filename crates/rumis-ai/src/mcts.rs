@@ -718,8 +718,8 @@ impl<'a> TreeSearch<'a> {
         if self.cfg.rave > 0.0 {
             self.credit_all_moves_as_first(r);
         }
-        for k in 0..4 {
-            self.sums[k] += r[k];
+        for (sum, reward) in self.sums.iter_mut().zip(r) {
+            *sum += reward;
         }
         for &i in &self.path {
             let n = &mut self.nodes[i as usize];
