@@ -20,11 +20,21 @@ async fn raw_from(from: IpAddr, to: SocketAddr, request: &[u8]) -> client::Respo
     tokio::time::timeout(WAIT, async {
         let socket = TcpSocket::new_v4().unwrap();
         socket.bind(SocketAddr::new(from, 0)).unwrap();
-        let mut s = socket.connect(to).await.unwrap();
-        // The server may answer (and close) before all is sent: a write error is fine.
-        let _ = s.write_all(request).await;
-        let mut buf = Vec::new();
-        let _ = s.read_to_end(&mut buf).await;
+        let s = socket.connect(to).await.unwrap();
+        // The server may answer (and close) before all is sent: a write error is fine. Write
+        // and read at once, so that a large body the server refuses without reading cannot
+        // hold the writer (a loaded machine's small socket buffers fill before 60 KB).
+        let (mut rd, mut wr) = s.into_split();
+        let write = async move {
+            let _ = wr.write_all(request).await;
+            wr
+        };
+        let read = async move {
+            let mut buf = Vec::new();
+            let _ = rd.read_to_end(&mut buf).await;
+            buf
+        };
+        let (_wr, buf) = tokio::join!(write, read);
         parse(&buf)
     })
     .await

@@ -6,7 +6,8 @@ on_both_databases!(
     race_for_the_last_seat_seats_exactly_one,
     bad_input_is_refused_and_changes_nothing,
     a_rated_game_from_seek_to_rematch,
-    quick_play_meets_and_fills_with_the_ai_after_a_restart
+    quick_play_meets_and_fills_with_the_ai_after_a_restart,
+    a_seek_with_a_clock_starts_it_when_the_last_seat_is_taken
 );
 
 use std::net::SocketAddr;
@@ -304,9 +305,9 @@ async fn bad_input_is_refused_and_changes_nothing(db: String) {
             "POST",
             "/api/v1/lobby/seeks".into(),
             Some(&b),
-            json!({ "board": "chullpa", "players": 2, "seats": [{ "kind": "me" }, { "kind": "open" }], "clock": { "minutes": 5 } }),
+            json!({ "board": "chullpa", "players": 2, "seats": [{ "kind": "me" }, { "kind": "open" }], "clock": { "kind": "realtime", "minutes": -5 } }),
             400,
-            "bad_setup",
+            "bad_clock",
         ),
         (
             "POST",
@@ -717,5 +718,39 @@ async fn a_player_key_is_in_no_answer_after_it_is_issued() {
             );
         }
     }
+    server.stop().await;
+}
+
+/// A seek's clock: nobody's time runs while the game waits for players; when the last seat
+/// is taken the first seat's time starts; a rematch keeps the clock.
+async fn a_seek_with_a_clock_starts_it_when_the_last_seat_is_taken(db: String) {
+    let server = start(config(&db)).await;
+    let addr = server.addr;
+    let (_, a) = new_player(addr, "Ana").await;
+    let (_, b) = new_player(addr, "Ben").await;
+    let r = post(
+        addr,
+        "/api/v1/lobby/seeks",
+        Some(&a),
+        &json!({ "board": "chullpa", "players": 2,
+                 "seats": [{ "kind": "me" }, { "kind": "open" }],
+                 "clock": { "kind": "realtime", "minutes": 5, "increment_seconds": 2 } }),
+    )
+    .await;
+    assert_eq!(r.status, 201, "{}", r.text());
+    let id = s(&r.json()["game"]);
+    let state = get(addr, &format!("/api/v1/games/{id}")).await.json();
+    assert_eq!(state["clock"]["kind"], "realtime", "{state}");
+    assert_eq!(state["clock"]["running_seat"], Value::Null, "no time runs while waiting: {state}");
+    assert_eq!(state["clock"]["seats"][0]["remaining_ms"], 300_000);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let r = post(addr, &format!("/api/v1/games/{id}/join"), Some(&b), &json!({})).await;
+    assert_eq!(r.status, 201, "{}", r.text());
+    assert_eq!(r.json()["started"], true);
+    let state = get(addr, &format!("/api/v1/games/{id}")).await.json();
+    assert_eq!(state["clock"]["running_seat"], 0, "{state}");
+    // The wait before the join cost the first seat nothing.
+    let left = state["clock"]["seats"][0]["remaining_ms"].as_i64().unwrap();
+    assert!(left > 299_000, "{state}");
     server.stop().await;
 }
