@@ -29,7 +29,7 @@ export interface BoardInfo {
 export interface Evidence {
   fact: string;
   source: string;
-  constraints: { kind: string; text: string }[];
+  constraints: { kind: string; text: string; players?: number; value?: number; counts?: number[] }[];
 }
 
 export interface StoneInfo {
@@ -156,6 +156,8 @@ export interface MoveAccepted {
   to_move: Letter | null;
   out: Letter[];
   over: boolean;
+  /** The colours that could not place after this move and passed (the pass rule). */
+  passed?: Letter[];
 }
 
 export interface UndoAccepted {
@@ -174,6 +176,8 @@ export interface ErrorBody {
   error: string;
   reason: string;
   retry_after_seconds?: number;
+  /** `waiting_for_players`: how many seats are still free. */
+  free_seats?: number;
   move_number?: number;
   to_move?: Letter | null;
   index?: number;
@@ -240,6 +244,8 @@ export interface GameSummary {
   move_number: number;
   created: number;
   updated: number;
+  /** On a board of one's own. */
+  custom?: boolean;
 }
 
 /** An error answer of the API, with its stable code and its sentence for people. */
@@ -333,6 +339,7 @@ export type GameEvent =
       by: "ai" | "human";
       move_number: number;
       to_move: Letter | null;
+      passed?: Letter[];
     }
   | { type: "out"; game: string; colour: Letter; after_move: number }
   | {
@@ -350,7 +357,12 @@ export type GameEvent =
   | { type: "clock"; game: string; clock: ClockInfo }
   | { type: "resigned"; game: string; seat: number; colours: Letter[]; after_move: number }
   | { type: "timeout"; game: string; seat: number; colours: Letter[]; rule: "out" | "ai"; level: number | null; after_move: number }
-  | { type: "seat_changed"; game: string; seat: number; kind: "ai" | "human"; level: number | null; reason: string };
+  | { type: "seat_changed"; game: string; seat: number; kind: "ai" | "human"; level: number | null; reason: string }
+  | { type: "seated"; game: string; seat: number; player: string | null; name: string | null; started: boolean }
+  | { type: "filled"; game: string; seats: number[]; level: number }
+  | { type: "aborted"; game: string }
+  | { type: "rematch_offered"; game: string; rematch: string; by: string }
+  | { type: "rated"; game: string };
 
 /**
  * The game's live events, in the order the server sent them; the socket reconnects by

@@ -741,7 +741,11 @@ async fn a_seek_with_a_clock_starts_it_when_the_last_seat_is_taken(db: String) {
     let id = s(&r.json()["game"]);
     let state = get(addr, &format!("/api/v1/games/{id}")).await.json();
     assert_eq!(state["clock"]["kind"], "realtime", "{state}");
-    assert_eq!(state["clock"]["running_seat"], Value::Null, "no time runs while waiting: {state}");
+    assert_eq!(
+        state["clock"]["running_seat"],
+        Value::Null,
+        "no time runs while waiting: {state}"
+    );
     assert_eq!(state["clock"]["seats"][0]["remaining_ms"], 300_000);
     tokio::time::sleep(Duration::from_millis(300)).await;
     let r = post(addr, &format!("/api/v1/games/{id}/join"), Some(&b), &json!({})).await;

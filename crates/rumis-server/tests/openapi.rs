@@ -639,7 +639,13 @@ impl Ts {
     fn load() -> Ts {
         let web = concat!(env!("CARGO_MANIFEST_DIR"), "/../../web/src/");
         let mut text = String::new();
-        for f in ["api.ts", "editor/toml.ts", "howto/lessons.ts", "howto/scene.ts"] {
+        for f in [
+            "api.ts",
+            "game/clockapi.ts",
+            "editor/toml.ts",
+            "howto/lessons.ts",
+            "howto/scene.ts",
+        ] {
             text.push_str(&std::fs::read_to_string(format!("{web}{f}")).unwrap_or_else(|e| panic!("{f}: {e}")));
             text.push('\n');
         }
