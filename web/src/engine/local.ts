@@ -102,7 +102,7 @@ class LocalBackend implements GameBackend {
     const r = await engine.call<{ record: string; removed: number[] }>({ cmd: "undo", record: g.record, seats: g.seats });
     g.record = r.record;
     localGames.save(g);
-    this.emit(id, { type: "undo", removed: r.removed, move_number: r.removed[0] ?? number, to_move: null });
+    this.emit(id, { type: "undo", game: id, removed: r.removed, move_number: r.removed[0] ?? number, to_move: null });
     return { removed: r.removed };
   }
 
@@ -149,12 +149,12 @@ class LocalBackend implements GameBackend {
     const p = await engine.call<Played>({ cmd: "play", record: g.record, placement });
     g.record = p.record;
     localGames.save(g);
-    this.emit(g.id, { type: "move", number: p.number, colour: p.colour, placement: p.placement, by, move_number: p.number + 1, to_move: p.to_move });
-    for (const c of p.out) this.emit(g.id, { type: "out", colour: c, after_move: p.number });
+    this.emit(g.id, { type: "move", game: g.id, number: p.number, colour: p.colour, placement: p.placement, by, move_number: p.number + 1, to_move: p.to_move });
+    for (const c of p.out) this.emit(g.id, { type: "out", game: g.id, colour: c, after_move: p.number });
     if (p.over) {
       const s = await this.state(g.id);
       const scores = s.colours.map((c) => ({ colour: c.colour, score: c.score ?? 0 }));
-      this.emit(g.id, { type: "game_over", after_move: p.number, scores, winners: s.winners ?? [] });
+      this.emit(g.id, { type: "game_over", game: g.id, after_move: p.number, scores, winners: s.winners ?? [] });
     }
     return p;
   }
@@ -170,7 +170,7 @@ class LocalBackend implements GameBackend {
         const seat = s.seat_to_move === null ? null : g.seats[s.seat_to_move];
         if (s.over || !s.to_move || !seat || seat.kind !== "ai") return;
         const level = seat.level ?? 3;
-        this.emit(id, { type: "ai_thinking", colour: s.to_move, move_number: s.move_number, level });
+        this.emit(id, { type: "ai_thinking", game: id, colour: s.to_move, move_number: s.move_number, level });
         const choice = await engine.call<{ placement: string }>({ cmd: "ai", record: g.record, level, seed: g.seed + s.move_number });
         // The game may have changed while the AI thought (an undo): then think again.
         const now = localGames.get(id);
