@@ -1,7 +1,7 @@
 // The seat's part of the game page: the clocks, resign and leave, and the your-turn signal,
 // drawn from the state shown and the newest state known.
 import { tokens } from "../api";
-import type { GameState, Letter } from "../api";
+import type { GameState } from "../api";
 import type { ClockInfo } from "./clockapi";
 import { t } from "../i18n";
 import { colourName } from "../ui";
@@ -41,7 +41,9 @@ export class SeatPanel {
     this.actions.render(shown, replaying);
     this.signal.setTitle(title);
     const mine = !live.hot_seat && !live.over && live.seat_to_move !== null && this.tokenFor(live.seat_to_move) !== null;
-    this.signal.update(mine, t("game.status.your_turn", { colour: colourName(live.to_move as Letter) }));
+    // Named only when a colour is to move: at the end there is none (and no key for "null").
+    const text = live.to_move ? t("game.status.your_turn", { colour: colourName(live.to_move) }) : "";
+    this.signal.update(mine, text);
   }
 }
 
