@@ -117,9 +117,27 @@ impl Template {
     }
 }
 
-/// A placement: a template id on its site.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Move(pub u16);
+/// A placement: a template id on its site (see [`Site::templates`]). Opaque: a move is
+/// only meaningful on the site that made it, so it is made by the site (legal-move
+/// generation, notation) or from a checked index ([`Move::from_index`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize), serde(transparent))]
+pub struct Move(pub(crate) u16);
+
+impl Move {
+    /// The template id on its site: an index into [`Site::templates`]. (The default
+    /// move is index 0, a placeholder such as a search tree's root.)
+    #[inline]
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The move of template id `index` on `site`, if the site has that many templates.
+    #[inline]
+    pub fn from_index(site: &Site, index: usize) -> Option<Move> {
+        (index < site.templates.len()).then_some(Move(index as u16))
+    }
+}
 
 /// A game that cannot be set up as asked.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -139,22 +157,17 @@ type ShapeKey = (Stone, Vec<(u8, u8)>);
 /// A board prepared for one game.
 #[derive(Clone, Debug)]
 pub struct Site {
-    pub board: Board,
-    /// Number of players (2-4).
-    pub players: usize,
-    pub variant: Variant,
-    /// What a colour that cannot place does (rules §5-6); set with [`Site::with_stuck_rule`].
-    pub stuck_rule: StuckRule,
-    /// Colours in order of play.
-    pub order: Vec<Colour>,
-    /// Ruinas: the colour whose stones are the ruins.
-    pub ruin_colour: Option<Colour>,
-    /// The player count whose footprint and Hmax apply.
-    pub limit_players: usize,
-    /// Number of grid cells (`files * ranks`); column `c` is cell `(c % files, c / files)`.
-    pub columns: usize,
-    /// Height limit of each column (0 where not buildable).
-    pub limit: [u8; MAX_COLUMNS],
+    // Private to users (read through the accessors below, so that a site's tables can
+    // never disagree with its setup); the crate's own hot loops read them directly.
+    pub(crate) board: Board,
+    pub(crate) players: usize,
+    pub(crate) variant: Variant,
+    pub(crate) stuck_rule: StuckRule,
+    pub(crate) order: Vec<Colour>,
+    pub(crate) ruin_colour: Option<Colour>,
+    pub(crate) limit_players: usize,
+    pub(crate) columns: usize,
+    pub(crate) limit: [u8; MAX_COLUMNS],
     /// Buildable neighbours per column: the first `neighbour_count[c]` entries.
     neighbours: [[u8; 4]; MAX_COLUMNS],
     neighbour_count: [u8; MAX_COLUMNS],
@@ -276,6 +289,68 @@ impl Site {
         site.enumerate_templates();
         site.gen = GenTables::new(&site.templates, columns, files);
         Ok(site)
+    }
+
+    /// The board.
+    #[inline]
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// Number of players (2-4).
+    #[inline]
+    pub fn players(&self) -> usize {
+        self.players
+    }
+
+    /// The game played on the board.
+    #[inline]
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    /// What a colour that cannot place does (rules §5-6); set with
+    /// [`Site::with_stuck_rule`].
+    #[inline]
+    pub fn stuck_rule(&self) -> StuckRule {
+        self.stuck_rule
+    }
+
+    /// The colours in order of play.
+    #[inline]
+    pub fn order(&self) -> &[Colour] {
+        &self.order
+    }
+
+    /// Ruinas: the colour whose stones are the ruins.
+    #[inline]
+    pub fn ruin_colour(&self) -> Option<Colour> {
+        self.ruin_colour
+    }
+
+    /// The player count whose footprint and Hmax apply (one more than the players in
+    /// Ruinas, 4 in the two-player four-colour game).
+    #[inline]
+    pub fn limit_players(&self) -> usize {
+        self.limit_players
+    }
+
+    /// Number of grid cells (`files * ranks`); column `c` is cell `(c % files, c / files)`.
+    #[inline]
+    pub fn columns(&self) -> usize {
+        self.columns
+    }
+
+    /// The height limit of each column (0 where not buildable), indexed by column
+    /// (`columns()` long).
+    #[inline]
+    pub fn limits(&self) -> &[u8] {
+        &self.limit[..self.columns]
+    }
+
+    /// Every placement template of the site as a move, in template order.
+    pub fn moves(&self) -> impl Iterator<Item = Move> + '_ {
+        (0..self.templates.len()).map(|i| Move(i as u16))
     }
 
     /// The same site under another stuck-colour rule (the default is [`StuckRule::Out`]).

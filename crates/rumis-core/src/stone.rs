@@ -201,7 +201,8 @@ impl fmt::Display for Stone {
     }
 }
 
-type Matrix = [[i8; 3]; 3];
+/// A rotation of the grid as a 3 x 3 integer matrix (rows of x, y, z).
+pub type Matrix = [[i8; 3]; 3];
 
 fn apply(m: &Matrix, (x, y, z): (i8, i8, i8)) -> (i8, i8, i8) {
     let v = [x, y, z];

@@ -265,7 +265,7 @@ fn two_records_in_one_text() {
 fn valid_records() -> Vec<String> {
     let mut out = Vec::new();
     for (i, (_, site, ruin_seed)) in common::configurations().iter().enumerate().step_by(5) {
-        if rumis_core::Board::builtin(&site.board.name).is_none() {
+        if rumis_core::Board::builtin(&site.board().name).is_none() {
             continue;
         }
         let mut g = common::new_game(site, *ruin_seed);

@@ -94,10 +94,10 @@ fn under_pass_a_colour_without_stones_is_out() {
         g.play_random(&mut Rng::new(seed));
         // Like any colour, it is looked at when the turn comes round to its seat: right
         // after its predecessor in order of play has placed, it is out.
-        let n = site.order.len();
+        let n = site.order().len();
         for i in 0..g.moves().len() {
-            let seat = site.order.iter().position(|&c| Some(c) == g.mover(i)).unwrap();
-            let c = site.order[(seat + 1) % n];
+            let seat = site.order().iter().position(|&c| Some(c) == g.mover(i)).unwrap();
+            let c = site.order()[(seat + 1) % n];
             let (before, after) = (&g.positions()[i], &g.positions()[i + 1]);
             assert!(after.to_move(&site) != Some(c) || !after.stones_left(c).is_empty());
             if before.stones_left(c).is_empty() {
@@ -189,7 +189,7 @@ fn a_pass_record_carries_its_rule_and_replays() {
     assert!(text.contains("[StuckRule \"pass\"]\n"), "{text}");
     // The tags the reader knows stay out of the free tags.
     let back = Record::parse(&text).unwrap().to_game(|_| Ok(strip_board())).unwrap();
-    assert_eq!(back.site().stuck_rule, StuckRule::Pass);
+    assert_eq!(back.site().stuck_rule(), StuckRule::Pass);
     assert_eq!(back.moves(), g.moves());
     assert_eq!(back.positions(), g.positions());
     assert!(back.tags.is_empty(), "{:?}", back.tags);
@@ -220,7 +220,7 @@ fn an_out_record_has_no_tag() {
     assert!(!text.contains("StuckRule"), "{text}");
     let tagged = text.replace("[Variant", "[StuckRule \"out\"]\n[Variant");
     let back = Record::parse(&tagged).unwrap().to_game(|_| Ok(strip_board())).unwrap();
-    assert_eq!(back.site().stuck_rule, StuckRule::Out);
+    assert_eq!(back.site().stuck_rule(), StuckRule::Out);
     assert_eq!(back.positions(), g.positions());
 }
 
@@ -233,5 +233,5 @@ fn rule_names() {
     assert_eq!(StuckRule::from_name("passes"), None);
     assert_eq!(StuckRule::default(), StuckRule::Out);
     let site = Site::new(strip_board(), 2, Variant::Standard, None).unwrap();
-    assert_eq!(site.stuck_rule, StuckRule::Out);
+    assert_eq!(site.stuck_rule(), StuckRule::Out);
 }
