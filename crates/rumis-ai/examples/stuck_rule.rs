@@ -33,17 +33,17 @@ fn play(site: &Arc<Site>, spec: &PlayerSpec, seed: u64) -> (Game, usize) {
             comebacks += 1;
         }
         let m = player.choose(&game).expect("a colour to move has a placement");
-        let seat = site.order.iter().position(|&c| c == colour).expect("in the order");
+        let seat = site.order().iter().position(|&c| c == colour).expect("in the order");
         game.play(m).expect("players play legal placements");
         // The colours skipped between this mover and the next one passed (none is out
         // yet unless it has no stone left or the game ended).
         let pos = game.position();
         if let Some(next) = pos.to_move(site) {
-            let n = site.order.len();
-            let next_seat = site.order.iter().position(|&c| c == next).expect("in the order");
+            let n = site.order().len();
+            let next_seat = site.order().iter().position(|&c| c == next).expect("in the order");
             let mut s = (seat + 1) % n;
             while s != next_seat {
-                let c = site.order[s];
+                let c = site.order()[s];
                 if !pos.is_out(c) {
                     passed[c.index()] = true;
                 }

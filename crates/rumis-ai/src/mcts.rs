@@ -189,7 +189,11 @@ impl Mcts {
     /// The kept trees re-rooted at the game's position, if it follows from the last search's
     /// root by moves the trees know; else fresh trees.
     fn trees_for(&mut self, game: &Game, threads: usize) -> (Vec<Vec<Node>>, u64) {
-        let fresh = || (0..threads).map(|_| vec![Node::new(Move(0), 0)]).collect::<Vec<_>>();
+        let fresh = || {
+            (0..threads)
+                .map(|_| vec![Node::new(Move::default(), 0)])
+                .collect::<Vec<_>>()
+        };
         let Some(kept) = self.kept.take() else {
             return (fresh(), 0);
         };
@@ -213,7 +217,7 @@ impl Mcts {
                     reused += sub[0].visits as u64;
                     sub
                 }
-                None => vec![Node::new(Move(0), 0)],
+                None => vec![Node::new(Move::default(), 0)],
             })
             .collect();
         (trees, reused)
@@ -241,7 +245,7 @@ impl Mcts {
         }
         let threads = self.config.threads.max(1);
         let budget = match self.config.two_player_simulations {
-            Some(s) if site.players == 2 => Some(s),
+            Some(s) if site.players() == 2 => Some(s),
             _ => self.config.simulations,
         };
         let per_thread = budget.map(|s| s.div_ceil(threads as u64));
@@ -249,7 +253,10 @@ impl Mcts {
         let (trees, _reused) = self.trees_for(game, threads);
         let cfg = &self.config;
         let results: Vec<(TreeStats, Vec<Node>)> = if threads == 1 {
-            let tree = trees.into_iter().next().unwrap_or_else(|| vec![Node::new(Move(0), 0)]);
+            let tree = trees
+                .into_iter()
+                .next()
+                .unwrap_or_else(|| vec![Node::new(Move::default(), 0)]);
             vec![run_tree(site, &root, cfg, seed, per_thread, deadline, tree)]
         } else {
             std::thread::scope(|s| {
@@ -356,7 +363,7 @@ pub fn rewards(site: &Site, pos: &Position) -> [f32; 4] {
         0.9 * rank + 0.05 * (margin + 1.0)
     };
     let mut out = [0.0; 4];
-    for &c in &site.order {
+    for &c in site.order() {
         if let Some(p) = site.player_of(c) {
             out[c.index()] = reward_of(p);
         }
@@ -493,7 +500,7 @@ fn run_tree(
     let mut played: Vec<(u8, Move)> = Vec::new();
     let words = site.templates().len().div_ceil(64);
     let mut seen = vec![vec![0u64; words]; 4];
-    let code_path = rumis_core::movegen::CodePath::active();
+    let code_path = rumis_core::CodePath::active();
     let mut set = rumis_core::MoveSet::new();
     let mut policy = PlayoutPolicy::new(site, cfg.big_stones_first, cfg.answer_last_move);
     let mut buf = Vec::new();
@@ -503,9 +510,9 @@ fn run_tree(
     let weights = crate::eval::Weights::default();
     let room = cfg
         .room_in_priors
-        .unwrap_or_else(|| crate::scenario::settings(&site.board.name).room_in_priors);
+        .unwrap_or_else(|| crate::scenario::settings(&site.board().name).room_in_priors);
     let full_prior_depth = if room { cfg.full_prior_depth } else { 0 };
-    let late_full_priors = room && cfg.full_prior_after > 0 && cfg.prior_visits > 0.0 && site.players == 2;
+    let late_full_priors = room && cfg.full_prior_after > 0 && cfg.prior_visits > 0.0 && site.players() == 2;
     let mut sums = [0.0f32; 4];
     loop {
         if budget.is_some_and(|b| sims >= b) {
@@ -631,7 +638,7 @@ fn run_tree(
         let tree_plies = played.len();
         if cfg.rave <= 0.0 && !cfg.big_stones_first && !cfg.answer_last_move {
             // Uniform playouts on the core's fastest path: nothing to record.
-            rumis_core::playout::random_playout_in_place(site, &mut pos, &mut rng, code_path, &mut set)
+            rumis_core::random_playout_in_place(site, &mut pos, &mut rng, code_path, &mut set)
                 .expect("the active code path is available");
         }
         while let Some(colour) = pos.to_move(site) {
@@ -646,14 +653,14 @@ fn run_tree(
             // mover played then or later.
             for ply in (0..played.len()).rev() {
                 let (c, m) = played[ply];
-                seen[c as usize][m.0 as usize / 64] |= 1 << (m.0 % 64);
+                seen[c as usize][m.index() / 64] |= 1 << (m.index() % 64);
                 if ply < tree_plies || (ply == tree_plies && ply < path.len()) {
                     let n = nodes[path[ply] as usize];
                     if n.expanded {
                         for i in n.first_child..n.first_child + n.children {
                             let ch = &mut nodes[i as usize];
                             let set = &seen[ch.mover as usize];
-                            if set[ch.mv.0 as usize / 64] >> (ch.mv.0 % 64) & 1 == 1 {
+                            if set[ch.mv.index() / 64] >> (ch.mv.index() % 64) & 1 == 1 {
                                 ch.amaf_visits += 1;
                                 ch.amaf_reward += r[ch.mover as usize];
                             }
@@ -662,7 +669,7 @@ fn run_tree(
                 }
             }
             for &(c, m) in &played {
-                seen[c as usize][m.0 as usize / 64] = 0;
+                seen[c as usize][m.index() / 64] = 0;
             }
         }
         for k in 0..4 {

@@ -62,7 +62,7 @@ impl Engine {
             }
             "clear_board" => {
                 let site = self.game.site_arc().clone();
-                self.game = if site.variant == Variant::Ruinas {
+                self.game = if site.variant() == Variant::Ruinas {
                     Game::with_ruins(site, self.game.ruins()).map_err(|e| e.1.to_string())?
                 } else {
                     Game::new(site)

@@ -8,9 +8,7 @@ use rumis_core::{perft, perft_with, Board, CodePath, Game, Move, MoveSet, Positi
 
 /// The legal placements by checking every template id.
 fn reference(site: &Site, pos: &Position) -> Vec<Move> {
-    site.moves()
-        .filter(|&m| pos.check(site, m).is_ok())
-        .collect()
+    site.moves().filter(|&m| pos.check(site, m).is_ok()).collect()
 }
 
 /// Plays `games` random games from `start`, comparing every available path at every

@@ -191,7 +191,7 @@ fn layout(b: &Board, players: usize) -> Value {
         .layout(players)
         .into_iter()
         .map(|(x, y, printed, limit)| {
-            json!({ "cell": rumis_core::board::cell_name(x, y), "x": x, "y": y, "printed": printed, "limit": limit })
+            json!({ "cell": rumis_core::cell_name(x, y), "x": x, "y": y, "printed": printed, "limit": limit })
         })
         .collect();
     json!({ "hmax": b.hmax(players), "cells": cells })
@@ -364,7 +364,7 @@ async fn create_game(
         board: board.name.clone(),
         players: req.players,
         variant,
-        colours: site.order.clone(),
+        colours: site.order().to_vec(),
         ruins: Vec::new(),
         hot_seat: req.hot_seat,
     };

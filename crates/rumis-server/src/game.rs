@@ -174,7 +174,7 @@ pub(crate) fn play(
 ) -> Result<(wire::MoveAck, Vec<Event>), GameError> {
     let number = game.moves().len() as i64 + 1;
     let colour = game.to_move().ok_or(GameError::GameOver)?;
-    let order = game.site().order.clone();
+    let order = game.site().order().to_vec();
     let out_before: Vec<Colour> = order.iter().copied().filter(|&c| game.position().is_out(c)).collect();
     let m = game.play_text(text).map_err(|e| match e {
         MoveError::Syntax(s) => GameError::MalformedMove(s),

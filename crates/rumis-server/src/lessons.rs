@@ -133,19 +133,19 @@ fn game_after(board: &str, players: usize, moves: &[&str]) -> Result<Game, Strin
 }
 
 fn board_json(site: &Site) -> Value {
-    let b = &site.board;
+    let b = &site.board();
     let cells: Vec<Value> = b
-        .layout(site.limit_players)
+        .layout(site.limit_players())
         .into_iter()
         .map(|(x, y, printed, limit)| json!({ "x": x, "y": y, "printed": printed, "limit": limit }))
         .collect();
-    json!({ "name": b.name, "files": b.files, "ranks": b.ranks, "hmax": b.hmax(site.limit_players), "cells": cells })
+    json!({ "name": b.name, "files": b.files, "ranks": b.ranks, "hmax": b.hmax(site.limit_players()), "cells": cells })
 }
 
 /// Every cube of a position, grouped by colour (`X` for ruins), each `[x, y, z]` with z = level − 1.
 fn structure(site: &Site, pos: &Position) -> Value {
     let mut by: Vec<(String, Vec<[usize; 3]>)> = Vec::new();
-    let files = site.board.files;
+    let files = site.board().files;
     for c in site.footprint() {
         for level in 1..=pos.height(c) {
             let letter = match pos.cube(c, level) {
@@ -173,10 +173,10 @@ fn template_of(site: &Site, text: &str) -> Result<Move, String> {
     let w = read(site, text).map_err(|e| format!("lesson placement {text}: {e}"))?;
     let found: Vec<Move> = site
         .stone_range(w.stone)
-        .map(|id| Move(id as u16))
+        .filter_map(|id| Move::from_index(site, id))
         .filter(|&m| {
             let mut cover: Vec<(u8, u8)> = site.template(m).entries().map(|(c, _, k)| (c as u8, k)).collect();
-            let files = site.board.files;
+            let files = site.board().files;
             cover.sort_by_key(|&(c, _)| (c as usize % files, c as usize / files));
             cover == w.cover
         })
@@ -235,7 +235,7 @@ fn example(e: &Example) -> Result<Value, String> {
     Ok(json!({
         "id": e.id,
         "board": board_json(site),
-        "players": site.players,
+        "players": site.players(),
         "moves": e.moves,
         "structure": structure(site, pos),
         "colour": colour.to_string(),
@@ -255,7 +255,7 @@ fn scored(id: &str, board: &str, players: usize, moves: &[&str]) -> Result<Value
     let pos = game.position();
     let scores = pos.scores(site);
     let colours: Vec<Value> = site
-        .order
+        .order()
         .iter()
         .map(|&c| {
             let seen = site
@@ -273,7 +273,7 @@ fn scored(id: &str, board: &str, players: usize, moves: &[&str]) -> Result<Value
     Ok(json!({
         "id": id,
         "board": board_json(site),
-        "players": site.players,
+        "players": site.players(),
         "moves": moves,
         "structure": structure(site, pos),
         "colours": colours,

@@ -135,7 +135,7 @@ pub async fn analysis(searches: &Searches, id: &str, game: Game) -> Result<Arc<V
                 ..MctsConfig::default()
             });
             let a = rumis_ai::analysis::analyse(&game, &mut mcts).map_err(ApiError::internal)?;
-            let order = &game.site().order;
+            let order = game.site().order();
             let estimates: Vec<Value> = a
                 .estimates
                 .iter()
