@@ -28,6 +28,7 @@ pub enum ProvenanceKind {
 }
 
 impl ProvenanceKind {
+    /// The kind's word, as board files write it.
     pub fn as_str(&self) -> &'static str {
         match self {
             ProvenanceKind::PrintedRules => "printed-rules",
@@ -39,11 +40,14 @@ impl ProvenanceKind {
 /// A rectangle of cells, both ends inclusive (a red frame of the rulebook).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Frame {
+    /// The first and last file (0-based) inside the frame.
     pub files: (u8, u8),
+    /// The first and last rank (0-based) inside the frame.
     pub ranks: (u8, u8),
 }
 
 impl Frame {
+    /// Whether the cell at file `x`, rank `y` is inside the frame.
     pub fn contains(&self, x: usize, y: usize) -> bool {
         (self.files.0 as usize..=self.files.1 as usize).contains(&x)
             && (self.ranks.0 as usize..=self.ranks.1 as usize).contains(&y)
@@ -64,8 +68,11 @@ impl fmt::Display for Frame {
 /// A scenario board.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Board {
+    /// The scenario's name (lower case, as `Board::builtin` finds it).
     pub name: String,
+    /// Other names the board is found by.
     pub aliases: Vec<String>,
+    /// Where the board's figures come from.
     pub provenance: ProvenanceKind,
     /// One sentence on where the shape comes from.
     pub source: String,
@@ -88,8 +95,11 @@ pub struct Board {
 /// A board file that cannot be used, with where and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BoardError {
+    /// The file's name, as given to the reader.
     pub file: String,
+    /// The line (1-based) at fault.
     pub line: usize,
+    /// What is wrong.
     pub message: String,
 }
 
@@ -385,10 +395,12 @@ impl Board {
         }
     }
 
+    /// Hmax, the height limit of the printed board for a player count.
     pub fn hmax(&self, players: usize) -> u8 {
         self.hmax[players.clamp(2, 4) - 2]
     }
 
+    /// The red frame for a player count, if the board has one for it.
     pub fn frame(&self, players: usize) -> Option<Frame> {
         self.frames[players.clamp(2, 4) - 2]
     }

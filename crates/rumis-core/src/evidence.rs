@@ -25,11 +25,26 @@ pub struct Evidence {
 pub enum Constraint {
     /// The footprint for `players` has at least `cells` cells (every square seen from above
     /// at the end of a game is one footprint cell).
-    MinCells { players: usize, cells: usize },
+    MinCells {
+        /// The player count.
+        players: usize,
+        /// The fewest cells.
+        cells: usize,
+    },
     /// Hmax for `players` is exactly `height`.
-    Hmax { players: usize, height: u8 },
+    Hmax {
+        /// The player count.
+        players: usize,
+        /// The height limit.
+        height: u8,
+    },
     /// Some cell's height limit for `players` is at least `level` (someone built that high).
-    ReachesLevel { players: usize, level: u8 },
+    ReachesLevel {
+        /// The player count.
+        players: usize,
+        /// The level (1-based) reached.
+        level: u8,
+    },
     /// The board has a smaller footprint (a red frame) for exactly these player counts.
     FramesFor(Vec<usize>),
 }

@@ -35,7 +35,9 @@ impl From<Illegal> for MoveError {
 /// A placement as written: the stone and the (column, cube count) pairs, sorted.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Written {
+    /// The stone named.
     pub stone: Stone,
+    /// The (column, cube count) pairs it covers, as written.
     pub cover: Vec<(u8, u8)>,
 }
 

@@ -14,13 +14,20 @@ use crate::stone::{Colour, Stone, ALL_STONES, STONE_COUNT};
 
 /// What a cube of the structure is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "lowercase")
+)]
 pub enum Cube {
+    /// A cube of a stone of this colour.
     Stone(Colour),
     /// Part of a ruin (Ruinas): scores for nobody.
     Ruin,
 }
 
 impl Cube {
+    /// The letter drawn for the cube: the colour's letter, or `X` for a ruin.
     pub fn letter(self) -> char {
         match self {
             Cube::Stone(c) => c.letter(),
@@ -37,19 +44,28 @@ const ANY: usize = 5;
 /// Why a placement is illegal.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Illegal {
+    /// The game is over: nobody moves.
     GameOver,
+    /// The stone was placed already.
     StoneUsed {
+        /// The colour that placed it (`None` for the ruins).
         colour: Option<Colour>,
+        /// The stone.
         stone: Stone,
     },
     /// A covered column is not at the height the stone needs: there would be empty space
     /// under a cube, or the stone would go through the structure.
     Gap {
+        /// The column, by its cell name.
         column: String,
+        /// Its height.
         height: u8,
+        /// The height the stone needs there.
         needed: u8,
     },
+    /// A cube would be above the column's height limit.
     TooHigh {
+        /// The level (1-based) of the highest cube.
         level: u8,
     },
     /// The first stone of a later colour must rest on the board.
@@ -58,6 +74,7 @@ pub enum Illegal {
     FirstStoneNotTouching,
     /// A later stone must touch its own colour.
     NoOwnContact {
+        /// The colour to move.
         colour: Colour,
     },
 }
@@ -221,6 +238,7 @@ impl Position {
         (!self.is_over()).then(|| site.order[self.seat as usize])
     }
 
+    /// Whether no colour can place any more.
     pub fn is_over(&self) -> bool {
         self.out == 0xf
     }
@@ -236,10 +254,13 @@ impl Position {
         self.plies as usize
     }
 
+    /// The Zobrist key of the position, kept up to date move by move: the cubes, the stones
+    /// used, the colours out and the colour to move.
     pub fn hash(&self) -> u64 {
         self.hash
     }
 
+    /// The height of a column (the number of cubes on it).
     pub fn height(&self, column: usize) -> u8 {
         self.heights[column]
     }
@@ -277,6 +298,7 @@ impl Position {
             .collect()
     }
 
+    /// Whether a colour still has a stone.
     pub fn has_stone(&self, c: Colour, s: Stone) -> bool {
         self.left[c.index()] >> s.index() & 1 == 1
     }
@@ -472,7 +494,7 @@ impl Position {
 
     /// Plays a placement known to be legal for the colour to move, then passes the turn to
     /// the next colour that can place; a colour passed over is out, or under
-    /// [`StuckRule::Pass`] passes (see [`Position::settle_by`]).
+    /// [`StuckRule::Pass`] passes (see `Position::settle_by` in the source).
     pub fn play_unchecked(&mut self, site: &Site, m: Move) {
         let next = self.place(site, m, CodePath::Scalar);
         self.settle(site, next);
@@ -800,6 +822,7 @@ impl Position {
 
 /// Scores and winners of a position.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Outcome {
     /// Each colour's score, in order of play.
     pub scores: Vec<(Colour, i32)>,

@@ -7,15 +7,17 @@ use std::sync::Arc;
 
 use crate::board::Board;
 use crate::game::Game;
-use crate::site::{Site, StuckRule, Variant};
+use crate::site::{SetupError, Site, StuckRule, Variant};
 use crate::stone::Colour;
 
 /// A record that cannot be read or replayed, with where and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RecordError {
+    /// The line (1-based) at fault.
     pub line: usize,
     /// The move (1-based) at fault, if one is.
     pub move_number: Option<usize>,
+    /// What is wrong.
     pub message: String,
 }
 
@@ -130,6 +132,7 @@ impl Record {
             .unwrap_or(1)
     }
 
+    /// The value of a tag, by name (any case).
     pub fn tag(&self, name: &str) -> Option<&str> {
         self.tags
             .iter()
@@ -147,11 +150,11 @@ impl Record {
 
     /// Sets up the game the record describes and replays its moves. `board` finds a board
     /// by the name in the Board tag.
-    pub fn to_game(&self, board: impl Fn(&str) -> Result<Board, String>) -> Result<Game, RecordError> {
+    pub fn to_game<E: fmt::Display>(&self, board: impl Fn(&str) -> Result<Board, E>) -> Result<Game, RecordError> {
         let name = self
             .tag("Board")
             .ok_or_else(|| error(self.first_line(), "the record has no [Board \"…\"] tag"))?;
-        let board = board(name).map_err(|e| error(self.tag_line("Board"), e))?;
+        let board = board(name).map_err(|e| error(self.tag_line("Board"), e.to_string()))?;
         let players_text = self
             .tag("Players")
             .ok_or_else(|| error(self.first_line(), "the record has no [Players \"…\"] tag"))?;
@@ -177,7 +180,7 @@ impl Record {
         };
         let colours = match self.tag("Colors") {
             None => None,
-            Some(text) => Some(Colour::parse_list(text).map_err(|e| error(self.tag_line("Colors"), e))?),
+            Some(text) => Some(Colour::parse_list(text).map_err(|e| error(self.tag_line("Colors"), e.to_string()))?),
         };
         // Absent means the rulebooks' rule, so records written before the option replay.
         let stuck_rule = match self.tag("StuckRule") {
@@ -190,13 +193,13 @@ impl Record {
             })?,
         };
         let site = Site::new(board, players, variant, colours)
-            .map_err(|e| error(self.tag_line("Players"), e.0))?
+            .map_err(|e| error(self.tag_line("Players"), e.to_string()))?
             .with_stuck_rule(stuck_rule);
         let site = Arc::new(site);
         let mut game = match (variant, self.tag("Setup")) {
             (Variant::Ruinas, Some(setup)) => {
                 let ruins: Vec<&str> = setup.split_whitespace().collect();
-                Game::with_ruin_texts(site, &ruins).map_err(|e| error(self.tag_line("Setup"), e))?
+                Game::with_ruin_texts(site, &ruins).map_err(|e| error(self.tag_line("Setup"), e.to_string()))?
             }
             (Variant::Ruinas, None) => {
                 return Err(error(
@@ -336,13 +339,10 @@ pub fn write(game: &Game) -> String {
 }
 
 /// Finds a built-in board by name, or says which exist.
-pub fn builtin_board(name: &str) -> Result<Board, String> {
-    Board::builtin(name).cloned().ok_or_else(|| {
-        format!(
-            "unknown board '{name}'; the built-in boards are {}",
-            Board::builtin_names()
-        )
-    })
+pub fn builtin_board(name: &str) -> Result<Board, SetupError> {
+    Board::builtin(name)
+        .cloned()
+        .ok_or_else(|| SetupError::UnknownBoard(name.to_string()))
 }
 
 /// Reads one record and replays it on the built-in boards.

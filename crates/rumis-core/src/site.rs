@@ -10,6 +10,11 @@ use crate::stone::{Colour, Stone, STONE_COUNT};
 
 /// The game being played on the board (rules §6).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "kebab-case")
+)]
 pub enum Variant {
     /// 2-4 players, one colour each.
     Standard,
@@ -21,8 +26,10 @@ pub enum Variant {
 }
 
 impl Variant {
+    /// Every variant.
     pub const ALL: [Variant; 3] = [Variant::Standard, Variant::TwoPlayerFourColors, Variant::Ruinas];
 
+    /// The variant's name, as the command line and records write it.
     pub fn name(self) -> &'static str {
         match self {
             Variant::Standard => "standard",
@@ -31,6 +38,7 @@ impl Variant {
         }
     }
 
+    /// The variant of a name (any case; `2p4c` and the British spelling too).
     pub fn from_name(s: &str) -> Option<Variant> {
         let s = s.trim().to_ascii_lowercase();
         match s.as_str() {
@@ -52,6 +60,11 @@ impl fmt::Display for Variant {
 /// (rules §5 and §6). A colour with no stones left can never place again: it is out under
 /// either rule.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "lowercase")
+)]
 pub enum StuckRule {
     /// The rulebooks' rule: it is out for the rest of the game.
     #[default]
@@ -62,8 +75,10 @@ pub enum StuckRule {
 }
 
 impl StuckRule {
+    /// Both rules.
     pub const ALL: [StuckRule; 2] = [StuckRule::Out, StuckRule::Pass];
 
+    /// The rule's name: `out` or `pass`.
     pub fn name(self) -> &'static str {
         match self {
             StuckRule::Out => "out",
@@ -71,6 +86,7 @@ impl StuckRule {
         }
     }
 
+    /// The rule of a name (any case).
     pub fn from_name(s: &str) -> Option<StuckRule> {
         match s.trim().to_ascii_lowercase().as_str() {
             "out" => Some(StuckRule::Out),
@@ -91,6 +107,7 @@ impl fmt::Display for StuckRule {
 /// the anchor column's height.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Template {
+    /// The stone placed.
     pub stone: Stone,
     /// Index into `stone.orientations()`. An orientation's cell (x, y, z) is at file
     /// `x + dx`, rank `y + dy` and `z` levels above the stone's lowest level (see
@@ -112,6 +129,7 @@ pub struct Template {
 }
 
 impl Template {
+    /// Per covered column: (column, run start above the stone's lowest level, cube count).
     pub fn entries(&self) -> impl Iterator<Item = (usize, u8, u8)> + '_ {
         (0..self.len as usize).map(move |i| (self.columns[i] as usize, self.base[i], self.count[i]))
     }
@@ -139,17 +157,48 @@ impl Move {
     }
 }
 
-/// A game that cannot be set up as asked.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SetupError(pub String);
-
-impl fmt::Display for SetupError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
+/// A game that cannot be set up as asked: the one set of messages every front end shows
+/// for a bad setup.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SetupError {
+    /// Not 2 to 4 players.
+    #[error("a game has 2 to 4 players, not {0}")]
+    Players(usize),
+    /// The two-player four-colour game with another number of players.
+    #[error("the two-player four-colour game has 2 players, not {0}")]
+    TwoPlayerFourColoursPlayers(usize),
+    /// Ruinas with 4 players.
+    #[error("Ruinas is played by 2 or 3 players (the ruins take an unused colour)")]
+    RuinasPlayers,
+    /// An order of play of the wrong length.
+    #[error("this game needs {need} colours in its order of play, not {got}")]
+    ColourCount {
+        /// The colours the game needs.
+        need: usize,
+        /// The colours given.
+        got: usize,
+    },
+    /// A colour listed twice in the order of play.
+    #[error("colour {0} is listed twice in the order of play")]
+    ColourTwice(Colour),
+    /// A word of an order of play that names no colour.
+    #[error("'{0}' is not a colour (R, Y, G, B)")]
+    NotAColour(String),
+    /// A board name that no built-in board has.
+    #[error("unknown board '{0}'; the built-in boards are {names}", names = Board::builtin_names())]
+    UnknownBoard(String),
+    /// A ruin that cannot be placed as written (Ruinas).
+    #[error("ruin {number} '{text}': {error}")]
+    Ruin {
+        /// Its place (1-based) in the list of ruins.
+        number: usize,
+        /// The ruin as written.
+        text: String,
+        /// Why it cannot be placed.
+        error: crate::notation::MoveError,
+    },
 }
-
-impl std::error::Error for SetupError {}
 
 /// A stone and the (column, cube count) pairs it covers: what notation writes.
 type ShapeKey = (Stone, Vec<(u8, u8)>);
@@ -193,23 +242,19 @@ impl Site {
         colours: Option<Vec<Colour>>,
     ) -> Result<Site, SetupError> {
         if !(2..=4).contains(&players) {
-            return Err(SetupError(format!("a game has 2 to 4 players, not {players}")));
+            return Err(SetupError::Players(players));
         }
         let (colour_count, limit_players) = match variant {
             Variant::Standard => (players, players),
             Variant::TwoPlayerFourColors => {
                 if players != 2 {
-                    return Err(SetupError(format!(
-                        "the two-player four-colour game has 2 players, not {players}"
-                    )));
+                    return Err(SetupError::TwoPlayerFourColoursPlayers(players));
                 }
                 (4, 4)
             }
             Variant::Ruinas => {
                 if players == 4 {
-                    return Err(SetupError(
-                        "Ruinas is played by 2 or 3 players (the ruins take an unused colour)".into(),
-                    ));
+                    return Err(SetupError::RuinasPlayers);
                 }
                 (players, players + 1)
             }
@@ -218,14 +263,14 @@ impl Site {
             None => Colour::ALL[..colour_count].to_vec(),
             Some(c) => {
                 if c.len() != colour_count {
-                    return Err(SetupError(format!(
-                        "this game needs {colour_count} colours in its order of play, not {}",
-                        c.len()
-                    )));
+                    return Err(SetupError::ColourCount {
+                        need: colour_count,
+                        got: c.len(),
+                    });
                 }
                 for (i, a) in c.iter().enumerate() {
                     if c[..i].contains(a) {
-                        return Err(SetupError(format!("colour {a} is listed twice in the order of play")));
+                        return Err(SetupError::ColourTwice(*a));
                     }
                 }
                 c
@@ -429,6 +474,7 @@ impl Site {
         t.entries().map(|(c, _, k)| (c as u8, k)).collect()
     }
 
+    /// Every placement template of the site, indexed by template id ([`Move::index`]).
     pub fn templates(&self) -> &[Template] {
         &self.templates
     }
@@ -439,6 +485,7 @@ impl Site {
         &self.gen
     }
 
+    /// The template of a move.
     pub fn template(&self, m: Move) -> &Template {
         &self.templates[m.0 as usize]
     }
@@ -467,6 +514,7 @@ impl Site {
         &self.neighbours[c][..self.neighbour_count[c] as usize]
     }
 
+    /// Whether a column is on the grid and may be built on.
     pub fn is_buildable(&self, c: usize) -> bool {
         c < self.columns && self.limit[c] > 0
     }
@@ -476,6 +524,7 @@ impl Site {
         (0..self.columns).filter(|&c| self.limit[c] > 0)
     }
 
+    /// The cell name of a column (`a1` front left).
     pub fn column_name(&self, c: usize) -> String {
         cell_name(c % self.board.files, c / self.board.files)
     }

@@ -116,7 +116,7 @@ fn custom_board_lookup(name: &str) -> Result<Board, String> {
     } else if name == "Box 5x5x4" {
         Ok(Board::open_box(5, 5, 4).unwrap())
     } else {
-        record::builtin_board(name)
+        record::builtin_board(name).map_err(|e| e.to_string())
     }
 }
 

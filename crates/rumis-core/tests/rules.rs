@@ -436,13 +436,19 @@ fn ruins_obey_rules_one_to_four_but_need_no_contact() {
     assert_eq!(g.ruins().len(), 2);
     assert_eq!(g.position().ruins_left().len(), 9);
     // A gap under a ruin is refused.
-    let e = Game::with_ruin_texts(site.clone(), &["D2@a1x2", "I3@a1,b1,c1"]).unwrap_err();
+    let e = Game::with_ruin_texts(site.clone(), &["D2@a1x2", "I3@a1,b1,c1"])
+        .unwrap_err()
+        .to_string();
     assert!(e.starts_with("ruin 2 'I3@a1,b1,c1'"), "{e}");
     // A ruin stone only once.
-    let e = Game::with_ruin_texts(site.clone(), &["D2@a1x2", "D2@e1,e2"]).unwrap_err();
+    let e = Game::with_ruin_texts(site.clone(), &["D2@a1x2", "D2@e1,e2"])
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("ruin 2") && e.contains("D2"), "{e}");
     // Too high for the 3-player limit (6).
-    let e = Game::with_ruin_texts(site, &["I4@a1x4", "I3@a1x3"]).unwrap_err();
+    let e = Game::with_ruin_texts(site, &["I4@a1x4", "I3@a1x3"])
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("ruin 2"), "{e}");
 }
 

@@ -188,7 +188,10 @@ fn a_pass_record_carries_its_rule_and_replays() {
     let text = record::write(&g);
     assert!(text.contains("[StuckRule \"pass\"]\n"), "{text}");
     // The tags the reader knows stay out of the free tags.
-    let back = Record::parse(&text).unwrap().to_game(|_| Ok(strip_board())).unwrap();
+    let back = Record::parse(&text)
+        .unwrap()
+        .to_game(|_| Ok::<_, String>(strip_board()))
+        .unwrap();
     assert_eq!(back.site().stuck_rule(), StuckRule::Pass);
     assert_eq!(back.moves(), g.moves());
     assert_eq!(back.positions(), g.positions());
@@ -200,13 +203,16 @@ fn a_pass_record_carries_its_rule_and_replays() {
     let without = text.replace("[StuckRule \"pass\"]\n", "");
     let e = Record::parse(&without)
         .unwrap()
-        .to_game(|_| Ok(strip_board()))
+        .to_game(|_| Ok::<_, String>(strip_board()))
         .unwrap_err();
     assert!(e.message.contains("Result"), "{e}");
 
     // An unknown rule is an error on its line, naming the rules there are.
     let bad = text.replace("\"pass\"", "\"skip\"");
-    let e = Record::parse(&bad).unwrap().to_game(|_| Ok(strip_board())).unwrap_err();
+    let e = Record::parse(&bad)
+        .unwrap()
+        .to_game(|_| Ok::<_, String>(strip_board()))
+        .unwrap_err();
     assert_eq!(e.line, 4, "{e}");
     assert!(e.message.contains("skip") && e.message.contains("out, pass"), "{e}");
 }
@@ -219,7 +225,10 @@ fn an_out_record_has_no_tag() {
     let text = record::write(&g);
     assert!(!text.contains("StuckRule"), "{text}");
     let tagged = text.replace("[Variant", "[StuckRule \"out\"]\n[Variant");
-    let back = Record::parse(&tagged).unwrap().to_game(|_| Ok(strip_board())).unwrap();
+    let back = Record::parse(&tagged)
+        .unwrap()
+        .to_game(|_| Ok::<_, String>(strip_board()))
+        .unwrap();
     assert_eq!(back.site().stuck_rule(), StuckRule::Out);
     assert_eq!(back.positions(), g.positions());
 }
