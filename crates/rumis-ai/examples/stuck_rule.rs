@@ -59,7 +59,7 @@ fn main() -> Result<(), String> {
     let [board, players, player, games, seed] = args.as_slice() else {
         return Err("usage: stuck_rule BOARD PLAYERS PLAYER GAMES SEED".into());
     };
-    let board = builtin_board(board)?;
+    let board = builtin_board(board).map_err(|e| e.to_string())?;
     let players: usize = players.parse().map_err(|_| "PLAYERS is a number")?;
     let spec = PlayerSpec::parse(player)?;
     let games: usize = games.parse().map_err(|_| "GAMES is a number")?;

@@ -159,7 +159,7 @@ fn new_game(args: &[&str]) -> Result<Game, String> {
         [b, p, ..] => (*b, *p),
         _ => return Err(usage.into()),
     };
-    let board = record::builtin_board(board)?;
+    let board = record::builtin_board(board).map_err(|e| e.to_string())?;
     let players: usize = players
         .parse()
         .map_err(|_| format!("'{players}' is not a number of players"))?;
@@ -171,7 +171,7 @@ fn new_game(args: &[&str]) -> Result<Game, String> {
         if let Some(v) = Variant::from_name(a) {
             variant = v;
         } else if let Some(c) = a.strip_prefix("colors=") {
-            colours = Some(Colour::parse_list(c)?);
+            colours = Some(Colour::parse_list(c).map_err(|e| e.to_string())?);
         } else if let Some(r) = a.strip_prefix("stuck_rule=") {
             stuck_rule =
                 StuckRule::from_name(r).ok_or_else(|| format!("'{r}' is not a stuck-colour rule (out, pass)"))?;

@@ -359,7 +359,7 @@ async fn create_game(
         ));
     }
     let site = rumis_core::Site::new(board.clone(), req.players, variant, colours)
-        .map_err(|e| ApiError::bad_request("bad_setup", e.0))?;
+        .map_err(|e| ApiError::bad_request("bad_setup", e.to_string()))?;
     let mut setup = Setup {
         board: board.name.clone(),
         players: req.players,

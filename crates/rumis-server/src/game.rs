@@ -98,7 +98,9 @@ fn site_for(setup: &Setup) -> Result<Arc<Site>, String> {
             )
         })?
         .clone();
-    let site = Arc::new(Site::new(board, setup.players, setup.variant, Some(setup.colours.clone())).map_err(|e| e.0)?);
+    let site = Arc::new(
+        Site::new(board, setup.players, setup.variant, Some(setup.colours.clone())).map_err(|e| e.to_string())?,
+    );
     let mut map = sites.lock().unwrap_or_else(|e| e.into_inner());
     if map.len() > 256 {
         map.clear();
@@ -114,7 +116,7 @@ pub fn start_game(setup: &Setup) -> Result<Game, String> {
         Ok(Game::new(site))
     } else {
         let ruins: Vec<&str> = setup.ruins.iter().map(String::as_str).collect();
-        Game::with_ruin_texts(site, &ruins)
+        Game::with_ruin_texts(site, &ruins).map_err(|e| e.to_string())
     }
 }
 

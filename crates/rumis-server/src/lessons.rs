@@ -124,7 +124,7 @@ fn build() -> Result<Value, String> {
 /// A game on a built-in board after `moves`, each checked by the core.
 fn game_after(board: &str, players: usize, moves: &[&str]) -> Result<Game, String> {
     let board: &Board = Board::builtin(board).ok_or_else(|| format!("no board {board}"))?;
-    let site = Site::new(board.clone(), players, Variant::Standard, None).map_err(|e| e.0)?;
+    let site = Site::new(board.clone(), players, Variant::Standard, None).map_err(|e| e.to_string())?;
     let mut game = Game::new(std::sync::Arc::new(site));
     for m in moves {
         game.play_text(m).map_err(|e| format!("lesson move {m}: {e}"))?;
