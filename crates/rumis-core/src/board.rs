@@ -482,16 +482,19 @@ fn parse_frame(s: &str) -> Option<Frame> {
     })
 }
 
+/// The six scenarios, embedded from the crate's own `boards/` folder (so that the crate
+/// packages and builds on its own; the repository's top-level `boards` links to it). The
+/// names are the ones board errors print.
 const BUILTIN_FILES: [(&str, &str); 6] = [
-    ("boards/chullpa.toml", include_str!("../../../boards/chullpa.toml")),
-    ("boards/pirka.toml", include_str!("../../../boards/pirka.toml")),
-    ("boards/tambo.toml", include_str!("../../../boards/tambo.toml")),
-    ("boards/pisac.toml", include_str!("../../../boards/pisac.toml")),
+    ("boards/chullpa.toml", include_str!("../boards/chullpa.toml")),
+    ("boards/pirka.toml", include_str!("../boards/pirka.toml")),
+    ("boards/tambo.toml", include_str!("../boards/tambo.toml")),
+    ("boards/pisac.toml", include_str!("../boards/pisac.toml")),
     (
         "boards/coricancha.toml",
-        include_str!("../../../boards/coricancha.toml"),
+        include_str!("../boards/coricancha.toml"),
     ),
-    ("boards/cucho.toml", include_str!("../../../boards/cucho.toml")),
+    ("boards/cucho.toml", include_str!("../boards/cucho.toml")),
 ];
 
 #[cfg(test)]
