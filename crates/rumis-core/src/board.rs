@@ -8,15 +8,9 @@ use std::sync::OnceLock;
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::evidence::{Evidence, RawEvidence};
+use crate::evidence::{Constraint, Evidence, RawEvidence};
 
-/// The most columns (grid cells) a board may have: column indices fit in a byte and the
-/// move generator's per-column tables in 128 lanes.
-pub const MAX_COLUMNS: usize = 128;
-/// The most files: they are named by one letter.
-pub const MAX_FILES: usize = 26;
-/// The highest level a stone may reach: a column's height fits in four bits.
-pub const MAX_LEVEL: u8 = 15;
+pub use crate::limits::{MAX_COLUMNS, MAX_FILES, MAX_LEVEL};
 
 /// Where a board's shape comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -490,12 +484,59 @@ const BUILTIN_FILES: [(&str, &str); 6] = [
     ("boards/pirka.toml", include_str!("../boards/pirka.toml")),
     ("boards/tambo.toml", include_str!("../boards/tambo.toml")),
     ("boards/pisac.toml", include_str!("../boards/pisac.toml")),
-    (
-        "boards/coricancha.toml",
-        include_str!("../boards/coricancha.toml"),
-    ),
+    ("boards/coricancha.toml", include_str!("../boards/coricancha.toml")),
     ("boards/cucho.toml", include_str!("../boards/cucho.toml")),
 ];
+
+// Checking evidence reads a board, so it lives here, beside the board, rather than in
+// evidence.rs (which the board imports to read a file's evidence).
+impl Constraint {
+    /// Whether `board` satisfies this constraint; if not, what it has instead.
+    pub fn check(&self, board: &Board) -> Result<(), String> {
+        match *self {
+            Constraint::MinCells { players, cells } => {
+                let have = board.column_count(players);
+                if have >= cells {
+                    Ok(())
+                } else {
+                    Err(format!("the footprint for {players} players has {have} cells"))
+                }
+            }
+            Constraint::Hmax { players, height } => {
+                let have = board.hmax(players);
+                if have == height {
+                    Ok(())
+                } else {
+                    Err(format!("Hmax for {players} players is {have}"))
+                }
+            }
+            Constraint::ReachesLevel { players, level } => {
+                let top = board
+                    .layout(players)
+                    .iter()
+                    .map(|&(_, _, _, limit)| limit)
+                    .max()
+                    .unwrap_or(0);
+                if top >= level {
+                    Ok(())
+                } else {
+                    Err(format!("the highest limit for {players} players is {top}"))
+                }
+            }
+            Constraint::FramesFor(ref counts) => {
+                let have: Vec<usize> = (2..=4).filter(|&p| board.frame(p).is_some()).collect();
+                if &have == counts {
+                    Ok(())
+                } else if have.is_empty() {
+                    Err("the board has no frame".into())
+                } else {
+                    let have: Vec<String> = have.iter().map(|c| c.to_string()).collect();
+                    Err(format!("the board has frames for {} players", have.join(" and ")))
+                }
+            }
+        }
+    }
+}
 
 #[cfg(test)]
 mod tests {

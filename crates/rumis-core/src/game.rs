@@ -3,11 +3,13 @@
 
 use std::sync::Arc;
 
+use crate::error::SetupError;
 use crate::notation::{self, MoveError};
 use crate::position::{Illegal, Outcome, Position};
 use crate::rng::Rng;
-use crate::site::{Move, SetupError, Site};
+use crate::site::Site;
 use crate::stone::Colour;
+use crate::template::Move;
 
 /// A game in progress: its site, ruins, moves and the position after each.
 #[derive(Clone, Debug)]
@@ -57,7 +59,7 @@ impl Game {
             let what = |error: MoveError| SetupError::Ruin {
                 number: i + 1,
                 text: text.to_string(),
-                error,
+                error: error.to_string(),
             };
             let w = notation::read(&site, text).map_err(what)?;
             let m = notation::resolve(&site, &pos, &w).map_err(what)?;

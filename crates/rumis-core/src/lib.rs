@@ -21,8 +21,10 @@
 // rearranged without breaking anyone. `notation` and `record` stay public as the
 // namespaces of the two text formats (like `fen` and `san` in a chess library).
 mod board;
+mod error;
 mod evidence;
 mod game;
+mod limits;
 mod movegen;
 pub mod notation;
 mod perft;
@@ -32,8 +34,11 @@ pub mod record;
 mod rng;
 mod site;
 mod stone;
+mod template;
+mod zobrist;
 
 pub use board::{cell_name, parse_cell, Board, BoardError, Frame, ProvenanceKind, MAX_COLUMNS, MAX_FILES, MAX_LEVEL};
+pub use error::SetupError;
 pub use evidence::{Constraint, Evidence};
 pub use game::Game;
 pub use movegen::{CodePath, CodePathUnavailable, GenTables, MoveSet};
@@ -43,5 +48,6 @@ pub use playout::{playout_scores, random_playout, random_playout_in_place, rando
 pub use position::{Cube, Illegal, Outcome, Position};
 pub use record::{Record, RecordError};
 pub use rng::Rng;
-pub use site::{Move, SetupError, Site, StuckRule, Template, Variant};
+pub use site::{Site, StuckRule, Variant};
 pub use stone::{rotations, Colour, Matrix, Stone, ALL_STONES, STONE_COUNT};
+pub use template::{Move, Template};

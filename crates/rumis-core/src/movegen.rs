@@ -40,8 +40,8 @@ use std::sync::atomic::{AtomicU8, Ordering};
 
 use crate::board::MAX_COLUMNS;
 use crate::rng::Rng;
-use crate::site::{Move, Template};
 use crate::stone::STONE_COUNT;
+use crate::template::{Move, Template};
 
 /// Templates per chunk (one bit each in a `u64`).
 pub const CHUNK: usize = 64;

@@ -3,8 +3,9 @@
 use std::fmt;
 
 use crate::position::{Illegal, Position};
-use crate::site::{Move, Site};
+use crate::site::Site;
 use crate::stone::Stone;
+use crate::template::Move;
 
 /// A placement that cannot be read or played.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -9,8 +9,10 @@ use std::fmt;
 
 use crate::board::MAX_COLUMNS;
 use crate::movegen::{self, CodePath, CodePathUnavailable, GenInput, MoveSet, Touch};
-use crate::site::{Move, Site, StuckRule, Template, Variant};
-use crate::stone::{Colour, Stone, ALL_STONES, STONE_COUNT};
+use crate::site::{Site, StuckRule, Variant};
+use crate::stone::{Colour, Stone, ALL_STONES};
+use crate::template::{Move, Template};
+use crate::zobrist::{cube_key, out_key, stone_key, turn_key};
 
 /// What a cube of the structure is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -143,60 +145,6 @@ pub struct Position {
     plies: u16,
     hash: u64,
 }
-
-const fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
-/// Zobrist keys, computed rather than tabled: a cube of a kind at a column and level.
-pub(crate) fn cube_key(kind: usize, column: usize, z: u8) -> u64 {
-    mix(0x1000_0000 | (kind as u64) << 16 | (column as u64) << 4 | z as u64)
-}
-fn stone_key(kind: usize, stone: Stone) -> u64 {
-    STONE_KEYS[kind % 5][stone.index()]
-}
-fn turn_key(seat: u8) -> u64 {
-    TURN_KEYS[seat as usize & 3]
-}
-fn out_key(colour: usize) -> u64 {
-    OUT_KEYS[colour & 3]
-}
-
-/// The keys above, computed at compile time (seats and colours are 0-3, kinds 0-4).
-const TURN_KEYS: [u64; 4] = {
-    let mut k = [0; 4];
-    let mut i = 0;
-    while i < 4 {
-        k[i] = mix(0x3000_0000 | i as u64);
-        i += 1;
-    }
-    k
-};
-const OUT_KEYS: [u64; 4] = {
-    let mut k = [0; 4];
-    let mut i = 0;
-    while i < 4 {
-        k[i] = mix(0x4000_0000 | i as u64);
-        i += 1;
-    }
-    k
-};
-const STONE_KEYS: [[u64; STONE_COUNT]; 5] = {
-    let mut k = [[0; STONE_COUNT]; 5];
-    let mut kind = 0;
-    while kind < 5 {
-        let mut s = 0;
-        while s < STONE_COUNT {
-            k[kind][s] = mix(0x2000_0000 | (kind as u64) << 8 | s as u64);
-            s += 1;
-        }
-        kind += 1;
-    }
-    k
-};
 
 /// The colours that do not play in this game, as out bits.
 fn absent_colours(site: &Site) -> u8 {
@@ -839,5 +787,30 @@ impl fmt::Debug for Position {
             "Position {{ plies: {}, seat: {}, out: {:04b}, hash: {:016x} }}",
             self.plies, self.seat, self.out, self.hash
         )
+    }
+}
+
+// `Site::cubes` reads a position, so it lives here, above both, rather than in site.rs
+// (which would then import this file, which imports it).
+impl Site {
+    /// The cubes a placement would occupy on a position, as (file, rank, level), 0-based
+    /// (level 0 rests on the board), sorted. The stone's lowest level is the highest of
+    /// `height - base` over its columns (for a legal placement every column gives the
+    /// same). The cubes less their least x, y and z are the cells of
+    /// `stone.orientations()[orientation]`.
+    pub fn cubes(&self, pos: &Position, m: Move) -> Vec<(u8, u8, u8)> {
+        let t = self.template(m);
+        let z0 = t
+            .entries()
+            .map(|(c, b, _)| pos.height(c).saturating_sub(b))
+            .max()
+            .unwrap_or(0);
+        let files = self.board.files;
+        let mut out: Vec<(u8, u8, u8)> = t
+            .entries()
+            .flat_map(|(c, b, k)| (0..k).map(move |j| ((c % files) as u8, (c / files) as u8, z0 + b + j)))
+            .collect();
+        out.sort_unstable();
+        out
     }
 }

@@ -6,8 +6,9 @@ use std::fmt::Write as _;
 use std::sync::Arc;
 
 use crate::board::Board;
+use crate::error::SetupError;
 use crate::game::Game;
-use crate::site::{SetupError, Site, StuckRule, Variant};
+use crate::site::{Site, StuckRule, Variant};
 use crate::stone::Colour;
 
 /// A record that cannot be read or replayed, with where and why.

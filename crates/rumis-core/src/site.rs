@@ -5,8 +5,10 @@ use std::collections::HashMap;
 use std::fmt;
 
 use crate::board::{cell_name, parse_cell, Board, MAX_COLUMNS};
+use crate::error::SetupError;
 use crate::movegen::GenTables;
 use crate::stone::{Colour, Stone, STONE_COUNT};
+use crate::template::{Move, Template};
 
 /// The game being played on the board (rules §6).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -102,104 +104,6 @@ impl fmt::Display for StuckRule {
     }
 }
 
-/// A placement of a stone on the site, independent of the position: an orientation and a
-/// shift. Each covered column holds one unbroken run of `k` cubes starting `b` levels above
-/// the anchor column's height.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Template {
-    /// The stone placed.
-    pub stone: Stone,
-    /// Index into `stone.orientations()`. An orientation's cell (x, y, z) is at file
-    /// `x + dx`, rank `y + dy` and `z` levels above the stone's lowest level (see
-    /// `enumerate_templates`): x is the file, y the rank, z the level, the axes of
-    /// [`Stone::turn`].
-    pub orientation: u8,
-    /// Number of covered columns (1-4).
-    pub len: u8,
-    /// The entry whose run starts at the stone's lowest level (b = 0).
-    pub anchor: u8,
-    /// Covered columns, sorted by file then rank.
-    pub columns: [u8; 4],
-    /// Per column: the run's start above the stone's lowest level.
-    pub base: [u8; 4],
-    /// Per column: the number of cubes.
-    pub count: [u8; 4],
-    /// The highest level (0-based) the stone's lowest cube may take under the height limits.
-    pub zmax: u8,
-}
-
-impl Template {
-    /// Per covered column: (column, run start above the stone's lowest level, cube count).
-    pub fn entries(&self) -> impl Iterator<Item = (usize, u8, u8)> + '_ {
-        (0..self.len as usize).map(move |i| (self.columns[i] as usize, self.base[i], self.count[i]))
-    }
-}
-
-/// A placement: a template id on its site (see [`Site::templates`]). Opaque: a move is
-/// only meaningful on the site that made it, so it is made by the site (legal-move
-/// generation, notation) or from a checked index ([`Move::from_index`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize), serde(transparent))]
-pub struct Move(pub(crate) u16);
-
-impl Move {
-    /// The template id on its site: an index into [`Site::templates`]. (The default
-    /// move is index 0, a placeholder such as a search tree's root.)
-    #[inline]
-    pub fn index(self) -> usize {
-        self.0 as usize
-    }
-
-    /// The move of template id `index` on `site`, if the site has that many templates.
-    #[inline]
-    pub fn from_index(site: &Site, index: usize) -> Option<Move> {
-        (index < site.templates.len()).then_some(Move(index as u16))
-    }
-}
-
-/// A game that cannot be set up as asked: the one set of messages every front end shows
-/// for a bad setup.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum SetupError {
-    /// Not 2 to 4 players.
-    #[error("a game has 2 to 4 players, not {0}")]
-    Players(usize),
-    /// The two-player four-colour game with another number of players.
-    #[error("the two-player four-colour game has 2 players, not {0}")]
-    TwoPlayerFourColoursPlayers(usize),
-    /// Ruinas with 4 players.
-    #[error("Ruinas is played by 2 or 3 players (the ruins take an unused colour)")]
-    RuinasPlayers,
-    /// An order of play of the wrong length.
-    #[error("this game needs {need} colours in its order of play, not {got}")]
-    ColourCount {
-        /// The colours the game needs.
-        need: usize,
-        /// The colours given.
-        got: usize,
-    },
-    /// A colour listed twice in the order of play.
-    #[error("colour {0} is listed twice in the order of play")]
-    ColourTwice(Colour),
-    /// A word of an order of play that names no colour.
-    #[error("'{0}' is not a colour (R, Y, G, B)")]
-    NotAColour(String),
-    /// A board name that no built-in board has.
-    #[error("unknown board '{0}'; the built-in boards are {names}", names = Board::builtin_names())]
-    UnknownBoard(String),
-    /// A ruin that cannot be placed as written (Ruinas).
-    #[error("ruin {number} '{text}': {error}")]
-    Ruin {
-        /// Its place (1-based) in the list of ruins.
-        number: usize,
-        /// The ruin as written.
-        text: String,
-        /// Why it cannot be placed.
-        error: crate::notation::MoveError,
-    },
-}
-
 /// A stone and the (column, cube count) pairs it covers: what notation writes.
 type ShapeKey = (Stone, Vec<(u8, u8)>);
 
@@ -230,6 +134,14 @@ pub struct Site {
     gen: GenTables,
     /// The Zobrist key of each (kind, column, level), `(kind * columns + column) * 16 + z`.
     cube_keys: Vec<u64>,
+}
+
+impl Move {
+    /// The move of template id `index` on `site`, if the site has that many templates.
+    #[inline]
+    pub fn from_index(site: &Site, index: usize) -> Option<Move> {
+        (index < site.templates.len()).then_some(Move(index as u16))
+    }
 }
 
 impl Site {
@@ -328,7 +240,7 @@ impl Site {
             by_shape: HashMap::new(),
             gen: GenTables::new(&[], columns, files),
             cube_keys: (0..5 * columns * 16)
-                .map(|i| crate::position::cube_key(i / 16 / columns, i / 16 % columns, (i % 16) as u8))
+                .map(|i| crate::zobrist::cube_key(i / 16 / columns, i / 16 % columns, (i % 16) as u8))
                 .collect(),
         };
         site.enumerate_templates();
@@ -552,27 +464,6 @@ impl Site {
             }
         }
         s
-    }
-
-    /// The cubes a placement would occupy on a position, as (file, rank, level), 0-based
-    /// (level 0 rests on the board), sorted. The stone's lowest level is the highest of
-    /// `height - base` over its columns (for a legal placement every column gives the
-    /// same). The cubes less their least x, y and z are the cells of
-    /// `stone.orientations()[orientation]`.
-    pub fn cubes(&self, pos: &crate::position::Position, m: Move) -> Vec<(u8, u8, u8)> {
-        let t = self.template(m);
-        let z0 = t
-            .entries()
-            .map(|(c, b, _)| pos.height(c).saturating_sub(b))
-            .max()
-            .unwrap_or(0);
-        let files = self.board.files;
-        let mut out: Vec<(u8, u8, u8)> = t
-            .entries()
-            .flat_map(|(c, b, k)| (0..k).map(move |j| ((c % files) as u8, (c / files) as u8, z0 + b + j)))
-            .collect();
-        out.sort_unstable();
-        out
     }
 
     /// Templates of `stone` covering exactly these (column, cube count) pairs, sorted.
