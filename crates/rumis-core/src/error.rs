@@ -32,6 +32,33 @@ pub enum SetupError {
     /// A word of an order of play that names no colour.
     #[error("'{0}' is not a colour (R, Y, G, B)")]
     NotAColour(String),
+    /// A board file that cannot be used.
+    #[error("{0}")]
+    Board(#[from] crate::board::BoardError),
+    /// A number of players that is not a number.
+    #[error("'{0}' is not a number of players")]
+    NotAPlayerCount(String),
+    /// A variant name that names none.
+    #[error("unknown variant '{0}'; use standard, two-player-four-colors or ruinas")]
+    UnknownVariant(String),
+    /// A stuck-colour rule that names none.
+    #[error("unknown stuck-colour rule '{0}'; use out or pass")]
+    UnknownStuckRule(String),
+    /// A ruins seed that is not a number.
+    #[error("'{0}' is not a seed")]
+    NotASeed(String),
+    /// Ruins given for a game that is not Ruinas.
+    #[error("ruins belong to the ruinas variant")]
+    RuinsWithoutRuinas,
+    /// A Ruinas game without its ruins.
+    #[error("a Ruinas game needs its ruins: a seed (placed at random) or their placements")]
+    RuinasWithoutRuins,
+    /// A setting a game setup needs and was not given (`board`, `players`).
+    #[error("a game setup needs its {0}")]
+    Missing(&'static str),
+    /// A setting that a game setup does not have.
+    #[error("'{0}' is not a setting of a game (board, players, variant, colors, ruins_seed, ruins, stuck_rule)")]
+    UnknownSetting(String),
     /// A board name that no built-in board has.
     #[error("unknown board '{0}'; the built-in boards are {names}", names = Board::builtin_names())]
     UnknownBoard(String),

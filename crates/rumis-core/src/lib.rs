@@ -32,6 +32,7 @@ mod playout;
 mod position;
 pub mod record;
 mod rng;
+mod setup;
 mod site;
 mod stone;
 mod template;
@@ -48,6 +49,7 @@ pub use playout::{playout_scores, random_playout, random_playout_in_place, rando
 pub use position::{Cube, Illegal, Outcome, Position};
 pub use record::{Record, RecordError};
 pub use rng::Rng;
+pub use setup::{BoardSource, GameSetup, Ruins};
 pub use site::{Site, StuckRule, Variant};
 pub use stone::{rotations, Colour, Matrix, Stone, ALL_STONES, STONE_COUNT};
 pub use template::{Move, Template};
