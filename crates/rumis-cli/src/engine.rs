@@ -6,7 +6,7 @@ use std::io::{BufRead, Write};
 use std::sync::Arc;
 
 use rumis_ai::{Player, PlayerSpec};
-use rumis_core::{record, Colour, Game, Site, StuckRule, Variant};
+use rumis_core::{record, Colour, Game, GameSetup, Ruins, Site, Variant};
 
 use crate::text;
 
@@ -159,35 +159,25 @@ fn new_game(args: &[&str]) -> Result<Game, String> {
         [b, p, ..] => (*b, *p),
         _ => return Err(usage.into()),
     };
-    let board = record::builtin_board(board).map_err(|e| e.to_string())?;
-    let players: usize = players
-        .parse()
-        .map_err(|_| format!("'{players}' is not a number of players"))?;
-    let mut variant = Variant::Standard;
-    let mut colours = None;
-    let mut ruins_seed = 0;
-    let mut stuck_rule = StuckRule::Out;
+    // The core reads and checks the setup (its messages are every front end's).
+    let mut setup = GameSetup::from_settings([("board", board), ("players", players)]).map_err(|e| e.to_string())?;
     for a in &args[2..] {
         if let Some(v) = Variant::from_name(a) {
-            variant = v;
-        } else if let Some(c) = a.strip_prefix("colors=") {
-            colours = Some(Colour::parse_list(c).map_err(|e| e.to_string())?);
-        } else if let Some(r) = a.strip_prefix("stuck_rule=") {
-            stuck_rule =
-                StuckRule::from_name(r).ok_or_else(|| format!("'{r}' is not a stuck-colour rule (out, pass)"))?;
-        } else if let Some(s) = a.strip_prefix("ruins_seed=") {
-            ruins_seed = s.parse().map_err(|_| format!("'{s}' is not a seed"))?;
-        } else {
-            return Err(format!("'{a}' is not understood; {usage}"));
+            setup.variant = v;
+            continue;
+        }
+        match a.split_once('=') {
+            Some((key @ ("colors" | "ruins_seed" | "stuck_rule"), value)) => {
+                setup.set(key, value).map_err(|e| e.to_string())?
+            }
+            _ => return Err(format!("'{a}' is not understood; {usage}")),
         }
     }
-    let site = Site::new(board, players, variant, colours).map_err(|e| e.to_string())?;
-    let site = Arc::new(site.with_stuck_rule(stuck_rule));
-    Ok(if variant == Variant::Ruinas {
-        Game::with_random_ruins(site, ruins_seed)
-    } else {
-        Game::new(site)
-    })
+    // The protocol's default: a Ruinas game without a seed places its ruins from seed 0.
+    if setup.variant == Variant::Ruinas && setup.ruins.is_none() {
+        setup.ruins = Some(Ruins::Seed(0));
+    }
+    setup.start().map_err(|e| e.to_string())
 }
 
 /// Frames one answer: `={id} result` or `?{id} reason`, then an empty line. So that the
