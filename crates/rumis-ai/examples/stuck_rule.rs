@@ -33,17 +33,17 @@ fn play(site: &Arc<Site>, spec: &PlayerSpec, seed: u64) -> (Game, usize) {
             comebacks += 1;
         }
         let m = player.choose(&game).expect("a colour to move has a placement");
-        let seat = site.order.iter().position(|&c| c == colour).expect("in the order");
+        let seat = site.order().iter().position(|&c| c == colour).expect("in the order");
         game.play(m).expect("players play legal placements");
         // The colours skipped between this mover and the next one passed (none is out
         // yet unless it has no stone left or the game ended).
         let pos = game.position();
         if let Some(next) = pos.to_move(site) {
-            let n = site.order.len();
-            let next_seat = site.order.iter().position(|&c| c == next).expect("in the order");
+            let n = site.order().len();
+            let next_seat = site.order().iter().position(|&c| c == next).expect("in the order");
             let mut s = (seat + 1) % n;
             while s != next_seat {
-                let c = site.order[s];
+                let c = site.order()[s];
                 if !pos.is_out(c) {
                     passed[c.index()] = true;
                 }
@@ -59,7 +59,7 @@ fn main() -> Result<(), String> {
     let [board, players, player, games, seed] = args.as_slice() else {
         return Err("usage: stuck_rule BOARD PLAYERS PLAYER GAMES SEED".into());
     };
-    let board = builtin_board(board)?;
+    let board = builtin_board(board).map_err(|e| e.to_string())?;
     let players: usize = players.parse().map_err(|_| "PLAYERS is a number")?;
     let spec = PlayerSpec::parse(player)?;
     let games: usize = games.parse().map_err(|_| "GAMES is a number")?;

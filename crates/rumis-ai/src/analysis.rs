@@ -40,7 +40,7 @@ impl Analysis {
 /// `mcts`. An error only if the game's own moves do not replay.
 pub fn analyse(game: &Game, mcts: &mut Mcts) -> Result<Analysis, String> {
     let site = game.site_arc().clone();
-    let mut replay = if site.variant == Variant::Ruinas {
+    let mut replay = if site.variant() == Variant::Ruinas {
         Game::with_ruins(site.clone(), game.ruins()).map_err(|e| e.1.to_string())?
     } else {
         Game::new(site.clone())

@@ -59,11 +59,11 @@ pub fn play_game(cfg: &MatchConfig, index: usize) -> GameResult {
     let site = cfg.site.clone();
     // Pairs of games share their ruins, so each side gets both seats on the same ruins.
     let ruin_seed = cfg.seed.wrapping_add((index / 2) as u64);
-    let mut game = match site.variant {
+    let mut game = match site.variant() {
         Variant::Ruinas => Game::with_random_ruins(site.clone(), ruin_seed),
         _ => Game::new(site.clone()),
     };
-    let seats = site.order.len();
+    let seats = site.order().len();
     let sides = sides_for(index, seats);
     let seed = cfg
         .seed
@@ -73,7 +73,7 @@ pub fn play_game(cfg: &MatchConfig, index: usize) -> GameResult {
     let mut b = cfg.b.build(seed ^ 0xdead_beef, cfg.search_threads);
     game.tags
         .push(("Event".into(), format!("rumis match, game {}", index + 1)));
-    for (seat, &c) in site.order.iter().enumerate() {
+    for (seat, &c) in site.order().iter().enumerate() {
         let who = if sides[seat] == 0 {
             format!("A {}", cfg.a)
         } else {
@@ -82,14 +82,14 @@ pub fn play_game(cfg: &MatchConfig, index: usize) -> GameResult {
         game.tags.push((c.letter().to_string(), who));
     }
     while let Some(colour) = game.to_move() {
-        let seat = site.order.iter().position(|&c| c == colour).expect("colour in order");
+        let seat = site.order().iter().position(|&c| c == colour).expect("colour in order");
         let player = if sides[seat] == 0 { &mut a } else { &mut b };
         let m = player.choose(&game).expect("a player to move has a move");
         game.play(m).expect("players only play legal moves");
     }
     let outcome = game.outcome();
     // Winners are colours (or players in the two-player four-colour game); A's share.
-    let winner_sides: Vec<usize> = match site.variant {
+    let winner_sides: Vec<usize> = match site.variant() {
         Variant::TwoPlayerFourColors => outcome.winners.iter().map(|&p| sides[p]).collect(),
         _ => outcome.winners.iter().map(|&w| sides[w]).collect(),
     };

@@ -89,7 +89,7 @@ impl<'a> Solver<'a> {
 
 /// Stones left to the colours still in the game: a cheap measure of how deep the rest is.
 pub fn stones_in_play(site: &Site, pos: &Position) -> usize {
-    site.order
+    site.order()
         .iter()
         .filter(|&&c| !pos.is_out(c))
         .map(|&c| pos.stones_left(c).len())

@@ -49,7 +49,7 @@ fn same_side(site: &Site, a: Colour, b: Colour) -> bool {
 
 /// The colours not on `me`'s side (at least 1, to divide by).
 fn other_colours(site: &Site, me: Colour) -> f32 {
-    site.order.iter().filter(|&&c| !same_side(site, c, me)).count().max(1) as f32
+    site.order().iter().filter(|&&c| !same_side(site, c, me)).count().max(1) as f32
 }
 
 /// The columns part of the features: what the placement tops and takes, and its size. Each
@@ -93,7 +93,7 @@ fn features_with(w: &Weights, site: &Site, pos: &Position, m: Move) -> Features 
     let counts = pos.count_moves_after(site, m);
     // The room of a side is its best colour's (two colours in the two-player four-colour game).
     let mut other_room = 0.0f32;
-    for &c in &site.order {
+    for &c in site.order() {
         let room = (1.0 + counts[c.index()] as f32).ln();
         if same_side(site, c, me) {
             f.own_room = f.own_room.max(room);
@@ -160,7 +160,7 @@ mod tests {
                     }
                     (own, other)
                 };
-                let others = site.order.iter().filter(|&&c| !same_side(&site, c, me)).count() as f32;
+                let others = site.order().iter().filter(|&&c| !same_side(&site, c, me)).count() as f32;
                 let moves = g.legal_moves();
                 for &m in moves.iter().step_by(5) {
                     let f = features(&site, pos, m);
@@ -176,7 +176,7 @@ mod tests {
                     );
                     // Room: every colour's count, here by cloning and looking at each colour.
                     let counts = pos.count_moves_after(&site, m);
-                    for &c in &site.order {
+                    for &c in site.order() {
                         let want = if after.to_move(&site) == Some(c) {
                             after.count_moves(&site)
                         } else {

@@ -355,7 +355,7 @@ mod player_tests {
                     g.play(m).unwrap();
                 }
                 assert!(g.is_over(), "level {level} stopped before the end");
-                for &c in &site.order {
+                for &c in site.order() {
                     assert_eq!(
                         g.position().count_moves_for(&site, c),
                         0,

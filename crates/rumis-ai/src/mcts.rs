@@ -204,7 +204,11 @@ impl Mcts {
     /// The kept trees re-rooted at the game's position, if it follows from the last search's
     /// root by moves the trees know; else fresh trees.
     fn trees_for(&mut self, game: &Game, threads: usize) -> (Vec<Vec<Node>>, u64) {
-        let fresh = || (0..threads).map(|_| vec![Node::new(Move(0), 0)]).collect::<Vec<_>>();
+        let fresh = || {
+            (0..threads)
+                .map(|_| vec![Node::new(Move::default(), 0)])
+                .collect::<Vec<_>>()
+        };
         let Some(kept) = self.kept.take() else {
             return (fresh(), 0);
         };
@@ -230,7 +234,7 @@ impl Mcts {
                     reused += sub[0].visits as u64;
                     sub
                 }
-                None => vec![Node::new(Move(0), 0)],
+                None => vec![Node::new(Move::default(), 0)],
             })
             .collect();
         (trees, reused)
@@ -258,7 +262,7 @@ impl Mcts {
         }
         let threads = self.config.threads.max(1);
         let budget = match self.config.two_player_simulations {
-            Some(s) if site.players == 2 => Some(s),
+            Some(s) if site.players() == 2 => Some(s),
             _ => self.config.simulations,
         };
         let per_thread = budget.map(|s| s.div_ceil(threads as u64));
@@ -266,7 +270,10 @@ impl Mcts {
         let (trees, _reused) = self.trees_for(game, threads);
         let cfg = &self.config;
         let results: Vec<(TreeStats, Vec<Node>)> = if threads == 1 {
-            let tree = trees.into_iter().next().unwrap_or_else(|| vec![Node::new(Move(0), 0)]);
+            let tree = trees
+                .into_iter()
+                .next()
+                .unwrap_or_else(|| vec![Node::new(Move::default(), 0)]);
             vec![run_tree(site, &root, cfg, seed, per_thread, deadline, tree)]
         } else {
             std::thread::scope(|s| {
@@ -505,7 +512,7 @@ struct TreeSearch<'a> {
     /// Each colour's summed reward over the simulations.
     sums: [f32; 4],
     policy: PlayoutPolicy,
-    code_path: rumis_core::movegen::CodePath,
+    code_path: rumis_core::CodePath,
     set: rumis_core::MoveSet,
     moves: Vec<Move>,
     priors: Vec<(f32, Move)>,
@@ -521,7 +528,7 @@ impl<'a> TreeSearch<'a> {
     fn new(site: &'a Site, cfg: &'a MctsConfig, seed: u64, nodes: Vec<Node>) -> TreeSearch<'a> {
         let room = cfg
             .room_in_priors
-            .unwrap_or_else(|| scenario::settings(&site.board.name).room_in_priors);
+            .unwrap_or_else(|| scenario::settings(&site.board().name).room_in_priors);
         TreeSearch {
             site,
             cfg,
@@ -534,13 +541,13 @@ impl<'a> TreeSearch<'a> {
             seen: vec![vec![0u64; site.templates().len().div_ceil(64)]; 4],
             sums: [0.0; 4],
             policy: PlayoutPolicy::new(site, cfg.big_stones_first, cfg.answer_last_move),
-            code_path: rumis_core::movegen::CodePath::active(),
+            code_path: rumis_core::CodePath::active(),
             set: rumis_core::MoveSet::new(),
             moves: Vec::new(),
             priors: Vec::new(),
             weights: Weights::default(),
             full_prior_depth: if room { cfg.full_prior_depth } else { 0 },
-            late_full_priors: room && cfg.full_prior_after > 0 && cfg.prior_visits > 0.0 && site.players == 2,
+            late_full_priors: room && cfg.full_prior_after > 0 && cfg.prior_visits > 0.0 && site.players() == 2,
         }
     }
 
@@ -698,7 +705,7 @@ impl<'a> TreeSearch<'a> {
         let (site, cfg) = (self.site, self.cfg);
         if cfg.rave <= 0.0 && !cfg.big_stones_first && !cfg.answer_last_move {
             // Uniform playouts on the core's fastest path: nothing to record.
-            rumis_core::playout::random_playout_in_place(site, pos, &mut self.rng, self.code_path, &mut self.set)
+            rumis_core::random_playout_in_place(site, pos, &mut self.rng, self.code_path, &mut self.set)
                 .expect("the active code path is available");
         }
         while let Some(colour) = pos.to_move(site) {
@@ -736,14 +743,14 @@ impl<'a> TreeSearch<'a> {
         let (played, path, seen) = (&self.played, &self.path, &mut self.seen);
         for ply in (0..played.len()).rev() {
             let (c, m) = played[ply];
-            seen[c as usize][m.0 as usize / 64] |= 1 << (m.0 % 64);
+            seen[c as usize][m.index() / 64] |= 1 << (m.index() % 64);
             if ply < self.tree_plies || (ply == self.tree_plies && ply < path.len()) {
                 let n = self.nodes[path[ply] as usize];
                 if n.expanded {
                     for i in n.first_child..n.first_child + n.children {
                         let ch = &mut self.nodes[i as usize];
                         let set = &seen[ch.mover as usize];
-                        if set[ch.mv.0 as usize / 64] >> (ch.mv.0 % 64) & 1 == 1 {
+                        if set[ch.mv.index() / 64] >> (ch.mv.index() % 64) & 1 == 1 {
                             ch.amaf_visits += 1;
                             ch.amaf_reward += r[ch.mover as usize];
                         }
@@ -752,7 +759,7 @@ impl<'a> TreeSearch<'a> {
             }
         }
         for &(c, m) in played {
-            seen[c as usize][m.0 as usize / 64] = 0;
+            seen[c as usize][m.index() / 64] = 0;
         }
     }
 

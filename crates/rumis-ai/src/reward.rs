@@ -30,7 +30,7 @@ pub fn rewards(site: &Site, pos: &Position) -> [f32; 4] {
         0.9 * rank + 0.05 * (margin + 1.0)
     };
     let mut out = [0.0; 4];
-    for &c in &site.order {
+    for &c in site.order() {
         if let Some(p) = site.player_of(c) {
             out[c.index()] = reward_of(p);
         }

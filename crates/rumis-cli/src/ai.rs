@@ -97,7 +97,7 @@ pub fn analyze(src: &Source, args: &SearchArgs) -> Result<String, String> {
     let game = src.game()?;
     let mut mcts = args.search()?;
     let analysis = rumis_ai::analysis::analyse(&game, &mut mcts)?;
-    let colours = &game.site().order;
+    let colours = game.site().order();
     // The same widths as the rows below.
     let mut out = format!("{:>4}  {:<6}  {:<20}", "move", "colour", "placement");
     for c in colours {

@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use rumis_core::movegen::CodePath;
+use rumis_core::CodePath;
 use rumis_core::{perft_with, random_playout_in_place, Board, MoveSet, Position, Rng, Site, Variant};
 
 #[derive(clap::Args, Debug)]
@@ -450,14 +450,14 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
             end.clone_from(&start);
             random_playout_in_place(&chullpa, &mut end, &mut rng, best, &mut set).map_err(|e| e.to_string())?;
             sum += chullpa
-                .order
+                .order()
                 .iter()
                 .map(|&c| end.score(&chullpa, c) as i64)
                 .sum::<i64>();
         }
         println!(
             "{n} {} 4p playouts on {best}: mean score per colour {:.3}",
-            chullpa.board.name,
+            chullpa.board().name,
             sum as f64 / (4 * n.max(1)) as f64
         );
         return Ok(());

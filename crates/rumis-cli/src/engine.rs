@@ -6,7 +6,7 @@ use std::io::{BufRead, Write};
 use std::sync::Arc;
 
 use rumis_ai::{Player, PlayerSpec};
-use rumis_core::{record, Colour, Game, Site, StuckRule, Variant};
+use rumis_core::{record, BoardSource, Colour, Game, GameSetup, Ruins, Site, StuckRule, Variant};
 
 use crate::text;
 
@@ -41,32 +41,33 @@ struct Engine {
 }
 
 fn default_game() -> Game {
-    Game::new(site("chullpa", 2, Variant::Standard, None, StuckRule::Out).expect("a valid setup"))
+    let setup = GameSetup::new(BoardSource::Builtin("chullpa".into()), 2);
+    setup
+        .start_on(site(&setup).expect("a valid setup"))
+        .expect("a valid setup")
 }
 
 /// The site for a setup, built once per thread and then shared: building one (its move
 /// tables) costs far more than any command, and a conversation (or a fuzzer's millions of
 /// them) starts games on the same few setups again and again. At most 16 are kept.
-fn site(
-    board: &str,
-    players: usize,
-    variant: Variant,
-    colours: Option<Vec<Colour>>,
-    stuck_rule: StuckRule,
-) -> Result<Arc<Site>, String> {
+fn site(setup: &GameSetup) -> Result<Arc<Site>, String> {
     use std::cell::RefCell;
     use std::collections::HashMap;
-    type Key = (String, usize, Variant, Option<Vec<Colour>>, StuckRule);
+    type Key = (BoardSource, usize, Variant, Option<Vec<Colour>>, StuckRule);
     thread_local! {
         static SITES: RefCell<HashMap<Key, Arc<Site>>> = RefCell::new(HashMap::new());
     }
-    let key = (board.to_string(), players, variant, colours, stuck_rule);
+    let key = (
+        setup.board.clone(),
+        setup.players,
+        setup.variant,
+        setup.colours.clone(),
+        setup.stuck_rule,
+    );
     if let Some(site) = SITES.with(|s| s.borrow().get(&key).cloned()) {
         return Ok(site);
     }
-    let built = record::builtin_board(board)?;
-    let site = Site::new(built, players, variant, key.3.clone()).map_err(|e| e.to_string())?;
-    let site = Arc::new(site.with_stuck_rule(stuck_rule));
+    let site = Arc::new(setup.site().map_err(|e| e.to_string())?);
     SITES.with(|s| {
         let mut sites = s.borrow_mut();
         if sites.len() >= 16 {
@@ -92,7 +93,7 @@ impl Engine {
             }
             "clear_board" => {
                 let site = self.game.site_arc().clone();
-                self.game = if site.variant == Variant::Ruinas {
+                self.game = if site.variant() == Variant::Ruinas {
                     Game::with_ruins(site, self.game.ruins()).map_err(|e| e.1.to_string())?
                 } else {
                     Game::new(site)
@@ -189,35 +190,25 @@ fn new_game(args: &[&str]) -> Result<Game, String> {
         [b, p, ..] => (*b, *p),
         _ => return Err(usage.into()),
     };
-    // The board is named before the players are counted (the first error is the board's).
-    record::builtin_board(board)?;
-    let players: usize = players
-        .parse()
-        .map_err(|_| format!("'{players}' is not a number of players"))?;
-    let mut variant = Variant::Standard;
-    let mut colours = None;
-    let mut ruins_seed = 0;
-    let mut stuck_rule = StuckRule::Out;
+    // The core reads and checks the setup (its messages are every front end's).
+    let mut setup = GameSetup::from_settings([("board", board), ("players", players)]).map_err(|e| e.to_string())?;
     for a in &args[2..] {
         if let Some(v) = Variant::from_name(a) {
-            variant = v;
-        } else if let Some(c) = a.strip_prefix("colors=") {
-            colours = Some(Colour::parse_list(c)?);
-        } else if let Some(r) = a.strip_prefix("stuck_rule=") {
-            stuck_rule =
-                StuckRule::from_name(r).ok_or_else(|| format!("'{r}' is not a stuck-colour rule (out, pass)"))?;
-        } else if let Some(s) = a.strip_prefix("ruins_seed=") {
-            ruins_seed = s.parse().map_err(|_| format!("'{s}' is not a seed"))?;
-        } else {
-            return Err(format!("'{a}' is not understood; {usage}"));
+            setup.variant = v;
+            continue;
+        }
+        match a.split_once('=') {
+            Some((key @ ("colors" | "ruins_seed" | "stuck_rule"), value)) => {
+                setup.set(key, value).map_err(|e| e.to_string())?
+            }
+            _ => return Err(format!("'{a}' is not understood; {usage}")),
         }
     }
-    let site = site(board, players, variant, colours, stuck_rule)?;
-    Ok(if variant == Variant::Ruinas {
-        Game::with_random_ruins(site, ruins_seed)
-    } else {
-        Game::new(site)
-    })
+    // The protocol's default: a Ruinas game without a seed places its ruins from seed 0.
+    if setup.variant == Variant::Ruinas && setup.ruins.is_none() {
+        setup.ruins = Some(Ruins::Seed(0));
+    }
+    setup.start_on(site(&setup)?).map_err(|e| e.to_string())
 }
 
 /// Frames one answer: `={id} result` or `?{id} reason`, then an empty line. So that the

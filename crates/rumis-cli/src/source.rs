@@ -86,7 +86,7 @@ impl Source {
                     "the record is for board '{tag}' but the board file describes '{}'",
                     b.name
                 )),
-                None => record::builtin_board(tag),
+                None => record::builtin_board(tag).map_err(|e| e.to_string()),
             }
         };
         record.to_game(resolve).map_err(|e| format!("{name}: {e}"))
@@ -96,7 +96,7 @@ impl Source {
     /// `--ruins-seed`, else from `default_seed` (selfplay gives one per game).
     pub fn new_game(&self, default_seed: Option<u64>) -> Result<Game, String> {
         let board = match (&self.board, &self.board_file) {
-            (Some(name), None) => record::builtin_board(name)?,
+            (Some(name), None) => record::builtin_board(name).map_err(|e| e.to_string())?,
             (None, Some(path)) => read_board_file(path)?,
             (None, None) => {
                 return Err(
@@ -113,7 +113,7 @@ impl Source {
         };
         let colours = match &self.colors {
             None => None,
-            Some(text) => Some(Colour::parse_list(text)?),
+            Some(text) => Some(Colour::parse_list(text).map_err(|e| e.to_string())?),
         };
         let stuck_rule = match &self.stuck_rule {
             None => StuckRule::Out,
@@ -129,7 +129,7 @@ impl Source {
         if variant == Variant::Ruinas {
             if let Some(list) = &self.ruins {
                 let ruins: Vec<&str> = list.split_whitespace().collect();
-                return Game::with_ruin_texts(site, &ruins);
+                return Game::with_ruin_texts(site, &ruins).map_err(|e| e.to_string());
             }
             let seed = self
                 .ruins_seed

@@ -55,7 +55,7 @@ pub fn boards_table(boards: &[Board]) -> String {
 }
 
 fn grid(site: &Site, cell: impl Fn(usize) -> String) -> String {
-    let files = site.board.files;
+    let files = site.board().files;
     let mut s = String::new();
     let _ = write!(s, "    ");
     for x in 0..files {
@@ -63,7 +63,7 @@ fn grid(site: &Site, cell: impl Fn(usize) -> String) -> String {
     }
     s.truncate(s.trim_end().len());
     s.push('\n');
-    for y in (0..site.board.ranks).rev() {
+    for y in (0..site.board().ranks).rev() {
         let _ = write!(s, "{:>3} ", y + 1);
         for x in 0..files {
             let _ = write!(s, " {:<2}", cell(x + y * files));
@@ -91,24 +91,24 @@ pub fn top_view(game: &Game) -> String {
 
 fn header(game: &Game) -> String {
     let site = game.site();
-    let order: Vec<String> = site.order.iter().map(|c| c.to_string()).collect();
+    let order: Vec<String> = site.order().iter().map(|c| c.to_string()).collect();
     let state = match game.to_move() {
         Some(c) => format!("{} ({}) to move", c.name(), c),
         None => "game over".into(),
     };
     let mut s = format!(
         "{}, {} players, {} (order {}), {} placements played; {}",
-        site.board.name,
-        site.players,
-        site.variant,
+        site.board().name,
+        site.players(),
+        site.variant(),
         order.join(" "),
         game.moves().len(),
         state
     );
-    if site.stuck_rule == StuckRule::Pass {
+    if site.stuck_rule() == StuckRule::Pass {
         s.push_str("\nhouse rule: a colour that cannot place passes");
     }
-    if let Some(r) = site.ruin_colour {
+    if let Some(r) = site.ruin_colour() {
         let _ = write!(s, "\nruins ({} colour): {} stones", r.name(), game.ruins().len());
     }
     s
@@ -121,7 +121,7 @@ pub fn show(game: &Game) -> String {
     s.push_str("\n\nHeight limits:\n");
     s.push_str(&grid(site, |c| {
         if site.is_buildable(c) {
-            site.limit[c].to_string()
+            site.limits()[c].to_string()
         } else {
             String::new()
         }
@@ -142,11 +142,12 @@ pub fn show(game: &Game) -> String {
         }));
     }
     s.push_str("\nStones left:\n");
-    for &c in &site.order {
+    for &c in site.order() {
         let left: Vec<&str> = pos.stones_left(c).iter().map(|s| s.code()).collect();
         let out = if pos.is_out(c) {
             " (out)"
-        } else if site.stuck_rule == StuckRule::Pass && game.to_move() != Some(c) && pos.count_moves_for(site, c) == 0 {
+        } else if site.stuck_rule() == StuckRule::Pass && game.to_move() != Some(c) && pos.count_moves_for(site, c) == 0
+        {
             // No placement now: it passes unless one opens before its turn.
             " (stuck)"
         } else {
@@ -176,7 +177,7 @@ pub fn score(game: &Game) -> String {
     let site = game.site();
     let outcome = game.outcome();
     let mut lines: Vec<String> = outcome.scores.iter().map(|(c, v)| format!("{c} {v}")).collect();
-    if site.variant == Variant::TwoPlayerFourColors {
+    if site.variant() == Variant::TwoPlayerFourColors {
         for p in 0..2 {
             lines.push(format!(
                 "player {} ({}) {}",
@@ -187,9 +188,9 @@ pub fn score(game: &Game) -> String {
         }
     }
     if game.is_over() {
-        let winners: Vec<String> = match site.variant {
+        let winners: Vec<String> = match site.variant() {
             Variant::TwoPlayerFourColors => outcome.winners.iter().map(|p| format!("player{}", p + 1)).collect(),
-            _ => outcome.winners.iter().map(|&p| site.order[p].to_string()).collect(),
+            _ => outcome.winners.iter().map(|&p| site.order()[p].to_string()).collect(),
         };
         lines.push(format!("winner: {}", winners.join(" ")));
     }

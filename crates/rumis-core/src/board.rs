@@ -8,15 +8,9 @@ use std::sync::OnceLock;
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::evidence::{Evidence, RawEvidence};
+use crate::evidence::{Constraint, Evidence, RawEvidence};
 
-/// The most columns (grid cells) a board may have: column indices fit in a byte and the
-/// move generator's per-column tables in 128 lanes.
-pub const MAX_COLUMNS: usize = 128;
-/// The most files: they are named by one letter.
-pub const MAX_FILES: usize = 26;
-/// The highest level a stone may reach: a column's height fits in four bits.
-pub const MAX_LEVEL: u8 = 15;
+pub use crate::limits::{MAX_COLUMNS, MAX_FILES, MAX_LEVEL};
 
 /// Where a board's shape comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -28,6 +22,7 @@ pub enum ProvenanceKind {
 }
 
 impl ProvenanceKind {
+    /// The kind's word, as board files write it.
     pub fn as_str(&self) -> &'static str {
         match self {
             ProvenanceKind::PrintedRules => "printed-rules",
@@ -39,11 +34,14 @@ impl ProvenanceKind {
 /// A rectangle of cells, both ends inclusive (a red frame of the rulebook).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Frame {
+    /// The first and last file (0-based) inside the frame.
     pub files: (u8, u8),
+    /// The first and last rank (0-based) inside the frame.
     pub ranks: (u8, u8),
 }
 
 impl Frame {
+    /// Whether the cell at file `x`, rank `y` is inside the frame.
     pub fn contains(&self, x: usize, y: usize) -> bool {
         (self.files.0 as usize..=self.files.1 as usize).contains(&x)
             && (self.ranks.0 as usize..=self.ranks.1 as usize).contains(&y)
@@ -64,8 +62,11 @@ impl fmt::Display for Frame {
 /// A scenario board.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Board {
+    /// The scenario's name (lower case, as `Board::builtin` finds it).
     pub name: String,
+    /// Other names the board is found by.
     pub aliases: Vec<String>,
+    /// Where the board's figures come from.
     pub provenance: ProvenanceKind,
     /// One sentence on where the shape comes from.
     pub source: String,
@@ -88,8 +89,11 @@ pub struct Board {
 /// A board file that cannot be used, with where and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BoardError {
+    /// The file's name, as given to the reader.
     pub file: String,
+    /// The line (1-based) at fault.
     pub line: usize,
+    /// What is wrong.
     pub message: String,
 }
 
@@ -385,10 +389,12 @@ impl Board {
         }
     }
 
+    /// Hmax, the height limit of the printed board for a player count.
     pub fn hmax(&self, players: usize) -> u8 {
         self.hmax[players.clamp(2, 4) - 2]
     }
 
+    /// The red frame for a player count, if the board has one for it.
     pub fn frame(&self, players: usize) -> Option<Frame> {
         self.frames[players.clamp(2, 4) - 2]
     }
@@ -470,17 +476,67 @@ fn parse_frame(s: &str) -> Option<Frame> {
     })
 }
 
+/// The six scenarios, embedded from the crate's own `boards/` folder (so that the crate
+/// packages and builds on its own; the repository's top-level `boards` links to it). The
+/// names are the ones board errors print.
 const BUILTIN_FILES: [(&str, &str); 6] = [
-    ("boards/chullpa.toml", include_str!("../../../boards/chullpa.toml")),
-    ("boards/pirka.toml", include_str!("../../../boards/pirka.toml")),
-    ("boards/tambo.toml", include_str!("../../../boards/tambo.toml")),
-    ("boards/pisac.toml", include_str!("../../../boards/pisac.toml")),
-    (
-        "boards/coricancha.toml",
-        include_str!("../../../boards/coricancha.toml"),
-    ),
-    ("boards/cucho.toml", include_str!("../../../boards/cucho.toml")),
+    ("boards/chullpa.toml", include_str!("../boards/chullpa.toml")),
+    ("boards/pirka.toml", include_str!("../boards/pirka.toml")),
+    ("boards/tambo.toml", include_str!("../boards/tambo.toml")),
+    ("boards/pisac.toml", include_str!("../boards/pisac.toml")),
+    ("boards/coricancha.toml", include_str!("../boards/coricancha.toml")),
+    ("boards/cucho.toml", include_str!("../boards/cucho.toml")),
 ];
+
+// Checking evidence reads a board, so it lives here, beside the board, rather than in
+// evidence.rs (which the board imports to read a file's evidence).
+impl Constraint {
+    /// Whether `board` satisfies this constraint; if not, what it has instead.
+    pub fn check(&self, board: &Board) -> Result<(), String> {
+        match *self {
+            Constraint::MinCells { players, cells } => {
+                let have = board.column_count(players);
+                if have >= cells {
+                    Ok(())
+                } else {
+                    Err(format!("the footprint for {players} players has {have} cells"))
+                }
+            }
+            Constraint::Hmax { players, height } => {
+                let have = board.hmax(players);
+                if have == height {
+                    Ok(())
+                } else {
+                    Err(format!("Hmax for {players} players is {have}"))
+                }
+            }
+            Constraint::ReachesLevel { players, level } => {
+                let top = board
+                    .layout(players)
+                    .iter()
+                    .map(|&(_, _, _, limit)| limit)
+                    .max()
+                    .unwrap_or(0);
+                if top >= level {
+                    Ok(())
+                } else {
+                    Err(format!("the highest limit for {players} players is {top}"))
+                }
+            }
+            Constraint::FramesFor(ref counts) => {
+                let have: Vec<usize> = (2..=4).filter(|&p| board.frame(p).is_some()).collect();
+                if &have == counts {
+                    Ok(())
+                } else if have.is_empty() {
+                    Err("the board has no frame".into())
+                } else {
+                    let have: Vec<String> = have.iter().map(|c| c.to_string()).collect();
+                    Err(format!("the board has frames for {} players", have.join(" and ")))
+                }
+            }
+        }
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -25,11 +25,26 @@ pub struct Evidence {
 pub enum Constraint {
     /// The footprint for `players` has at least `cells` cells (every square seen from above
     /// at the end of a game is one footprint cell).
-    MinCells { players: usize, cells: usize },
+    MinCells {
+        /// The player count.
+        players: usize,
+        /// The fewest cells.
+        cells: usize,
+    },
     /// Hmax for `players` is exactly `height`.
-    Hmax { players: usize, height: u8 },
+    Hmax {
+        /// The player count.
+        players: usize,
+        /// The height limit.
+        height: u8,
+    },
     /// Some cell's height limit for `players` is at least `level` (someone built that high).
-    ReachesLevel { players: usize, level: u8 },
+    ReachesLevel {
+        /// The player count.
+        players: usize,
+        /// The level (1-based) reached.
+        level: u8,
+    },
     /// The board has a smaller footprint (a red frame) for exactly these player counts.
     FramesFor(Vec<usize>),
 }
@@ -100,10 +115,10 @@ impl RawEvidence {
                 let p = players(key, v.span().start)?;
                 let level = u8::try_from(*v.get_ref())
                     .ok()
-                    .filter(|l| (1..=crate::board::MAX_LEVEL).contains(l))
+                    .filter(|l| (1..=crate::limits::MAX_LEVEL).contains(l))
                     .ok_or((
                         v.span().start,
-                        format!("{table} for {key} players must be 1 to {}", crate::board::MAX_LEVEL),
+                        format!("{table} for {key} players must be 1 to {}", crate::limits::MAX_LEVEL),
                     ))?;
                 constraints.push(if table == "hmax" {
                     Constraint::Hmax {
@@ -135,53 +150,5 @@ impl RawEvidence {
             source: self.source.trim().to_string(),
             constraints,
         })
-    }
-}
-
-impl Constraint {
-    /// Whether `board` satisfies this constraint; if not, what it has instead.
-    pub fn check(&self, board: &crate::Board) -> Result<(), String> {
-        match *self {
-            Constraint::MinCells { players, cells } => {
-                let have = board.column_count(players);
-                if have >= cells {
-                    Ok(())
-                } else {
-                    Err(format!("the footprint for {players} players has {have} cells"))
-                }
-            }
-            Constraint::Hmax { players, height } => {
-                let have = board.hmax(players);
-                if have == height {
-                    Ok(())
-                } else {
-                    Err(format!("Hmax for {players} players is {have}"))
-                }
-            }
-            Constraint::ReachesLevel { players, level } => {
-                let top = board
-                    .layout(players)
-                    .iter()
-                    .map(|&(_, _, _, limit)| limit)
-                    .max()
-                    .unwrap_or(0);
-                if top >= level {
-                    Ok(())
-                } else {
-                    Err(format!("the highest limit for {players} players is {top}"))
-                }
-            }
-            Constraint::FramesFor(ref counts) => {
-                let have: Vec<usize> = (2..=4).filter(|&p| board.frame(p).is_some()).collect();
-                if &have == counts {
-                    Ok(())
-                } else if have.is_empty() {
-                    Err("the board has no frame".into())
-                } else {
-                    let have: Vec<String> = have.iter().map(|c| c.to_string()).collect();
-                    Err(format!("the board has frames for {} players", have.join(" and ")))
-                }
-            }
-        }
     }
 }

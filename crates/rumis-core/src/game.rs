@@ -3,17 +3,20 @@
 
 use std::sync::Arc;
 
+use crate::error::SetupError;
 use crate::notation::{self, MoveError};
 use crate::position::{Illegal, Outcome, Position, RetireError};
 use crate::rng::Rng;
-use crate::site::{Move, Site};
+use crate::site::Site;
 use crate::stone::Colour;
+use crate::template::Move;
 
 /// A colour that left the game (resigned, or ran out of time): out from then on.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Retirement {
     /// The placements made before it: it came between move `after` and move `after + 1`.
     pub after: usize,
+    /// The colour that left.
     pub colour: Colour,
     /// Why, in a few words for the record's comment (`resigned`, `time`), if said.
     pub reason: Option<String>,
@@ -31,6 +34,7 @@ fn clean_reason(reason: Option<&str>) -> Option<String> {
     (!text.is_empty()).then_some(text)
 }
 
+/// A game in progress: its site, ruins, moves and the position after each.
 #[derive(Clone, Debug)]
 pub struct Game {
     site: Arc<Site>,
@@ -75,11 +79,15 @@ impl Game {
     }
 
     /// A new Ruinas game with ruins written as placements, in order.
-    pub fn with_ruin_texts(site: Arc<Site>, ruins: &[&str]) -> Result<Game, String> {
+    pub fn with_ruin_texts(site: Arc<Site>, ruins: &[&str]) -> Result<Game, SetupError> {
         let mut pos = Position::new(&site);
         let mut placed = Vec::new();
         for (i, text) in ruins.iter().enumerate() {
-            let what = |e: MoveError| format!("ruin {} '{text}': {e}", i + 1);
+            let what = |error: MoveError| SetupError::Ruin {
+                number: i + 1,
+                text: text.to_string(),
+                error: error.to_string(),
+            };
             let w = notation::read(&site, text).map_err(what)?;
             let m = notation::resolve(&site, &pos, &w).map_err(what)?;
             pos.place_ruin(&site, m).map_err(|e| what(e.into()))?;
@@ -127,14 +135,17 @@ impl Game {
         }
     }
 
+    /// The site the game is played on.
     pub fn site(&self) -> &Site {
         &self.site
     }
 
+    /// The site, shared.
     pub fn site_arc(&self) -> &Arc<Site> {
         &self.site
     }
 
+    /// The current position.
     pub fn position(&self) -> &Position {
         self.positions.last().expect("a game always has a position")
     }
@@ -149,10 +160,12 @@ impl Game {
         &self.positions
     }
 
+    /// The ruins placed before the first move (Ruinas), in order.
     pub fn ruins(&self) -> &[Move] {
         &self.ruins
     }
 
+    /// The moves played, in order.
     pub fn moves(&self) -> &[Move] {
         &self.moves
     }
@@ -162,20 +175,24 @@ impl Game {
         self.positions.get(i)?.to_move(&self.site)
     }
 
+    /// The colour to move, or `None` when the game is over.
     pub fn to_move(&self) -> Option<Colour> {
         self.position().to_move(&self.site)
     }
 
+    /// Whether no colour can place any more.
     pub fn is_over(&self) -> bool {
         self.position().is_over()
     }
 
+    /// The legal placements of the colour to move, in template order.
     pub fn legal_moves(&self) -> Vec<Move> {
         let mut v = Vec::new();
         self.position().legal_moves(&self.site, &mut v);
         v
     }
 
+    /// Plays a placement if it is legal for the colour to move; otherwise says why not and changes nothing.
     pub fn play(&mut self, m: Move) -> Result<(), Illegal> {
         let mut next = self.position().clone();
         next.play(&self.site, m)?;
@@ -219,6 +236,7 @@ impl Game {
         &self.retirements
     }
 
+    /// The canonical notation of a placement on this game's site (rules §7).
     pub fn notation(&self, m: Move) -> String {
         self.site.notation(m)
     }
@@ -230,6 +248,7 @@ impl Game {
         v
     }
 
+    /// The scores and winners (final once the game is over).
     pub fn outcome(&self) -> Outcome {
         self.position().outcome(&self.site)
     }

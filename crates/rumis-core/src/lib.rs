@@ -15,29 +15,42 @@
 //! assert!(game.play_text("L4@c1,c2,c3,d1").is_ok()); // yellow's first stone touches red
 //! ```
 
-pub mod board;
-pub mod board_file;
-pub mod evidence;
-pub mod game;
-pub mod movegen;
-pub mod notation;
-pub mod perft;
-pub mod playout;
-pub mod position;
-pub mod record;
-pub mod rng;
-pub mod site;
-pub mod stone;
+#![warn(missing_docs)]
 
-pub use board::{Board, BoardError, MAX_COLUMNS, MAX_LEVEL};
+// The modules are private: what a user needs is re-exported below, so the files can be
+// rearranged without breaking anyone. `notation` and `record` stay public as the
+// namespaces of the two text formats (like `fen` and `san` in a chess library).
+mod board;
+mod board_file;
+mod error;
+mod evidence;
+mod game;
+mod limits;
+mod movegen;
+pub mod notation;
+mod perft;
+mod playout;
+mod position;
+pub mod record;
+mod rng;
+mod setup;
+mod site;
+mod stone;
+mod template;
+mod zobrist;
+
+pub use board::{cell_name, parse_cell, Board, BoardError, Frame, ProvenanceKind, MAX_COLUMNS, MAX_FILES, MAX_LEVEL};
+pub use error::SetupError;
 pub use evidence::{Constraint, Evidence};
 pub use game::{Game, Retirement};
 pub use movegen::{CodePath, CodePathUnavailable, GenTables, MoveSet};
 pub use notation::MoveError;
 pub use perft::{perft, perft_divide, perft_with};
-pub use playout::{random_playout, random_playout_in_place, random_playout_with};
+pub use playout::{playout_scores, random_playout, random_playout_in_place, random_playout_with};
 pub use position::{Cube, Illegal, Outcome, Position, RetireError};
 pub use record::{Record, RecordError};
 pub use rng::Rng;
-pub use site::{Move, SetupError, Site, StuckRule, Template, Variant};
-pub use stone::{Colour, Stone};
+pub use setup::{BoardSource, GameSetup, Ruins};
+pub use site::{Site, StuckRule, Variant};
+pub use stone::{rotations, Colour, Matrix, Stone, ALL_STONES, STONE_COUNT};
+pub use template::{Move, Template};

@@ -40,8 +40,8 @@ use std::sync::atomic::{AtomicU8, Ordering};
 
 use crate::board::MAX_COLUMNS;
 use crate::rng::Rng;
-use crate::site::{Move, Template};
 use crate::stone::STONE_COUNT;
+use crate::template::{Move, Template};
 
 /// Templates per chunk (one bit each in a `u64`).
 pub const CHUNK: usize = 64;
@@ -65,6 +65,7 @@ impl CodePath {
     /// Widest first.
     pub const ALL: [CodePath; 3] = [CodePath::Avx512, CodePath::Avx2, CodePath::Scalar];
 
+    /// The path's name: `avx512`, `avx2` or `scalar`.
     pub fn name(self) -> &'static str {
         match self {
             CodePath::Avx512 => "avx512",
@@ -73,6 +74,7 @@ impl CodePath {
         }
     }
 
+    /// The path of a name (any case, surrounding spaces ignored).
     pub fn from_name(s: &str) -> Option<CodePath> {
         CodePath::ALL
             .iter()
@@ -265,6 +267,14 @@ impl ChunkMeta {
 
 /// A site's templates laid out for the generator: chunks of 64 slots, ordered by number
 /// of covered columns then by stone then by template id.
+///
+/// Its public face is the *slot layout* and nothing else, for programs (such as a search's
+/// playout policy) that build their own bit masks over a [`MoveSet`]: the set's
+/// [`MoveSet::words`] has [`GenTables::chunk_count`] words, bit `s` of word `j` stands for
+/// slot `64 j + s`, and [`GenTables::slot_template`] / [`GenTables::template_slot`] map
+/// slots and moves both ways (some slots are padding). The kernels' tables stay private,
+/// so the layout inside a chunk may change between versions; only this mapping is
+/// promised.
 #[derive(Clone)]
 pub struct GenTables {
     /// The chunks whose templates cover `l + 1` columns: `by_len[l]..by_len[l + 1]`.
@@ -466,23 +476,26 @@ impl GenTables {
     }
 
     /// Whether every template lies in one of two windows of 16 columns, which the AVX2 path
-    /// then looks up with one `vpshufb` per column ([`lane_windows`]; boards of 17-32
+    /// then looks up with one `vpshufb` per column (`lane_windows`; boards of 17-32
     /// columns such as Chullpa).
     pub fn has_windows(&self) -> bool {
         self.gather.is_some()
     }
 
-    /// Number of chunks.
+    /// Number of chunks of 64 slots: the length of [`MoveSet::words`] for this site.
+    #[inline]
     pub fn chunk_count(&self) -> usize {
         self.chunks.len()
     }
 
-    /// The template id in a slot, if the slot is not padding.
+    /// The move in a slot, if the slot is not padding.
+    #[inline]
     pub fn slot_template(&self, slot: usize) -> Option<Move> {
         self.slot_to_id.get(slot).copied().filter(|&id| id != NONE).map(Move)
     }
 
-    /// The slot of a template id.
+    /// The slot of a move.
+    #[inline]
     pub fn template_slot(&self, m: Move) -> usize {
         self.id_to_slot[m.0 as usize] as usize
     }
@@ -522,6 +535,7 @@ impl PartialEq for MoveSet {
 impl Eq for MoveSet {}
 
 impl MoveSet {
+    /// An empty set.
     pub fn new() -> MoveSet {
         MoveSet {
             words: [0; MAX_CHUNKS],
@@ -530,6 +544,7 @@ impl MoveSet {
         }
     }
 
+    /// Empties the set.
     pub fn clear(&mut self) {
         self.words[..self.n].fill(0);
         self.n = 0;
@@ -540,14 +555,17 @@ impl MoveSet {
         &self.words[..self.n]
     }
 
+    /// The number of placements in the set.
     pub fn len(&self) -> usize {
         self.words().iter().map(|w| w.count_ones() as usize).sum()
     }
 
+    /// Whether the set has no placement.
     pub fn is_empty(&self) -> bool {
         self.words().iter().all(|&w| w == 0)
     }
 
+    /// Whether the set holds the placement `m` (of the site whose tables these are).
     pub fn contains(&self, tables: &GenTables, m: Move) -> bool {
         let s = tables.template_slot(m);
         self.words[s / CHUNK] >> (s % CHUNK) & 1 == 1

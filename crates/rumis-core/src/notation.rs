@@ -3,8 +3,9 @@
 use std::fmt;
 
 use crate::position::{Illegal, Position};
-use crate::site::{Move, Site};
+use crate::site::Site;
 use crate::stone::Stone;
+use crate::template::Move;
 
 /// A placement that cannot be read or played.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -35,7 +36,9 @@ impl From<Illegal> for MoveError {
 /// A placement as written: the stone and the (column, cube count) pairs, sorted.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Written {
+    /// The stone named.
     pub stone: Stone,
+    /// The (column, cube count) pairs it covers, as written.
     pub cover: Vec<(u8, u8)>,
 }
 

@@ -11,8 +11,10 @@
 
 use crate::movegen::{CodePath, CodePathUnavailable, MoveSet};
 use crate::position::Position;
-use crate::site::{Move, Site};
+use crate::site::Site;
+use crate::template::Move;
 
+/// Perft on the active code path: the leaves of the game tree `depth` placements deep.
 pub fn perft(site: &Site, pos: &Position, depth: u32) -> u64 {
     perft_on(site, pos, depth, CodePath::active())
 }

@@ -9,18 +9,27 @@ use std::fmt;
 
 use crate::board::MAX_COLUMNS;
 use crate::movegen::{self, CodePath, CodePathUnavailable, GenInput, MoveSet, Touch};
-use crate::site::{Move, Site, StuckRule, Template, Variant};
-use crate::stone::{Colour, Stone, ALL_STONES, STONE_COUNT};
+use crate::site::{Site, StuckRule, Variant};
+use crate::stone::{Colour, Stone, ALL_STONES};
+use crate::template::{Move, Template};
+use crate::zobrist::{cube_key, out_key, stone_key, turn_key};
 
 /// What a cube of the structure is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "lowercase")
+)]
 pub enum Cube {
+    /// A cube of a stone of this colour.
     Stone(Colour),
     /// Part of a ruin (Ruinas): scores for nobody.
     Ruin,
 }
 
 impl Cube {
+    /// The letter drawn for the cube: the colour's letter, or `X` for a ruin.
     pub fn letter(self) -> char {
         match self {
             Cube::Stone(c) => c.letter(),
@@ -37,19 +46,28 @@ const ANY: usize = 5;
 /// Why a placement is illegal.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Illegal {
+    /// The game is over: nobody moves.
     GameOver,
+    /// The stone was placed already.
     StoneUsed {
+        /// The colour that placed it (`None` for the ruins).
         colour: Option<Colour>,
+        /// The stone.
         stone: Stone,
     },
     /// A covered column is not at the height the stone needs: there would be empty space
     /// under a cube, or the stone would go through the structure.
     Gap {
+        /// The column, by its cell name.
         column: String,
+        /// Its height.
         height: u8,
+        /// The height the stone needs there.
         needed: u8,
     },
+    /// A cube would be above the column's height limit.
     TooHigh {
+        /// The level (1-based) of the highest cube.
         level: u8,
     },
     /// The first stone of a later colour must rest on the board.
@@ -58,6 +76,7 @@ pub enum Illegal {
     FirstStoneNotTouching,
     /// A later stone must touch its own colour.
     NoOwnContact {
+        /// The colour to move.
         colour: Colour,
     },
 }
@@ -94,6 +113,7 @@ impl std::error::Error for Illegal {}
 /// Why a colour cannot leave the game now ([`Position::retire`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RetireError {
+    /// The game is over: nobody is to move.
     GameOver,
     /// The colour does not play in this game.
     NotInGame(Colour),
@@ -149,60 +169,6 @@ pub struct Position {
     hash: u64,
 }
 
-const fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
-/// Zobrist keys, computed rather than tabled: a cube of a kind at a column and level.
-pub(crate) fn cube_key(kind: usize, column: usize, z: u8) -> u64 {
-    mix(0x1000_0000 | (kind as u64) << 16 | (column as u64) << 4 | z as u64)
-}
-fn stone_key(kind: usize, stone: Stone) -> u64 {
-    STONE_KEYS[kind % 5][stone.index()]
-}
-fn turn_key(seat: u8) -> u64 {
-    TURN_KEYS[seat as usize & 3]
-}
-fn out_key(colour: usize) -> u64 {
-    OUT_KEYS[colour & 3]
-}
-
-/// The keys above, computed at compile time (seats and colours are 0-3, kinds 0-4).
-const TURN_KEYS: [u64; 4] = {
-    let mut k = [0; 4];
-    let mut i = 0;
-    while i < 4 {
-        k[i] = mix(0x3000_0000 | i as u64);
-        i += 1;
-    }
-    k
-};
-const OUT_KEYS: [u64; 4] = {
-    let mut k = [0; 4];
-    let mut i = 0;
-    while i < 4 {
-        k[i] = mix(0x4000_0000 | i as u64);
-        i += 1;
-    }
-    k
-};
-const STONE_KEYS: [[u64; STONE_COUNT]; 5] = {
-    let mut k = [[0; STONE_COUNT]; 5];
-    let mut kind = 0;
-    while kind < 5 {
-        let mut s = 0;
-        while s < STONE_COUNT {
-            k[kind][s] = mix(0x2000_0000 | (kind as u64) << 8 | s as u64);
-            s += 1;
-        }
-        kind += 1;
-    }
-    k
-};
-
 /// The colours that do not play in this game, as out bits.
 fn absent_colours(site: &Site) -> u8 {
     Colour::ALL
@@ -243,6 +209,7 @@ impl Position {
         (!self.is_over()).then(|| site.order[self.seat as usize])
     }
 
+    /// Whether no colour can place any more.
     pub fn is_over(&self) -> bool {
         self.out == 0xf
     }
@@ -258,10 +225,13 @@ impl Position {
         self.plies as usize
     }
 
+    /// The Zobrist key of the position, kept up to date move by move: the cubes, the stones
+    /// used, the colours out and the colour to move.
     pub fn hash(&self) -> u64 {
         self.hash
     }
 
+    /// The height of a column (the number of cubes on it).
     pub fn height(&self, column: usize) -> u8 {
         self.heights[column]
     }
@@ -299,6 +269,7 @@ impl Position {
             .collect()
     }
 
+    /// Whether a colour still has a stone.
     pub fn has_stone(&self, c: Colour, s: Stone) -> bool {
         self.left[c.index()] >> s.index() & 1 == 1
     }
@@ -494,7 +465,7 @@ impl Position {
 
     /// Plays a placement known to be legal for the colour to move, then passes the turn to
     /// the next colour that can place; a colour passed over is out, or under
-    /// [`StuckRule::Pass`] passes (see [`Position::settle_by`]).
+    /// [`StuckRule::Pass`] passes (see `Position::settle_by` in the source).
     pub fn play_unchecked(&mut self, site: &Site, m: Move) {
         let next = self.place(site, m, CodePath::Scalar);
         self.settle(site, next);
@@ -846,6 +817,7 @@ impl Position {
 
 /// Scores and winners of a position.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Outcome {
     /// Each colour's score, in order of play.
     pub scores: Vec<(Colour, i32)>,
@@ -862,5 +834,30 @@ impl fmt::Debug for Position {
             "Position {{ plies: {}, seat: {}, out: {:04b}, hash: {:016x} }}",
             self.plies, self.seat, self.out, self.hash
         )
+    }
+}
+
+// `Site::cubes` reads a position, so it lives here, above both, rather than in site.rs
+// (which would then import this file, which imports it).
+impl Site {
+    /// The cubes a placement would occupy on a position, as (file, rank, level), 0-based
+    /// (level 0 rests on the board), sorted. The stone's lowest level is the highest of
+    /// `height - base` over its columns (for a legal placement every column gives the
+    /// same). The cubes less their least x, y and z are the cells of
+    /// `stone.orientations()[orientation]`.
+    pub fn cubes(&self, pos: &Position, m: Move) -> Vec<(u8, u8, u8)> {
+        let t = self.template(m);
+        let z0 = t
+            .entries()
+            .map(|(c, b, _)| pos.height(c).saturating_sub(b))
+            .max()
+            .unwrap_or(0);
+        let files = self.board.files;
+        let mut out: Vec<(u8, u8, u8)> = t
+            .entries()
+            .flat_map(|(c, b, k)| (0..k).map(move |j| ((c % files) as u8, (c / files) as u8, z0 + b + j)))
+            .collect();
+        out.sort_unstable();
+        out
     }
 }

@@ -9,6 +9,10 @@ use std::fmt::Write as _;
 use std::sync::Arc;
 
 use crate::board::Board;
+use crate::error::SetupError;
+// A board of one's own travels in a record's `BoardFile` tag as one escaped line; the
+// escaping is part of the record format, so it is published here.
+pub use crate::board_file::{escape_line, unescape_line};
 use crate::game::Game;
 use crate::site::{Site, StuckRule, Variant};
 use crate::stone::Colour;
@@ -16,9 +20,11 @@ use crate::stone::Colour;
 /// A record that cannot be read or replayed, with where and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RecordError {
+    /// The line (1-based) at fault.
     pub line: usize,
     /// The move (1-based) at fault, if one is.
     pub move_number: Option<usize>,
+    /// What is wrong.
     pub message: String,
 }
 
@@ -168,6 +174,7 @@ impl Record {
             .unwrap_or(1)
     }
 
+    /// The value of a tag, by name (any case).
     pub fn tag(&self, name: &str) -> Option<&str> {
         self.tags
             .iter()
@@ -189,8 +196,7 @@ impl Record {
             return Ok(None);
         };
         let line = self.tag_line("BoardFile");
-        let text = crate::board_file::unescape_line(value)
-            .map_err(|e| error(line, format!("the BoardFile tag cannot be read: {e}")))?;
+        let text = unescape_line(value).map_err(|e| error(line, format!("the BoardFile tag cannot be read: {e}")))?;
         Board::from_toml("BoardFile", &text)
             .map(Some)
             .map_err(|e| error(line, format!("the board in the BoardFile tag is refused: {e}")))
@@ -198,7 +204,7 @@ impl Record {
 
     /// Sets up the game the record describes and replays its moves. `board` finds a board
     /// by the name in the Board tag.
-    pub fn to_game(&self, board: impl Fn(&str) -> Result<Board, String>) -> Result<Game, RecordError> {
+    pub fn to_game<E: fmt::Display>(&self, board: impl Fn(&str) -> Result<Board, E>) -> Result<Game, RecordError> {
         let name = self
             .tag("Board")
             .ok_or_else(|| error(self.first_line(), "the record has no [Board \"…\"] tag"))?;
@@ -214,7 +220,7 @@ impl Record {
                     ),
                 ))
             }
-            None => board(name).map_err(|e| error(self.tag_line("Board"), e))?,
+            None => board(name).map_err(|e| error(self.tag_line("Board"), e.to_string()))?,
         };
         let players_text = self
             .tag("Players")
@@ -241,7 +247,7 @@ impl Record {
         };
         let colours = match self.tag("Colors") {
             None => None,
-            Some(text) => Some(Colour::parse_list(text).map_err(|e| error(self.tag_line("Colors"), e))?),
+            Some(text) => Some(Colour::parse_list(text).map_err(|e| error(self.tag_line("Colors"), e.to_string()))?),
         };
         // Absent means the rulebooks' rule, so records written before the option replay.
         let stuck_rule = match self.tag("StuckRule") {
@@ -254,13 +260,13 @@ impl Record {
             })?,
         };
         let site = Site::new(board, players, variant, colours)
-            .map_err(|e| error(self.tag_line("Players"), e.0))?
+            .map_err(|e| error(self.tag_line("Players"), e.to_string()))?
             .with_stuck_rule(stuck_rule);
         let site = Arc::new(site);
         let mut game = match (variant, self.tag("Setup")) {
             (Variant::Ruinas, Some(setup)) => {
                 let ruins: Vec<&str> = setup.split_whitespace().collect();
-                Game::with_ruin_texts(site, &ruins).map_err(|e| error(self.tag_line("Setup"), e))?
+                Game::with_ruin_texts(site, &ruins).map_err(|e| error(self.tag_line("Setup"), e.to_string()))?
             }
             (Variant::Ruinas, None) => {
                 return Err(error(
@@ -386,7 +392,7 @@ pub fn write(game: &Game) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "[Board \"{}\"]", site.board.name);
     if !site.board.is_builtin() {
-        let file = crate::board_file::escape_line(&site.board.to_toml());
+        let file = escape_line(&site.board.to_toml());
         let _ = writeln!(out, "[BoardFile \"{file}\"]");
     }
     let _ = writeln!(out, "[Players \"{}\"]", site.players);
@@ -443,13 +449,10 @@ pub fn write(game: &Game) -> String {
 }
 
 /// Finds a built-in board by name, or says which exist.
-pub fn builtin_board(name: &str) -> Result<Board, String> {
-    Board::builtin(name).cloned().ok_or_else(|| {
-        format!(
-            "unknown board '{name}'; the built-in boards are {}",
-            Board::builtin_names()
-        )
-    })
+pub fn builtin_board(name: &str) -> Result<Board, SetupError> {
+    Board::builtin(name)
+        .cloned()
+        .ok_or_else(|| SetupError::UnknownBoard(name.to_string()))
 }
 
 /// Reads one record and replays it on the built-in boards.

@@ -1,12 +1,14 @@
 //! A small, fast, seedable generator (xoshiro256**, seeded by SplitMix64), so that a seed
 //! means the same game on every machine and every version of the dependencies.
 
+/// A small, fast, seeded random number generator (deterministic across platforms).
 #[derive(Clone, Debug)]
 pub struct Rng {
     s: [u64; 4],
 }
 
 impl Rng {
+    /// A generator from a seed.
     pub fn new(seed: u64) -> Rng {
         let mut z = seed;
         let mut next = || {
@@ -21,6 +23,7 @@ impl Rng {
         }
     }
 
+    /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
         let result = self.s[1].wrapping_mul(5).rotate_left(7).wrapping_mul(9);
         let t = self.s[1] << 17;
@@ -38,6 +41,7 @@ impl Rng {
         ((self.next_u64() as u128 * n as u128) >> 64) as usize
     }
 
+    /// Shuffles a slice uniformly.
     pub fn shuffle<T>(&mut self, v: &mut [T]) {
         for i in (1..v.len()).rev() {
             let j = self.below(i + 1);

@@ -5,11 +5,18 @@ use std::collections::HashMap;
 use std::fmt;
 
 use crate::board::{cell_name, parse_cell, Board, MAX_COLUMNS};
+use crate::error::SetupError;
 use crate::movegen::GenTables;
 use crate::stone::{Colour, Stone, STONE_COUNT};
+use crate::template::{Move, Template};
 
 /// The game being played on the board (rules §6).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "kebab-case")
+)]
 pub enum Variant {
     /// 2-4 players, one colour each.
     Standard,
@@ -21,8 +28,10 @@ pub enum Variant {
 }
 
 impl Variant {
+    /// Every variant.
     pub const ALL: [Variant; 3] = [Variant::Standard, Variant::TwoPlayerFourColors, Variant::Ruinas];
 
+    /// The variant's name, as the command line and records write it.
     pub fn name(self) -> &'static str {
         match self {
             Variant::Standard => "standard",
@@ -31,6 +40,7 @@ impl Variant {
         }
     }
 
+    /// The variant of a name (any case; `2p4c` and the British spelling too).
     pub fn from_name(s: &str) -> Option<Variant> {
         let s = s.trim().to_ascii_lowercase();
         match s.as_str() {
@@ -52,6 +62,11 @@ impl fmt::Display for Variant {
 /// (rules §5 and §6). A colour with no stones left can never place again: it is out under
 /// either rule.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "lowercase")
+)]
 pub enum StuckRule {
     /// The rulebooks' rule: it is out for the rest of the game.
     #[default]
@@ -62,8 +77,10 @@ pub enum StuckRule {
 }
 
 impl StuckRule {
+    /// Both rules.
     pub const ALL: [StuckRule; 2] = [StuckRule::Out, StuckRule::Pass];
 
+    /// The rule's name: `out` or `pass`.
     pub fn name(self) -> &'static str {
         match self {
             StuckRule::Out => "out",
@@ -71,6 +88,7 @@ impl StuckRule {
         }
     }
 
+    /// The rule of a name (any case).
     pub fn from_name(s: &str) -> Option<StuckRule> {
         match s.trim().to_ascii_lowercase().as_str() {
             "out" => Some(StuckRule::Out),
@@ -86,75 +104,23 @@ impl fmt::Display for StuckRule {
     }
 }
 
-/// A placement of a stone on the site, independent of the position: an orientation and a
-/// shift. Each covered column holds one unbroken run of `k` cubes starting `b` levels above
-/// the anchor column's height.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Template {
-    pub stone: Stone,
-    /// Index into `stone.orientations()`. An orientation's cell (x, y, z) is at file
-    /// `x + dx`, rank `y + dy` and `z` levels above the stone's lowest level (see
-    /// `enumerate_templates`): x is the file, y the rank, z the level, the axes of
-    /// [`Stone::turn`].
-    pub orientation: u8,
-    /// Number of covered columns (1-4).
-    pub len: u8,
-    /// The entry whose run starts at the stone's lowest level (b = 0).
-    pub anchor: u8,
-    /// Covered columns, sorted by file then rank.
-    pub columns: [u8; 4],
-    /// Per column: the run's start above the stone's lowest level.
-    pub base: [u8; 4],
-    /// Per column: the number of cubes.
-    pub count: [u8; 4],
-    /// The highest level (0-based) the stone's lowest cube may take under the height limits.
-    pub zmax: u8,
-}
-
-impl Template {
-    pub fn entries(&self) -> impl Iterator<Item = (usize, u8, u8)> + '_ {
-        (0..self.len as usize).map(move |i| (self.columns[i] as usize, self.base[i], self.count[i]))
-    }
-}
-
-/// A placement: a template id on its site.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Move(pub u16);
-
-/// A game that cannot be set up as asked.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SetupError(pub String);
-
-impl fmt::Display for SetupError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for SetupError {}
-
 /// A stone and the (column, cube count) pairs it covers: what notation writes.
 type ShapeKey = (Stone, Vec<(u8, u8)>);
 
 /// A board prepared for one game.
 #[derive(Clone, Debug)]
 pub struct Site {
-    pub board: Board,
-    /// Number of players (2-4).
-    pub players: usize,
-    pub variant: Variant,
-    /// What a colour that cannot place does (rules §5-6); set with [`Site::with_stuck_rule`].
-    pub stuck_rule: StuckRule,
-    /// Colours in order of play.
-    pub order: Vec<Colour>,
-    /// Ruinas: the colour whose stones are the ruins.
-    pub ruin_colour: Option<Colour>,
-    /// The player count whose footprint and Hmax apply.
-    pub limit_players: usize,
-    /// Number of grid cells (`files * ranks`); column `c` is cell `(c % files, c / files)`.
-    pub columns: usize,
-    /// Height limit of each column (0 where not buildable).
-    pub limit: [u8; MAX_COLUMNS],
+    // Private to users (read through the accessors below, so that a site's tables can
+    // never disagree with its setup); the crate's own hot loops read them directly.
+    pub(crate) board: Board,
+    pub(crate) players: usize,
+    pub(crate) variant: Variant,
+    pub(crate) stuck_rule: StuckRule,
+    pub(crate) order: Vec<Colour>,
+    pub(crate) ruin_colour: Option<Colour>,
+    pub(crate) limit_players: usize,
+    pub(crate) columns: usize,
+    pub(crate) limit: [u8; MAX_COLUMNS],
     /// Buildable neighbours per column: the first `neighbour_count[c]` entries.
     neighbours: [[u8; 4]; MAX_COLUMNS],
     neighbour_count: [u8; MAX_COLUMNS],
@@ -170,6 +136,14 @@ pub struct Site {
     cube_keys: Vec<u64>,
 }
 
+impl Move {
+    /// The move of template id `index` on `site`, if the site has that many templates.
+    #[inline]
+    pub fn from_index(site: &Site, index: usize) -> Option<Move> {
+        (index < site.templates.len()).then_some(Move(index as u16))
+    }
+}
+
 impl Site {
     /// Prepares `board` for a game. `colours` is the order of play; `None` uses the first
     /// colours of R, Y, G, B.
@@ -180,23 +154,19 @@ impl Site {
         colours: Option<Vec<Colour>>,
     ) -> Result<Site, SetupError> {
         if !(2..=4).contains(&players) {
-            return Err(SetupError(format!("a game has 2 to 4 players, not {players}")));
+            return Err(SetupError::Players(players));
         }
         let (colour_count, limit_players) = match variant {
             Variant::Standard => (players, players),
             Variant::TwoPlayerFourColors => {
                 if players != 2 {
-                    return Err(SetupError(format!(
-                        "the two-player four-colour game has 2 players, not {players}"
-                    )));
+                    return Err(SetupError::TwoPlayerFourColoursPlayers(players));
                 }
                 (4, 4)
             }
             Variant::Ruinas => {
                 if players == 4 {
-                    return Err(SetupError(
-                        "Ruinas is played by 2 or 3 players (the ruins take an unused colour)".into(),
-                    ));
+                    return Err(SetupError::RuinasPlayers);
                 }
                 (players, players + 1)
             }
@@ -205,14 +175,14 @@ impl Site {
             None => Colour::ALL[..colour_count].to_vec(),
             Some(c) => {
                 if c.len() != colour_count {
-                    return Err(SetupError(format!(
-                        "this game needs {colour_count} colours in its order of play, not {}",
-                        c.len()
-                    )));
+                    return Err(SetupError::ColourCount {
+                        need: colour_count,
+                        got: c.len(),
+                    });
                 }
                 for (i, a) in c.iter().enumerate() {
                     if c[..i].contains(a) {
-                        return Err(SetupError(format!("colour {a} is listed twice in the order of play")));
+                        return Err(SetupError::ColourTwice(*a));
                     }
                 }
                 c
@@ -270,12 +240,74 @@ impl Site {
             by_shape: HashMap::new(),
             gen: GenTables::new(&[], columns, files),
             cube_keys: (0..5 * columns * 16)
-                .map(|i| crate::position::cube_key(i / 16 / columns, i / 16 % columns, (i % 16) as u8))
+                .map(|i| crate::zobrist::cube_key(i / 16 / columns, i / 16 % columns, (i % 16) as u8))
                 .collect(),
         };
         site.enumerate_templates();
         site.gen = GenTables::new(&site.templates, columns, files);
         Ok(site)
+    }
+
+    /// The board.
+    #[inline]
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// Number of players (2-4).
+    #[inline]
+    pub fn players(&self) -> usize {
+        self.players
+    }
+
+    /// The game played on the board.
+    #[inline]
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    /// What a colour that cannot place does (rules §5-6); set with
+    /// [`Site::with_stuck_rule`].
+    #[inline]
+    pub fn stuck_rule(&self) -> StuckRule {
+        self.stuck_rule
+    }
+
+    /// The colours in order of play.
+    #[inline]
+    pub fn order(&self) -> &[Colour] {
+        &self.order
+    }
+
+    /// Ruinas: the colour whose stones are the ruins.
+    #[inline]
+    pub fn ruin_colour(&self) -> Option<Colour> {
+        self.ruin_colour
+    }
+
+    /// The player count whose footprint and Hmax apply (one more than the players in
+    /// Ruinas, 4 in the two-player four-colour game).
+    #[inline]
+    pub fn limit_players(&self) -> usize {
+        self.limit_players
+    }
+
+    /// Number of grid cells (`files * ranks`); column `c` is cell `(c % files, c / files)`.
+    #[inline]
+    pub fn columns(&self) -> usize {
+        self.columns
+    }
+
+    /// The height limit of each column (0 where not buildable), indexed by column
+    /// (`columns()` long).
+    #[inline]
+    pub fn limits(&self) -> &[u8] {
+        &self.limit[..self.columns]
+    }
+
+    /// Every placement template of the site as a move, in template order.
+    pub fn moves(&self) -> impl Iterator<Item = Move> + '_ {
+        (0..self.templates.len()).map(|i| Move(i as u16))
     }
 
     /// The same site under another stuck-colour rule (the default is [`StuckRule::Out`]).
@@ -354,6 +386,7 @@ impl Site {
         t.entries().map(|(c, _, k)| (c as u8, k)).collect()
     }
 
+    /// Every placement template of the site, indexed by template id ([`Move::index`]).
     pub fn templates(&self) -> &[Template] {
         &self.templates
     }
@@ -364,6 +397,7 @@ impl Site {
         &self.gen
     }
 
+    /// The template of a move.
     pub fn template(&self, m: Move) -> &Template {
         &self.templates[m.0 as usize]
     }
@@ -392,6 +426,7 @@ impl Site {
         &self.neighbours[c][..self.neighbour_count[c] as usize]
     }
 
+    /// Whether a column is on the grid and may be built on.
     pub fn is_buildable(&self, c: usize) -> bool {
         c < self.columns && self.limit[c] > 0
     }
@@ -401,6 +436,7 @@ impl Site {
         (0..self.columns).filter(|&c| self.limit[c] > 0)
     }
 
+    /// The cell name of a column (`a1` front left).
     pub fn column_name(&self, c: usize) -> String {
         cell_name(c % self.board.files, c / self.board.files)
     }
@@ -428,27 +464,6 @@ impl Site {
             }
         }
         s
-    }
-
-    /// The cubes a placement would occupy on a position, as (file, rank, level), 0-based
-    /// (level 0 rests on the board), sorted. The stone's lowest level is the highest of
-    /// `height - base` over its columns (for a legal placement every column gives the
-    /// same). The cubes less their least x, y and z are the cells of
-    /// `stone.orientations()[orientation]`.
-    pub fn cubes(&self, pos: &crate::position::Position, m: Move) -> Vec<(u8, u8, u8)> {
-        let t = self.template(m);
-        let z0 = t
-            .entries()
-            .map(|(c, b, _)| pos.height(c).saturating_sub(b))
-            .max()
-            .unwrap_or(0);
-        let files = self.board.files;
-        let mut out: Vec<(u8, u8, u8)> = t
-            .entries()
-            .flat_map(|(c, b, k)| (0..k).map(move |j| ((c % files) as u8, (c / files) as u8, z0 + b + j)))
-            .collect();
-        out.sort_unstable();
-        out
     }
 
     /// Templates of `stone` covering exactly these (column, cube count) pairs, sorted.

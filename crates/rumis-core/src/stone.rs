@@ -4,28 +4,42 @@ use std::fmt;
 
 /// One of the four colours of stones.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "lowercase")
+)]
 pub enum Colour {
+    /// Red, the first to play.
     Red = 0,
+    /// Yellow.
     Yellow = 1,
+    /// Green.
     Green = 2,
+    /// Blue.
     Blue = 3,
 }
 
 impl Colour {
+    /// The four colours in their usual order of play.
     pub const ALL: [Colour; 4] = [Colour::Red, Colour::Yellow, Colour::Green, Colour::Blue];
 
+    /// The colour's index (0-3) in tables.
     pub fn index(self) -> usize {
         self as usize
     }
 
+    /// The colour of an index 0-3.
     pub fn from_index(i: usize) -> Option<Colour> {
         Colour::ALL.get(i).copied()
     }
 
+    /// The colour's letter: R, Y, G or B.
     pub fn letter(self) -> char {
         ['R', 'Y', 'G', 'B'][self.index()]
     }
 
+    /// The colour of a letter (any case).
     pub fn from_letter(c: char) -> Option<Colour> {
         match c.to_ascii_uppercase() {
             'R' => Some(Colour::Red),
@@ -36,6 +50,7 @@ impl Colour {
         }
     }
 
+    /// The colour's name in English.
     pub fn name(self) -> &'static str {
         ["red", "yellow", "green", "blue"][self.index()]
     }
@@ -51,7 +66,7 @@ impl Colour {
 
     /// Reads an order of play: letters separated by spaces or commas ("R Y G", "B,R") or
     /// run together ("RYGB").
-    pub fn parse_list(text: &str) -> Result<Vec<Colour>, String> {
+    pub fn parse_list(text: &str) -> Result<Vec<Colour>, crate::SetupError> {
         let words: Vec<&str> = text
             .split(|c: char| c.is_whitespace() || c == ',')
             .filter(|w| !w.is_empty())
@@ -64,7 +79,7 @@ impl Colour {
         };
         words
             .iter()
-            .map(|w| Colour::from_word(w).ok_or_else(|| format!("'{w}' is not a colour (R, Y, G, B)")))
+            .map(|w| Colour::from_word(w).ok_or_else(|| crate::SetupError::NotAColour(w.clone())))
             .collect()
     }
 }
@@ -77,17 +92,29 @@ impl fmt::Display for Colour {
 
 /// One of the eleven polycubes of 2, 3 and 4 cubes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Stone {
+    /// The domino.
     D2 = 0,
+    /// The straight tricube.
     I3,
+    /// The bent tricube.
     V3,
+    /// The straight tetracube.
     I4,
+    /// The square tetracube.
     O4,
+    /// The T tetracube.
     T4,
+    /// The L tetracube.
     L4,
+    /// The S tetracube.
     S4,
+    /// A screw tetracube (the mirror image of `B4`).
     A4,
+    /// A screw tetracube (the mirror image of `A4`).
     B4,
+    /// The branch (tripod) tetracube.
     Y4,
 }
 
@@ -106,12 +133,14 @@ const SHAPES: [&[(i8, i8, i8)]; 11] = [
     &[(0, 0, 0), (1, 0, 0), (0, 1, 0), (0, 0, 1)],
 ];
 
+/// The number of stones of a colour.
 pub const STONE_COUNT: usize = 11;
 
 /// Every stone of a colour, as a bit set over [`Stone::index`].
 pub const ALL_STONES: u16 = (1 << STONE_COUNT) - 1;
 
 impl Stone {
+    /// The eleven stones, in index order.
     pub const ALL: [Stone; 11] = [
         Stone::D2,
         Stone::I3,
@@ -126,14 +155,17 @@ impl Stone {
         Stone::Y4,
     ];
 
+    /// The stone's index (0-10) in tables and bit sets.
     pub fn index(self) -> usize {
         self as usize
     }
 
+    /// The stone of an index 0-10.
     pub fn from_index(i: usize) -> Option<Stone> {
         Stone::ALL.get(i).copied()
     }
 
+    /// The stone's code in notation (`D2`, `L4`, …).
     pub fn code(self) -> &'static str {
         ["D2", "I3", "V3", "I4", "O4", "T4", "L4", "S4", "A4", "B4", "Y4"][self.index()]
     }
@@ -201,7 +233,8 @@ impl fmt::Display for Stone {
     }
 }
 
-type Matrix = [[i8; 3]; 3];
+/// A rotation of the grid as a 3 x 3 integer matrix (rows of x, y, z).
+pub type Matrix = [[i8; 3]; 3];
 
 fn apply(m: &Matrix, (x, y, z): (i8, i8, i8)) -> (i8, i8, i8) {
     let v = [x, y, z];
@@ -342,7 +375,7 @@ mod tests {
         assert_eq!(Colour::parse_list("R Y G"), Ok(vec![Red, Yellow, Green]));
         assert_eq!(Colour::parse_list("b,r"), Ok(vec![Blue, Red]));
         assert_eq!(Colour::parse_list("RYGB"), Ok(vec![Red, Yellow, Green, Blue]));
-        assert!(Colour::parse_list("R X").unwrap_err().contains("'X'"));
+        assert!(Colour::parse_list("R X").unwrap_err().to_string().contains("'X'"));
         assert!(Colour::parse_list("Red").is_err());
         assert_eq!(Colour::parse_list(""), Ok(vec![]));
     }

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use common::{configurations, new_game, oracle_moves, oracle_turn};
 use proptest::prelude::*;
-use rumis_core::{Colour, Game, Move, Position, Rng, Site, Stone, StuckRule};
+use rumis_core::{Colour, Game, Position, Rng, Site, Stone, StuckRule};
 
 /// Checks one position: the fast generator's list equals the oracle's, has no duplicate,
 /// and the colour to move has a placement. Returns the oracle's list.
@@ -44,7 +44,7 @@ fn check_position(label: &str, game: &Game) -> Vec<String> {
         assert!(!oracle.is_empty(), "{label}: {c:?} is to move but has no placement");
     }
     // Every colour still in play, to move or not: its placements counted as if it were.
-    for &c in &site.order {
+    for &c in site.order() {
         let want = if pos.is_out(c) {
             0
         } else {
@@ -54,8 +54,8 @@ fn check_position(label: &str, game: &Game) -> Vec<String> {
     }
     // The engine's checker (what play and play_text use) is a separate path: it must
     // accept exactly these placements among all the site's templates.
-    let mut checked: Vec<String> = (0..site.templates().len())
-        .map(|id| Move(id as u16))
+    let mut checked: Vec<String> = site
+        .moves()
         .filter(|&m| pos.check(site, m).is_ok())
         .map(|m| site.notation(m))
         .collect();
@@ -93,12 +93,12 @@ fn check_game(label: &str, site: &Arc<Site>, ruin_seed: Option<u64>, seed: u64) 
         let legal = check_position(&label, &game);
         positions += 1;
         if game.is_over() {
-            for c in site.order.iter() {
+            for c in site.order().iter() {
                 assert!(game.position().is_out(*c));
                 // Under the house rule the game ends exactly when nobody can place. Under
                 // the rulebooks' rule a colour out early may have a place again by the
                 // end (another colour raised a column beside it), so not there.
-                if site.stuck_rule == StuckRule::Pass {
+                if site.stuck_rule() == StuckRule::Pass {
                     assert!(
                         oracle_moves(site, game.position(), *c).is_empty(),
                         "{label}: the game is over but {c:?} has a placement"
@@ -110,7 +110,7 @@ fn check_game(label: &str, site: &Arc<Site>, ruin_seed: Option<u64>, seed: u64) 
         let pick = &legal[rng.below(legal.len())];
         let before = game.position().clone();
         let mover = before.to_move(site).unwrap();
-        let seat = site.order.iter().position(|&c| c == mover).unwrap();
+        let seat = site.order().iter().position(|&c| c == mover).unwrap();
         let m = game
             .play_text(pick)
             .unwrap_or_else(|e| panic!("{label}: oracle move {pick} refused: {e}"));

@@ -265,7 +265,7 @@ fn two_records_in_one_text() {
 fn valid_records() -> Vec<String> {
     let mut out = Vec::new();
     for (i, (_, site, ruin_seed)) in common::configurations().iter().enumerate().step_by(5) {
-        if rumis_core::Board::builtin(&site.board.name).is_none() {
+        if rumis_core::Board::builtin(&site.board().name).is_none() {
             continue;
         }
         let mut g = common::new_game(site, *ruin_seed);
@@ -370,7 +370,7 @@ fn a_record_carries_its_own_board_and_replays_without_the_file() {
         assert_eq!(tag_lines.len(), 1, "{text}");
         // No built-in board is called Hof: the record alone is enough.
         let back = read_game(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
-        assert_eq!(back.site().board, board);
+        assert_eq!(back.site().board(), &board);
         assert_eq!(back.moves(), game.moves());
         assert_eq!(back.outcome().scores, game.outcome().scores);
         assert_eq!(record::write(&back), text);
@@ -382,7 +382,7 @@ fn a_record_carries_its_own_board_and_replays_without_the_file() {
 
 #[test]
 fn a_bad_board_file_tag_is_refused_with_its_line() {
-    let line = rumis_core::board_file::escape_line(OWN_BOARD);
+    let line = rumis_core::record::escape_line(OWN_BOARD);
     let good = format!("[Board \"Hof\"]\n[BoardFile \"{line}\"]\n[Players \"2\"]\n\n1. D2@a1,b1\n");
     assert_eq!(read_game(&good).unwrap().moves().len(), 1);
     // Not the board the Board tag names.
@@ -400,7 +400,7 @@ fn a_bad_board_file_tag_is_refused_with_its_line() {
         &["BoardFile tag cannot be read", "'\\q' is not an escape"],
     );
     // A board the core refuses: the board file's own message and line.
-    let ragged = rumis_core::board_file::escape_line(&OWN_BOARD.replace("#2##3", "#2#3"));
+    let ragged = rumis_core::record::escape_line(&OWN_BOARD.replace("#2##3", "#2#3"));
     expect(
         &format!("[Board \"Hof\"]\n[BoardFile \"{ragged}\"]\n[Players \"2\"]\n"),
         2,

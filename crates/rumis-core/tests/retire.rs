@@ -41,7 +41,7 @@ fn turn_order_skips_a_colour_that_left() {
 fn refusals_say_why_and_change_nothing() {
     let mut g = game("chullpa", 3, Variant::Standard);
     let before = g.position().clone();
-    let blue_absent = g.site().order.iter().all(|&c| c != Colour::Blue);
+    let blue_absent = g.site().order().iter().all(|&c| c != Colour::Blue);
     assert!(blue_absent);
     assert_eq!(g.retire(Colour::Blue, None), Err(RetireError::NotInGame(Colour::Blue)));
     assert_eq!(g.position(), &before);
@@ -84,7 +84,7 @@ fn a_colour_that_left_keeps_its_tops_less_its_stones_left() {
 #[test]
 fn the_two_player_four_colour_game_retires_one_colour_at_a_time() {
     let mut g = game("chullpa", 2, Variant::TwoPlayerFourColors);
-    let order = g.site().order.clone();
+    let order = g.site().order().to_vec();
     // A player resigning is both its colours leaving.
     let p0: Vec<Colour> = order
         .iter()
@@ -155,7 +155,7 @@ fn records_carry_leavings_and_replay_them() {
         // Play at random; now and then a colour leaves, at any point (also not to move).
         while !g.is_over() {
             if rng.below(9) == 0 {
-                let order = g.site().order.clone();
+                let order = g.site().order().to_vec();
                 let c = order[rng.below(order.len())];
                 if !g.position().is_out(c) {
                     let reason = ["resigned", "time", "a long reason with spaces"][rng.below(3)];

@@ -379,7 +379,7 @@ fn ruinas(b: &Board, players: usize, ruins: &[&str]) -> Game {
 fn ruins_score_for_nobody() {
     let chullpa = common::builtin("chullpa");
     let mut g = ruinas(chullpa, 2, &["I4@a1,b1,c1,d1"]);
-    assert_eq!(g.site().ruin_colour, Some(Colour::Green));
+    assert_eq!(g.site().ruin_colour(), Some(Colour::Green));
     assert_eq!(g.position().cube_count(), 4);
     assert_eq!(g.position().cube(0, 1), Some(Cube::Ruin));
     assert_eq!(g.outcome().scores, vec![(Colour::Red, -11), (Colour::Yellow, -11)]);
@@ -413,15 +413,15 @@ fn in_ruinas_every_first_stone_touches_the_structure_and_rests_on_the_board() {
 fn ruinas_uses_the_limits_for_one_more_player() {
     let chullpa = common::builtin("chullpa"); // Hmax 4 / 6 / 8
     let mut g = ruinas(chullpa, 2, &["I4@a1,b1,c1,d1"]);
-    assert_eq!(g.site().limit_players, 3);
-    assert!(g.site().footprint().all(|c| g.site().limit[c] == 6));
+    assert_eq!(g.site().limit_players(), 3);
+    assert!(g.site().footprint().all(|c| g.site().limits()[c] == 6));
     ok(&mut g, "I4@a2x4"); // R, levels 1-4
     ok(&mut g, "D2@e1x2"); // Y
     assert_eq!(illegal(&mut g, "I3@a2x3"), Illegal::TooHigh { level: 7 });
     ok(&mut g, "D2@a2x2"); // R, levels 5-6: over the 2-player Hmax 4
     let g3 = ruinas(chullpa, 3, &["I4@a1,b1,c1,d1"]);
-    assert_eq!(g3.site().limit_players, 4);
-    assert!(g3.site().footprint().all(|c| g3.site().limit[c] == 8));
+    assert_eq!(g3.site().limit_players(), 4);
+    assert!(g3.site().footprint().all(|c| g3.site().limits()[c] == 8));
     // Pisac's 2-player frame does not apply to a 2-player Ruinas game.
     let mut p = ruinas(common::builtin("pisac"), 2, &["D2@d1,e1"]);
     ok(&mut p, "D2@e2,e3");
@@ -436,13 +436,19 @@ fn ruins_obey_rules_one_to_four_but_need_no_contact() {
     assert_eq!(g.ruins().len(), 2);
     assert_eq!(g.position().ruins_left().len(), 9);
     // A gap under a ruin is refused.
-    let e = Game::with_ruin_texts(site.clone(), &["D2@a1x2", "I3@a1,b1,c1"]).unwrap_err();
+    let e = Game::with_ruin_texts(site.clone(), &["D2@a1x2", "I3@a1,b1,c1"])
+        .unwrap_err()
+        .to_string();
     assert!(e.starts_with("ruin 2 'I3@a1,b1,c1'"), "{e}");
     // A ruin stone only once.
-    let e = Game::with_ruin_texts(site.clone(), &["D2@a1x2", "D2@e1,e2"]).unwrap_err();
+    let e = Game::with_ruin_texts(site.clone(), &["D2@a1x2", "D2@e1,e2"])
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("ruin 2") && e.contains("D2"), "{e}");
     // Too high for the 3-player limit (6).
-    let e = Game::with_ruin_texts(site, &["I4@a1x4", "I3@a1x3"]).unwrap_err();
+    let e = Game::with_ruin_texts(site, &["I4@a1x4", "I3@a1x3"])
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("ruin 2"), "{e}");
 }
 

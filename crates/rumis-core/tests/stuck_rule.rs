@@ -94,10 +94,10 @@ fn under_pass_a_colour_without_stones_is_out() {
         g.play_random(&mut Rng::new(seed));
         // Like any colour, it is looked at when the turn comes round to its seat: right
         // after its predecessor in order of play has placed, it is out.
-        let n = site.order.len();
+        let n = site.order().len();
         for i in 0..g.moves().len() {
-            let seat = site.order.iter().position(|&c| Some(c) == g.mover(i)).unwrap();
-            let c = site.order[(seat + 1) % n];
+            let seat = site.order().iter().position(|&c| Some(c) == g.mover(i)).unwrap();
+            let c = site.order()[(seat + 1) % n];
             let (before, after) = (&g.positions()[i], &g.positions()[i + 1]);
             assert!(after.to_move(&site) != Some(c) || !after.stones_left(c).is_empty());
             if before.stones_left(c).is_empty() {
@@ -188,8 +188,11 @@ fn a_pass_record_carries_its_rule_and_replays() {
     let text = record::write(&g);
     assert!(text.contains("[StuckRule \"pass\"]\n"), "{text}");
     // The tags the reader knows stay out of the free tags.
-    let back = Record::parse(&text).unwrap().to_game(|_| Ok(strip_board())).unwrap();
-    assert_eq!(back.site().stuck_rule, StuckRule::Pass);
+    let back = Record::parse(&text)
+        .unwrap()
+        .to_game(|_| Ok::<_, String>(strip_board()))
+        .unwrap();
+    assert_eq!(back.site().stuck_rule(), StuckRule::Pass);
     assert_eq!(back.moves(), g.moves());
     assert_eq!(back.positions(), g.positions());
     assert!(back.tags.is_empty(), "{:?}", back.tags);
@@ -200,13 +203,16 @@ fn a_pass_record_carries_its_rule_and_replays() {
     let without = text.replace("[StuckRule \"pass\"]\n", "");
     let e = Record::parse(&without)
         .unwrap()
-        .to_game(|_| Ok(strip_board()))
+        .to_game(|_| Ok::<_, String>(strip_board()))
         .unwrap_err();
     assert!(e.message.contains("Result"), "{e}");
 
     // An unknown rule is an error on its line, naming the rules there are.
     let bad = text.replace("\"pass\"", "\"skip\"");
-    let e = Record::parse(&bad).unwrap().to_game(|_| Ok(strip_board())).unwrap_err();
+    let e = Record::parse(&bad)
+        .unwrap()
+        .to_game(|_| Ok::<_, String>(strip_board()))
+        .unwrap_err();
     // (The strip is a board of one's own: its BoardFile tag comes before the rule's.)
     let line = bad.lines().position(|l| l.starts_with("[StuckRule")).unwrap() + 1;
     assert_eq!(e.line, line, "{e}");
@@ -221,8 +227,11 @@ fn an_out_record_has_no_tag() {
     let text = record::write(&g);
     assert!(!text.contains("StuckRule"), "{text}");
     let tagged = text.replace("[Variant", "[StuckRule \"out\"]\n[Variant");
-    let back = Record::parse(&tagged).unwrap().to_game(|_| Ok(strip_board())).unwrap();
-    assert_eq!(back.site().stuck_rule, StuckRule::Out);
+    let back = Record::parse(&tagged)
+        .unwrap()
+        .to_game(|_| Ok::<_, String>(strip_board()))
+        .unwrap();
+    assert_eq!(back.site().stuck_rule(), StuckRule::Out);
     assert_eq!(back.positions(), g.positions());
 }
 
@@ -235,5 +244,5 @@ fn rule_names() {
     assert_eq!(StuckRule::from_name("passes"), None);
     assert_eq!(StuckRule::default(), StuckRule::Out);
     let site = Site::new(strip_board(), 2, Variant::Standard, None).unwrap();
-    assert_eq!(site.stuck_rule, StuckRule::Out);
+    assert_eq!(site.stuck_rule(), StuckRule::Out);
 }

@@ -216,7 +216,7 @@ pub(crate) fn layout(b: &Board, players: usize) -> wire::Layout {
             .layout(players)
             .into_iter()
             .map(|(x, y, printed, limit)| wire::LayoutCell {
-                cell: rumis_core::board::cell_name(x, y),
+                cell: rumis_core::cell_name(x, y),
                 x,
                 y,
                 printed,
@@ -433,12 +433,12 @@ async fn create_game(
         ));
     }
     let site = rumis_core::Site::new(board.clone(), req.players, variant, colours)
-        .map_err(|e| ApiError::bad_request("bad_setup", e.0))?;
+        .map_err(|e| ApiError::bad_request("bad_setup", e.to_string()))?;
     let mut setup = Setup {
         board: board.name.clone(),
         players: req.players,
         variant,
-        colours: site.order.clone(),
+        colours: site.order().to_vec(),
         ruins: Vec::new(),
         hot_seat: req.hot_seat,
         board_file: req.board_file.clone(),

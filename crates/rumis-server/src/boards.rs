@@ -11,7 +11,7 @@ use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use rumis_core::board::{cell_name, Frame};
+use rumis_core::{cell_name, Frame};
 use rumis_core::{Board, Constraint};
 use serde::Deserialize;
 

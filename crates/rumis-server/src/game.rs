@@ -111,7 +111,8 @@ fn site_for(setup: &Setup) -> Result<Arc<Site>, String> {
         return Ok(s.clone());
     }
     let board = board_of(setup)?;
-    let site = Site::new(board, setup.players, setup.variant, Some(setup.colours.clone())).map_err(|e| e.0)?;
+    let site =
+        Site::new(board, setup.players, setup.variant, Some(setup.colours.clone())).map_err(|e| e.to_string())?;
     let site = Arc::new(site.with_stuck_rule(setup.stuck_rule));
     let mut map = sites.lock().unwrap_or_else(|e| e.into_inner());
     if map.len() > 256 {
@@ -143,7 +144,7 @@ pub fn start_game(setup: &Setup) -> Result<Game, String> {
         Ok(Game::new(site))
     } else {
         let ruins: Vec<&str> = setup.ruins.iter().map(String::as_str).collect();
-        Game::with_ruin_texts(site, &ruins)
+        Game::with_ruin_texts(site, &ruins).map_err(|e| e.to_string())
     }
 }
 
@@ -220,7 +221,7 @@ pub(crate) fn play(
 ) -> Result<(wire::MoveAck, Vec<Event>), GameError> {
     let number = game.moves().len() as i64 + 1;
     let colour = game.to_move().ok_or(GameError::GameOver)?;
-    let order = game.site().order.clone();
+    let order = game.site().order().to_vec();
     let out_before: Vec<Colour> = order.iter().copied().filter(|&c| game.position().is_out(c)).collect();
     let m = game.play_text(text).map_err(|e| match e {
         MoveError::Syntax(s) => GameError::MalformedMove(s),
@@ -299,7 +300,7 @@ pub(crate) fn play(
 /// pass rule (rules §6) a colour that cannot place passes; under the rulebooks' rule a
 /// colour passed over is out, so none is listed. Who moves next is the core's answer.
 pub fn passed_after(game: &Game, i: usize) -> Vec<Colour> {
-    let order = &game.site().order;
+    let order = &game.site().order();
     let (Some(mover), Some(after)) = (game.mover(i), game.positions().get(i + 1)) else {
         return Vec::new();
     };

@@ -211,7 +211,7 @@ fn build() -> Result<Lessons, String> {
 /// A game on a built-in board after `moves`, each checked by the core.
 fn game_after(board: &str, players: usize, moves: &[&str]) -> Result<Game, String> {
     let board: &Board = Board::builtin(board).ok_or_else(|| format!("no board {board}"))?;
-    let site = Site::new(board.clone(), players, Variant::Standard, None).map_err(|e| e.0)?;
+    let site = Site::new(board.clone(), players, Variant::Standard, None).map_err(|e| e.to_string())?;
     let mut game = Game::new(std::sync::Arc::new(site));
     for m in moves {
         game.play_text(m).map_err(|e| format!("lesson move {m}: {e}"))?;
@@ -220,9 +220,9 @@ fn game_after(board: &str, players: usize, moves: &[&str]) -> Result<Game, Strin
 }
 
 fn board_of(site: &Site) -> LessonBoard {
-    let b = &site.board;
+    let b = &site.board();
     let cells = b
-        .layout(site.limit_players)
+        .layout(site.limit_players())
         .into_iter()
         .map(|(x, y, printed, limit)| LessonCell { x, y, printed, limit })
         .collect();
@@ -230,7 +230,7 @@ fn board_of(site: &Site) -> LessonBoard {
         name: b.name.clone(),
         files: b.files,
         ranks: b.ranks,
-        hmax: b.hmax(site.limit_players),
+        hmax: b.hmax(site.limit_players()),
         cells,
     }
 }
@@ -238,7 +238,7 @@ fn board_of(site: &Site) -> LessonBoard {
 /// Every cube of a position, grouped by colour (`X` for ruins), each `[x, y, z]` with z = level − 1.
 fn structure(site: &Site, pos: &Position) -> Vec<ColourCubes> {
     let mut by: Vec<(String, Vec<[usize; 3]>)> = Vec::new();
-    let files = site.board.files;
+    let files = site.board().files;
     for c in site.footprint() {
         for level in 1..=pos.height(c) {
             let letter = match pos.cube(c, level) {
@@ -265,10 +265,10 @@ fn template_of(site: &Site, text: &str) -> Result<Move, String> {
     let w = read(site, text).map_err(|e| format!("lesson placement {text}: {e}"))?;
     let found: Vec<Move> = site
         .stone_range(w.stone)
-        .map(|id| Move(id as u16))
+        .filter_map(|id| Move::from_index(site, id))
         .filter(|&m| {
             let mut cover: Vec<(u8, u8)> = site.template(m).entries().map(|(c, _, k)| (c as u8, k)).collect();
-            let files = site.board.files;
+            let files = site.board().files;
             cover.sort_by_key(|&(c, _)| (c as usize % files, c as usize / files));
             cover == w.cover
         })
@@ -347,7 +347,7 @@ fn example(e: &Example) -> Result<LessonExample, String> {
     Ok(LessonExample {
         id: e.id.into(),
         board: board_of(site),
-        players: site.players,
+        players: site.players(),
         moves: e.moves.iter().map(|m| m.to_string()).collect(),
         structure: structure(site, pos),
         colour: colour.to_string(),
@@ -367,7 +367,7 @@ fn scored(id: &str, board: &str, players: usize, moves: &[&str]) -> Result<Lesso
     let pos = game.position();
     let scores = pos.scores(site);
     let colours = site
-        .order
+        .order()
         .iter()
         .map(|&c| {
             let seen = site
@@ -385,7 +385,7 @@ fn scored(id: &str, board: &str, players: usize, moves: &[&str]) -> Result<Lesso
     Ok(LessonScore {
         id: id.into(),
         board: board_of(site),
-        players: site.players,
+        players: site.players(),
         moves: moves.iter().map(|m| m.to_string()).collect(),
         structure: structure(site, pos),
         colours,

@@ -182,12 +182,12 @@ fn setup_of(board: &str, players: usize, variant: Option<&str>, colours: Option<
                 .collect::<Result<Vec<_>, _>>()?,
         ),
     };
-    let site = rumis_core::Site::new(b.clone(), players, variant, colours).map_err(|e| bad_setup(e.0))?;
+    let site = rumis_core::Site::new(b.clone(), players, variant, colours).map_err(|e| bad_setup(e.to_string()))?;
     Ok(Setup {
         board: b.name.clone(),
         players,
         variant,
-        colours: site.order.clone(),
+        colours: site.order().to_vec(),
         ruins: Vec::new(),
         hot_seat: false,
         board_file: None,

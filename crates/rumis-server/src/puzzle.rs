@@ -123,7 +123,9 @@ fn cube3() -> Result<wire::PuzzleSolution, String> {
 fn tower5() -> Result<wire::PuzzleSolution, String> {
     let board = Board::from_toml("examples/tower5.toml", TOWER5_BOARD).map_err(|e| e.to_string())?;
     let rec = Record::parse(TOWER5_RECORD).map_err(|e| e.to_string())?;
-    let game = rec.to_game(|_| Ok(board.clone())).map_err(|e| e.to_string())?;
+    let game = rec
+        .to_game(|_| Ok::<_, String>(board.clone()))
+        .map_err(|e| e.to_string())?;
     let site: &Site = game.site();
     let mut steps = Vec::new();
     for (i, &m) in game.moves().iter().enumerate() {

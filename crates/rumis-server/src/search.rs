@@ -133,7 +133,7 @@ pub async fn analysis(searches: &Searches, id: &str, game: Game) -> Result<Arc<w
                 ..MctsConfig::default()
             });
             let a = rumis_ai::analysis::analyse(&game, &mut mcts).map_err(ApiError::internal)?;
-            let order = &game.site().order;
+            let order = &game.site().order();
             let estimates = a
                 .estimates
                 .iter()

@@ -270,8 +270,8 @@ impl Games {
         let new = NewGame {
             id: &id,
             setup: &Setup {
-                board: site.board.name.clone(),
-                colours: site.order.clone(),
+                board: site.board().name.clone(),
+                colours: site.order().to_vec(),
                 ..setup.clone()
             },
             seats: seats

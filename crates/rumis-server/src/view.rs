@@ -76,14 +76,14 @@ pub fn state(l: &Loaded, at: Option<usize>) -> wire::State {
     let shown = game.moves().len();
     let site = game.site();
     let pos = game.position();
-    let board = &site.board;
+    let board = site.board();
     let columns = site
         .footprint()
         .map(|c| wire::ColumnInfo {
             cell: site.column_name(c),
             x: c % board.files,
             y: c / board.files,
-            limit: site.limit[c],
+            limit: site.limits()[c],
             height: pos.height(c),
             top: pos.top(c).map(|t| t.letter().to_string()),
             cubes: (1..=pos.height(c))
@@ -98,7 +98,7 @@ pub fn state(l: &Loaded, at: Option<usize>) -> wire::State {
     } = game.outcome();
     let over = game.is_over();
     let colours = site
-        .order
+        .order()
         .iter()
         .map(|&c| wire::ColourInfo {
             colour: c.to_string(),
@@ -144,13 +144,13 @@ pub fn state(l: &Loaded, at: Option<usize>) -> wire::State {
             board: board.name.clone(),
             files: board.files,
             ranks: board.ranks,
-            players: site.players,
-            variant: site.variant.name().to_string(),
-            colours: site.order.iter().map(|c| c.to_string()).collect(),
-            ruin_colour: site.ruin_colour.map(|c| c.to_string()),
+            players: site.players(),
+            variant: site.variant().name().to_string(),
+            colours: site.order().iter().map(|c| c.to_string()).collect(),
+            ruin_colour: site.ruin_colour().map(|c| c.to_string()),
             ruins: l.setup.ruins.clone(),
-            hmax: board.hmax(site.limit_players),
-            stuck_rule: site.stuck_rule.name().to_string(),
+            hmax: board.hmax(site.limit_players()),
+            stuck_rule: site.stuck_rule().name().to_string(),
             custom: l.setup.board_file.is_some(),
             board_file: l.setup.board_file.clone(),
         },

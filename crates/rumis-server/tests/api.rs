@@ -936,7 +936,7 @@ async fn boards_carry_provenance_and_layouts() {
                         "x": x,
                         "y": y,
                         "printed": b.cell(x, y).filter(|&p| p > 0),
-                        "limit": site.limit[c],
+                        "limit": site.limits()[c],
                     })
                 })
                 .collect();

@@ -202,7 +202,7 @@ async fn an_own_board_survives_a_restart_and_its_record_replays(db: String) {
     );
     // The record alone replays in the core, to the scores the server shows.
     let game = record::read_game(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
-    assert_eq!(game.site().board, Board::from_toml("x", OWN).unwrap());
+    assert_eq!(game.site().board(), &Board::from_toml("x", OWN).unwrap());
     let scores: Vec<Value> = game.outcome().scores.iter().map(|(_, sc)| json!(sc)).collect();
     let shown: Vec<Value> = st["colours"]
         .as_array()
@@ -228,7 +228,7 @@ fn a_game_with_a_comeback() -> (Vec<String>, usize, char) {
     for seed in 0..2000 {
         let mut game = Game::new(site.clone());
         game.play_random(&mut Rng::new(seed));
-        let order = &site.order;
+        let order = &site.order();
         for i in 0..game.moves().len().saturating_sub(1) {
             let (a, b) = (game.mover(i).unwrap(), game.mover(i + 1).unwrap());
             let from = order.iter().position(|&c| c == a).unwrap();
@@ -296,7 +296,7 @@ async fn a_pass_rule_game_names_the_passes_and_the_ai_plays_it_to_the_end(db: St
     );
     let text = get(server.addr, &format!("/api/v1/games/{id}/record")).await.text();
     let game = record::read_game(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
-    assert_eq!(game.site().stuck_rule, StuckRule::Pass);
+    assert_eq!(game.site().stuck_rule(), StuckRule::Pass);
     assert_eq!(game.moves().len() as i64, st["moves_played"].as_i64().unwrap());
     server.stop().await;
 }

@@ -15,7 +15,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 
-use rumis_core::stone::rotations;
+use rumis_core::rotations;
 use rumis_core::{Colour, Stone};
 
 /// A stone of a colour.

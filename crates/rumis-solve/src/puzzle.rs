@@ -32,7 +32,7 @@ impl CubePuzzle {
         }
         let board = Board::open_box(size.x, size.y, size.z as u8).map_err(|e| e.to_string())?;
         // Ruinas for two players: its ruins are one colour's eleven stones under rules 1-4.
-        let site = Site::new(board, 2, Variant::Ruinas, None).map_err(|e| e.0)?;
+        let site = Site::new(board, 2, Variant::Ruinas, None).map_err(|e| e.to_string())?;
         let pos = Position::new(&site);
         Ok(CubePuzzle {
             size,

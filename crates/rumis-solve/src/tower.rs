@@ -48,7 +48,7 @@ impl Search<'_> {
         let empty = self.volume - pos.cube_count();
         let cubes: usize = self
             .site
-            .order
+            .order()
             .iter()
             .filter(|&&c| !pos.is_out(c))
             .map(|&c| pos.stones_left(c).iter().map(|s| s.size()).sum::<usize>())
@@ -60,7 +60,7 @@ impl Search<'_> {
         // every stone has two cubes or more, so nothing can ever fill it.
         for c in self.site.footprint() {
             let h = pos.height(c);
-            let limit = self.site.limit[c];
+            let limit = self.site.limits()[c];
             if h + 1 == limit && self.site.neighbours(c).iter().all(|&n| pos.height(n as usize) > h) {
                 return true;
             }
@@ -180,6 +180,6 @@ mod tests {
         let pos = replayed.position();
         assert_eq!(pos.cube_count(), 125);
         assert!(replayed.site().footprint().all(|c| pos.height(c) == 5));
-        assert_eq!(replayed.site().order.len(), 4);
+        assert_eq!(replayed.site().order().len(), 4);
     }
 }

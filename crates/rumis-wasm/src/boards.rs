@@ -1,7 +1,7 @@
 //! The built-in boards and the stones, in the shape of the server's `GET /boards` and
 //! `GET /stones`, for a start page without a server.
 
-use rumis_core::board::cell_name;
+use rumis_core::cell_name;
 use rumis_core::{Board, Stone};
 use serde_json::{json, Value};
 

@@ -261,7 +261,7 @@ pub fn load(text: &str) -> Result<Game, Failure> {
 }
 
 fn new_game(r: &NewGame) -> Result<Game, Failure> {
-    let board = record::builtin_board(&r.board).map_err(|e| fail("bad_setup", e))?;
+    let board = record::builtin_board(&r.board).map_err(|e| fail("bad_setup", e.to_string()))?;
     let variant = match r.variant.as_deref() {
         None => Variant::Standard,
         Some(v) => Variant::from_name(v).ok_or_else(|| {
@@ -273,7 +273,7 @@ fn new_game(r: &NewGame) -> Result<Game, Failure> {
     };
     let colours = match r.colours.as_deref() {
         None => None,
-        Some(text) => Some(Colour::parse_list(text).map_err(|e| fail("bad_setup", e))?),
+        Some(text) => Some(Colour::parse_list(text).map_err(|e| fail("bad_setup", e.to_string()))?),
     };
     let stuck = match r.stuck_rule.as_deref() {
         None => StuckRule::Out,
@@ -293,7 +293,7 @@ fn new_game(r: &NewGame) -> Result<Game, Failure> {
     match &r.ruins {
         Some(ruins) => {
             let texts: Vec<&str> = ruins.iter().map(String::as_str).collect();
-            Game::with_ruin_texts(site, &texts).map_err(|e| fail("bad_setup", e))
+            Game::with_ruin_texts(site, &texts).map_err(|e| fail("bad_setup", e.to_string()))
         }
         None => Ok(Game::with_random_ruins(site, r.ruins_seed.unwrap_or(1))),
     }

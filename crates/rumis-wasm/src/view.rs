@@ -36,20 +36,20 @@ struct Facts {
 
 fn facts(site: &Site) -> Facts {
     Facts {
-        board: site.board.name.clone(),
-        files: site.board.files,
-        ranks: site.board.ranks,
-        players: site.players,
-        variant: site.variant.name(),
-        order: site.order.clone(),
-        ruin_colour: site.ruin_colour,
-        hmax: site.board.hmax(site.limit_players),
+        board: site.board().name.clone(),
+        files: site.board().files,
+        ranks: site.board().ranks,
+        players: site.players(),
+        variant: site.variant().name(),
+        order: site.order().to_vec(),
+        ruin_colour: site.ruin_colour(),
+        hmax: site.board().hmax(site.limit_players()),
     }
 }
 
 /// The height limit of column `c` (0 where not buildable).
 fn limit(site: &Site, c: usize) -> u8 {
-    site.limit[c]
+    site.limits()[c]
 }
 
 pub fn colours_in_order(game: &Game) -> Vec<Colour> {

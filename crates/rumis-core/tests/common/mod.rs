@@ -18,11 +18,11 @@ pub struct Voxels {
 
 impl Voxels {
     pub fn from_position(site: &Site, pos: &Position) -> Voxels {
-        let files = site.board.files;
-        let ranks = site.board.ranks;
+        let files = site.board().files;
+        let ranks = site.board().ranks;
         let levels = rumis_core::MAX_LEVEL as usize + 1;
         let mut vox = vec![None; files * ranks * levels];
-        for col in 0..site.columns {
+        for col in 0..site.columns() {
             let (x, y) = (col % files, col / files);
             let h = pos.height(col) as usize;
             for level in 1..=levels {
@@ -105,8 +105,8 @@ const FACES: [(i32, i32, i32); 6] = [(1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0
 /// Rules 1-4 for one placed shape (absolute cubes): grid, footprint, height, support with
 /// the cell itself empty.
 pub fn fits_structure(site: &Site, vox: &Voxels, cubes: &[(i32, i32, i32)]) -> bool {
-    let files = site.board.files as i32;
-    let ranks = site.board.ranks as i32;
+    let files = site.board().files as i32;
+    let ranks = site.board().ranks as i32;
     for &(x, y, z) in cubes {
         // 1. Grid.
         if x < 0 || y < 0 || z < 0 || x >= files || y >= ranks {
@@ -115,7 +115,7 @@ pub fn fits_structure(site: &Site, vox: &Voxels, cubes: &[(i32, i32, i32)]) -> b
         let col = (x + y * files) as usize;
         // 2. Footprint (for this number of players) and 3. height: level z + 1 must be at
         // most the cell's limit, min(printed, Hmax).
-        let limit = site.limit[col] as i32;
+        let limit = site.limits()[col] as i32;
         if limit == 0 || z + 1 > limit {
             return false;
         }
@@ -155,12 +155,12 @@ pub fn oracle_moves(site: &Site, pos: &Position, colour: Colour) -> Vec<String> 
     let vox = Voxels::from_position(site, pos);
     assert_eq!(vox.count(), pos.cube_count(), "cube_count disagrees with the cubes");
     let rule = contact_rule(pos, colour);
-    let top = (0..site.columns).map(|c| site.limit[c]).max().unwrap_or(0) as i32;
+    let top = (0..site.columns()).map(|c| site.limits()[c]).max().unwrap_or(0) as i32;
     let mut out = Vec::new();
     for stone in pos.stones_left(colour) {
         for orientation in stone.orientations() {
-            for x in 0..site.board.files as i32 {
-                for y in 0..site.board.ranks as i32 {
+            for x in 0..site.board().files as i32 {
+                for y in 0..site.board().ranks as i32 {
                     for z in 0..top {
                         let cubes: Vec<(i32, i32, i32)> = orientation
                             .iter()
@@ -202,11 +202,11 @@ pub fn oracle_turn(
 ) -> (Option<Colour>, [bool; 4], Vec<String>) {
     let mut out = [false; 4];
     for c in Colour::ALL {
-        out[c.index()] = was_out(c) || !site.order.contains(&c);
+        out[c.index()] = was_out(c) || !site.order().contains(&c);
     }
-    let n = site.order.len();
+    let n = site.order().len();
     for i in 0..n {
-        let c = site.order[(from_seat + i) % n];
+        let c = site.order()[(from_seat + i) % n];
         if out[c.index()] {
             continue;
         }
@@ -218,7 +218,7 @@ pub fn oracle_turn(
         if !moves.is_empty() {
             return (Some(c), out, moves);
         }
-        match site.stuck_rule {
+        match site.stuck_rule() {
             StuckRule::Out => out[c.index()] = true,
             StuckRule::Pass => {}
         }
@@ -253,7 +253,7 @@ fn oracle_perft_from(game: &mut Game, depth: u32, out: [bool; 4], moves: Vec<Str
         return moves.len() as u64;
     }
     let site = game.site_arc().clone();
-    let seat = site.order.iter().position(|&c| c == mover).unwrap();
+    let seat = site.order().iter().position(|&c| c == mover).unwrap();
     let mut n = 0;
     for m in &moves {
         game.play_text(m)
@@ -401,7 +401,7 @@ pub fn custom_board() -> Board {
 
 /// A new game for a configuration (ruins from `seed` for Ruinas).
 pub fn new_game(site: &Arc<Site>, ruin_seed: Option<u64>) -> Game {
-    match (site.variant, ruin_seed) {
+    match (site.variant(), ruin_seed) {
         (Variant::Ruinas, Some(seed)) => Game::with_random_ruins(site.clone(), seed),
         (Variant::Ruinas, None) => Game::with_random_ruins(site.clone(), 0),
         _ => Game::new(site.clone()),

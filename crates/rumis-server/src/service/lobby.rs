@@ -386,8 +386,8 @@ impl Games {
         let new = NewGame {
             id: &id,
             setup: &Setup {
-                board: site.board.name.clone(),
-                colours: site.order.clone(),
+                board: site.board().name.clone(),
+                colours: site.order().to_vec(),
                 hot_seat: false,
                 ..seek.setup.clone()
             },
@@ -720,10 +720,10 @@ impl Games {
                     Variant::Standard,
                     None,
                 )
-                .map_err(|e| GameError::BadSetup(e.0))?;
+                .map_err(|e| GameError::BadSetup(e.to_string()))?;
                 let seek = Seek {
                     setup: Setup {
-                        colours: site.order.clone(),
+                        colours: site.order().to_vec(),
                         ..setup
                     },
                     slots: std::iter::once(Slot::Me)
