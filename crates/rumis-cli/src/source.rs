@@ -2,11 +2,10 @@
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use clap::Args;
 use rumis_core::record::{self, Record};
-use rumis_core::{Board, Colour, Game, Site, StuckRule, Variant};
+use rumis_core::{Board, BoardSource, Game, GameSetup, Ruins, SetupError, Variant};
 
 #[derive(Args, Debug, Clone)]
 pub struct Source {
@@ -92,12 +91,17 @@ impl Source {
         record.to_game(resolve).map_err(|e| format!("{name}: {e}"))
     }
 
-    /// A new game from the board options; Ruinas without explicit ruins draws them from
-    /// `--ruins-seed`, else from `default_seed` (selfplay gives one per game).
+    /// A new game from the board options, read and checked by the core's [`GameSetup`];
+    /// Ruinas without explicit ruins draws them from `--ruins-seed`, else from
+    /// `default_seed` (selfplay gives one per game).
     pub fn new_game(&self, default_seed: Option<u64>) -> Result<Game, String> {
         let board = match (&self.board, &self.board_file) {
-            (Some(name), None) => record::builtin_board(name).map_err(|e| e.to_string())?,
-            (None, Some(path)) => read_board_file(path)?,
+            (Some(name), None) => BoardSource::Builtin(name.clone()),
+            (None, Some(path)) => BoardSource::File {
+                name: path.display().to_string(),
+                text: std::fs::read_to_string(path)
+                    .map_err(|e| format!("cannot read board file {}: {e}", path.display()))?,
+            },
             (None, None) => {
                 return Err(
                     "say which game: --record FILE, or --board NAME (or --board-file PATH) with --players N".into(),
@@ -106,37 +110,36 @@ impl Source {
             (Some(_), Some(_)) => return Err("give --board or --board-file, not both".into()),
         };
         let players = self.players.ok_or("--players N is needed with --board (2, 3 or 4)")?;
-        let variant = match &self.variant {
-            None => Variant::Standard,
-            Some(v) => Variant::from_name(v)
-                .ok_or_else(|| format!("unknown variant '{v}'; use standard, two-player-four-colors or ruinas"))?,
-        };
-        let colours = match &self.colors {
-            None => None,
-            Some(text) => Some(Colour::parse_list(text).map_err(|e| e.to_string())?),
-        };
-        let stuck_rule = match &self.stuck_rule {
-            None => StuckRule::Out,
-            Some(r) => {
-                StuckRule::from_name(r).ok_or_else(|| format!("unknown stuck-colour rule '{r}'; use out or pass"))?
+        let mut setup = GameSetup::new(board, players);
+        for (key, value) in [
+            ("variant", &self.variant),
+            ("colors", &self.colors),
+            ("stuck_rule", &self.stuck_rule),
+        ] {
+            if let Some(value) = value {
+                setup.set(key, value).map_err(setup_error)?;
             }
+        }
+        setup.ruins = match (&self.ruins, self.ruins_seed) {
+            (Some(list), _) => Some(Ruins::Placements(list.split_whitespace().map(String::from).collect())),
+            (None, Some(seed)) => Some(Ruins::Seed(seed)),
+            (None, None) if setup.variant == Variant::Ruinas => default_seed.map(Ruins::Seed),
+            (None, None) => None,
         };
-        let site = Site::new(board, players, variant, colours).map_err(|e| e.to_string())?;
-        let site = Arc::new(site.with_stuck_rule(stuck_rule));
-        if variant != Variant::Ruinas && (self.ruins.is_some() || self.ruins_seed.is_some()) {
-            return Err("--ruins and --ruins-seed belong to the ruinas variant (--variant ruinas)".into());
+        setup.start().map_err(setup_error)
+    }
+}
+
+/// A setup the core refused, in its words; the two errors about ruins name the options
+/// that give them.
+fn setup_error(e: SetupError) -> String {
+    match e {
+        SetupError::RuinsWithoutRuinas => {
+            "--ruins and --ruins-seed belong to the ruinas variant (--variant ruinas)".into()
         }
-        if variant == Variant::Ruinas {
-            if let Some(list) = &self.ruins {
-                let ruins: Vec<&str> = list.split_whitespace().collect();
-                return Game::with_ruin_texts(site, &ruins).map_err(|e| e.to_string());
-            }
-            let seed = self
-                .ruins_seed
-                .or(default_seed)
-                .ok_or("a Ruinas game needs its ruins: --ruins-seed S (placed at random) or --ruins \"D2@a1x2 ...\"")?;
-            return Ok(Game::with_random_ruins(site, seed));
+        SetupError::RuinasWithoutRuins => {
+            "a Ruinas game needs its ruins: --ruins-seed S (placed at random) or --ruins \"D2@a1x2 ...\"".into()
         }
-        Ok(Game::new(site))
+        e => e.to_string(),
     }
 }

@@ -362,6 +362,53 @@ fn errors_are_one_clear_line() {
     assert!(e.contains("frobnicate"), "{e}");
 }
 
+/// The command line and the engine protocol refuse a bad setup with the core's words
+/// (`rumis_core::GameSetup`): one set of checks and messages for every front end.
+#[test]
+fn bad_setups_get_the_cores_words_on_the_command_line_and_in_the_engine() {
+    let core = |settings: &[(&str, &str)]| {
+        rumis_core::GameSetup::from_settings(settings.iter().copied())
+            .and_then(|s| s.start())
+            .unwrap_err()
+            .to_string()
+    };
+    let cases: [(&[&str], &[&str], &[(&str, &str)]); 4] = [
+        (
+            &["--players", "2", "--colors", "R R"],
+            &["2", "colors=RR"],
+            &[("board", "chullpa"), ("players", "2"), ("colors", "R R")],
+        ),
+        (&["--players", "5"], &["5"], &[("board", "chullpa"), ("players", "5")]),
+        (
+            &["--players", "4", "--variant", "ruinas", "--ruins-seed", "1"],
+            &["4", "ruinas", "ruins_seed=1"],
+            &[
+                ("board", "chullpa"),
+                ("players", "4"),
+                ("variant", "ruinas"),
+                ("ruins_seed", "1"),
+            ],
+        ),
+        (
+            &["--players", "2", "--stuck-rule", "wait"],
+            &["2", "stuck_rule=wait"],
+            &[("board", "chullpa"), ("players", "2"), ("stuck_rule", "wait")],
+        ),
+    ];
+    for (options, words, settings) in cases {
+        let want = core(settings);
+        let mut args = vec!["moves", "--board", "chullpa"];
+        args.extend_from_slice(options);
+        let e = fails(rumis(&args));
+        assert_eq!(e.trim_end(), format!("rumis: {want}"), "{options:?}");
+        let answer = String::from_utf8(
+            rumis_stdin(&["engine"], &format!("new_game chullpa {}\nquit\n", words.join(" "))).stdout,
+        )
+        .unwrap();
+        assert_eq!(answer.split("\n\n").next().unwrap(), format!("? {want}"), "{words:?}");
+    }
+}
+
 #[test]
 fn engine_protocol_answers_and_refuses_without_change() {
     let script = "1 new_game chullpa 2\nplay L4@a1,a2,a3,b1\nplay R D2@c1,d1\nplay Y L4@e1,e2,e3,d1\nto_move\n7 genmove\nundo\nto_move\nlegal_moves\nfoo\nset_level 3\ngenmove Y\nquit\n";

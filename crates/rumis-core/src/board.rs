@@ -13,7 +13,7 @@ use crate::evidence::{Constraint, Evidence, RawEvidence};
 pub use crate::limits::{MAX_COLUMNS, MAX_FILES, MAX_LEVEL};
 
 /// Where a board's shape comes from.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum ProvenanceKind {
     /// Printed in the rulebook.
     PrintedRules,
@@ -32,7 +32,7 @@ impl ProvenanceKind {
 }
 
 /// A rectangle of cells, both ends inclusive (a red frame of the rulebook).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Frame {
     /// The first and last file (0-based) inside the frame.
     pub files: (u8, u8),
@@ -60,7 +60,7 @@ impl fmt::Display for Frame {
 }
 
 /// A scenario board.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Board {
     /// The scenario's name (lower case, as `Board::builtin` finds it).
     pub name: String,

@@ -10,7 +10,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 /// One fact about a board, with its source and what it implies.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Evidence {
     /// The fact in words ("a 3-player game ended 22 + 21 + 19 = 62 squares seen from above").
     pub fact: String,
@@ -21,7 +21,7 @@ pub struct Evidence {
 }
 
 /// A checkable consequence of a fact.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Constraint {
     /// The footprint for `players` has at least `cells` cells (every square seen from above
     /// at the end of a game is one footprint cell).

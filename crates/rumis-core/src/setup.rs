@@ -23,6 +23,9 @@ pub enum BoardSource {
         /// The TOML text.
         text: String,
     },
+    /// A board already made (read elsewhere, or built, as [`Board::open_box`] builds a
+    /// solitaire box).
+    Board(Board),
 }
 
 /// How a Ruinas game's ruins are placed.
@@ -125,6 +128,7 @@ impl GameSetup {
                 .cloned()
                 .ok_or_else(|| SetupError::UnknownBoard(name.clone())),
             BoardSource::File { name, text } => Ok(Board::from_toml(name, text)?),
+            BoardSource::Board(board) => Ok(board.clone()),
         }
     }
 
@@ -202,6 +206,46 @@ mod tests {
         .unwrap();
         assert_eq!(a.ruins(), b.ruins());
         assert!(!a.ruins().is_empty());
+    }
+
+    #[test]
+    fn a_kept_site_starts_the_same_games_and_checks_the_ruins() {
+        let mut setup =
+            GameSetup::from_settings([("board", "pirka"), ("players", "2"), ("variant", "ruinas")]).unwrap();
+        let site = Arc::new(setup.site().unwrap());
+        // Without ruins, refused on a kept site as on a new one.
+        assert_eq!(
+            setup.start_on(site.clone()).unwrap_err(),
+            SetupError::RuinasWithoutRuins
+        );
+        setup.ruins = Some(Ruins::Seed(7));
+        let kept = setup.start_on(site.clone()).unwrap();
+        assert!(Arc::ptr_eq(kept.site_arc(), &site));
+        assert_eq!(kept.ruins(), setup.start().unwrap().ruins());
+        let standard = GameSetup {
+            variant: Variant::Standard,
+            ..setup.clone()
+        };
+        assert_eq!(
+            standard.start_on(Arc::new(standard.site().unwrap())).unwrap_err(),
+            SetupError::RuinsWithoutRuinas
+        );
+    }
+
+    #[test]
+    fn a_board_made_elsewhere_is_a_board() {
+        let boxed = Board::open_box(3, 3, 3).unwrap();
+        let setup = GameSetup {
+            variant: Variant::Ruinas,
+            ruins: Some(Ruins::Placements(Vec::new())),
+            ..GameSetup::new(BoardSource::Board(boxed.clone()), 2)
+        };
+        let game = setup.start().unwrap();
+        assert_eq!(game.site().board(), &boxed);
+        assert!(game.ruins().is_empty());
+        // Its checks are the same: five players on it are refused.
+        let e = GameSetup::new(BoardSource::Board(boxed), 5).start().unwrap_err();
+        assert_eq!(e, SetupError::Players(5));
     }
 
     #[test]

@@ -10,13 +10,13 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use rumis_core::{record, Board, Colour, Game, Stone, StuckRule, Variant};
+use rumis_core::{record, Board, Stone, Variant};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 
 use crate::error::{printable, ApiError};
 use crate::service::{self, Actor, NewSeat};
-use crate::store::{SeatKind, Setup};
+use crate::store::SeatKind;
 use crate::{ai, search, view, wire, App};
 
 type Shared = State<Arc<App>>;
@@ -386,77 +386,24 @@ async fn create_game(
     // as for the rate limit: else every user of a proxy would share one AI-only cap.
     let creator = client.map_or(peer.ip(), |axum::Extension(c)| c.0);
     let req: CreateRequest = parse_body(body)?;
-    let board = board_of(&req)?;
-    let stuck_rule = match &req.stuck_rule {
-        None => StuckRule::Out,
-        Some(r) => StuckRule::from_name(r).ok_or_else(|| {
-            ApiError::bad_request(
-                "bad_setup",
-                format!("unknown stuck_rule '{}' (out, pass)", printable(r)),
-            )
-        })?,
-    };
-    if !(2..=4).contains(&req.players) {
-        return Err(ApiError::bad_request(
-            "bad_setup",
-            format!("a game has 2 to 4 players, not {}", req.players),
-        ));
+    if let Some(text) = &req.board_file {
+        crate::boards::check_size(text)?;
     }
-    let variant = match &req.variant {
-        None => Variant::Standard,
-        Some(v) => Variant::from_name(v).ok_or_else(|| {
-            ApiError::bad_request(
-                "bad_setup",
-                format!(
-                    "unknown variant '{}' (standard, two-player-four-colors, ruinas)",
-                    printable(v)
-                ),
-            )
-        })?,
-    };
-    let colours = match &req.colours {
-        None => None,
-        Some(list) => Some(
-            list.iter()
-                .map(|w| {
-                    Colour::from_word(w).ok_or_else(|| {
-                        ApiError::bad_request("bad_setup", format!("'{}' is not a colour (R, Y, G, B)", printable(w)))
-                    })
-                })
-                .collect::<Result<Vec<_>, _>>()?,
-        ),
-    };
-    if req.ruins_seed.is_some() && variant != Variant::Ruinas {
-        return Err(ApiError::bad_request(
-            "bad_setup",
-            "ruins_seed belongs only to a ruinas game",
-        ));
-    }
-    let site = rumis_core::Site::new(board.clone(), req.players, variant, colours)
-        .map_err(|e| ApiError::bad_request("bad_setup", e.to_string()))?;
-    let mut setup = Setup {
-        board: board.name.clone(),
+    // The service checks the setup by the core and places a Ruinas game's ruins.
+    let setup = service::new_setup(&service::AskedSetup {
+        board: req.board.as_deref(),
+        board_file: req.board_file.as_deref(),
         players: req.players,
-        variant,
-        colours: site.order().to_vec(),
-        ruins: Vec::new(),
+        variant: req.variant.as_deref(),
+        colours: req.colours.as_deref(),
+        ruins_seed: req.ruins_seed,
+        stuck_rule: req.stuck_rule.as_deref(),
         hot_seat: req.hot_seat,
-        board_file: req.board_file.clone(),
-        stuck_rule,
-    };
-    if variant == Variant::Ruinas {
-        let seed = match req.ruins_seed {
-            Some(s) => s,
-            None => getrandom::u64().map_err(|e| ApiError::internal(format!("no randomness: {e}")))?,
-        };
-        let start = service::start_game(&setup).map_err(|e| ApiError::bad_request("bad_setup", e))?;
-        let game = Game::with_random_ruins(start.site_arc().clone(), seed);
-        setup.ruins = game.ruins().iter().map(|&m| game.notation(m)).collect();
-    }
-    let player_count = if variant == Variant::TwoPlayerFourColors {
+    })?;
+    let player_count = if setup.variant == Variant::TwoPlayerFourColors {
         2
     } else {
-        req.players
+        setup.players
     };
     let seats: Vec<NewSeat> = match req.seats {
         None => (0..player_count)
@@ -494,41 +441,6 @@ async fn create_game(
         .create_timed(setup, seats, &creator.to_string(), clock)
         .await?;
     Ok((StatusCode::CREATED, Json(created)).into_response())
-}
-
-/// The board a game is created on: a scenario by name, or its own file read by the core
-/// (refused with the core's reason and line).
-fn board_of(req: &CreateRequest) -> Result<Board, ApiError> {
-    match (&req.board, &req.board_file) {
-        (_, Some(text)) => {
-            let board = crate::boards::read_board(crate::boards::INLINE_FILE, text)?;
-            match &req.board {
-                Some(name) if !board.is_called(name) => Err(ApiError::bad_request(
-                    "bad_setup",
-                    format!(
-                        "board is '{}' but the board file describes '{}'; give one of them",
-                        printable(name),
-                        printable(&board.name)
-                    ),
-                )),
-                _ => Ok(board),
-            }
-        }
-        (Some(name), None) => Board::builtin(name).cloned().ok_or_else(|| {
-            ApiError::bad_request(
-                "unknown_board",
-                format!(
-                    "unknown board '{}'; the boards are {}",
-                    printable(name),
-                    Board::builtin_names()
-                ),
-            )
-        }),
-        (None, None) => Err(ApiError::bad_request(
-            "bad_setup",
-            "say which board: board (a scenario's name) or board_file (a board file's text)",
-        )),
-    }
 }
 
 #[derive(Deserialize)]

@@ -16,7 +16,7 @@ use rumis_core::{Board, Constraint};
 use serde::Deserialize;
 
 use crate::error::{printable, ApiError};
-use crate::wire::{self, ErrorDetail, PerCount};
+use crate::wire::{self, PerCount};
 use crate::App;
 
 /// The longest board file taken, whatever the server's body limit: a board has at most
@@ -73,9 +73,8 @@ pub fn check_board(file: &str, text: &str) -> Result<wire::CheckedBoard, ApiErro
     read_board(file, text).map(|board| board_json(&board))
 }
 
-/// A board file read by the core: `413 body_too_large` over [`MAX_BOARD_TEXT`], `422
-/// bad_board` with the core's message and line when refused.
-pub fn read_board(file: &str, text: &str) -> Result<Board, ApiError> {
+/// A board file's text no longer than [`MAX_BOARD_TEXT`], else `413 body_too_large`.
+pub fn check_size(text: &str) -> Result<(), ApiError> {
     if text.len() > MAX_BOARD_TEXT {
         return Err(ApiError::new(
             StatusCode::PAYLOAD_TOO_LARGE,
@@ -86,14 +85,14 @@ pub fn read_board(file: &str, text: &str) -> Result<Board, ApiError> {
             ),
         ));
     }
-    Board::from_toml(file, text).map_err(|e| {
-        ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "bad_board", e.to_string()).with(ErrorDetail {
-            file: Some(e.file.clone()),
-            line: Some(e.line),
-            message: Some(e.message.clone()),
-            ..ErrorDetail::default()
-        })
-    })
+    Ok(())
+}
+
+/// A board file read by the core: `413 body_too_large` over [`MAX_BOARD_TEXT`], `422
+/// bad_board` with the core's message and line when refused.
+pub fn read_board(file: &str, text: &str) -> Result<Board, ApiError> {
+    check_size(text)?;
+    Board::from_toml(file, text).map_err(ApiError::from)
 }
 
 async fn builtin_toml(Path(name): Path<String>) -> Response {

@@ -2,10 +2,13 @@
 //! words; [`ApiError`] is an HTTP answer: a status and
 //! `{ "error": code, "reason": sentence, ... }`. The one mapping from the first to the
 //! second is `impl From<GameError> for ApiError` below, so that no other module chooses a
-//! status for a game's error.
+//! status for a game's error; a setup the core refuses ([`SetupError`]) is answered by
+//! `impl From<SetupError> for ApiError`, the one place that words it for the HTTP API.
 
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
+
+use rumis_core::{Board, BoardError, SetupError};
 
 use crate::wire::{ErrorBody, ErrorDetail};
 
@@ -16,6 +19,9 @@ pub enum GameError {
     UnknownGame(String),
     #[error("{0}")]
     BadSetup(String),
+    /// A setup the core refused (its checks: `rumis_core::GameSetup`).
+    #[error("{0}")]
+    Setup(#[from] SetupError),
     #[error("moving needs the seat's token: 'Authorization: Bearer <token>' or \"token\" in the body")]
     MissingToken,
     #[error("this token holds no seat of this game")]
@@ -96,6 +102,7 @@ impl From<GameError> for ApiError {
         match e {
             GameError::UnknownGame(id) => ApiError::not_found(&id),
             GameError::BadSetup(_) => ApiError::bad_request("bad_setup", reason),
+            GameError::Setup(e) => ApiError::from(e),
             GameError::MissingToken => ApiError::new(StatusCode::UNAUTHORIZED, "missing_token", reason),
             GameError::WrongToken => ApiError::new(StatusCode::FORBIDDEN, "wrong_token", reason),
             GameError::GameOver => ApiError::conflict("game_over", reason),
@@ -143,6 +150,59 @@ impl From<GameError> for ApiError {
             }
             GameError::Internal(_) => ApiError::internal(reason),
         }
+    }
+}
+
+/// A setup the core refused: `400 bad_setup` with the core's message, but `400
+/// unknown_board` for a scenario there is not and `422 bad_board` for a board file the
+/// core cannot read. Words a client wrote are shown [`printable`]; the request's own field
+/// names (`stuck_rule`, `ruins_seed`) stand where the core names the setting.
+impl From<SetupError> for ApiError {
+    fn from(e: SetupError) -> ApiError {
+        let reason = match e {
+            SetupError::Board(e) => return ApiError::from(e),
+            SetupError::UnknownBoard(name) => {
+                return ApiError::bad_request(
+                    "unknown_board",
+                    format!(
+                        "unknown board '{}'; the boards are {}",
+                        printable(&name),
+                        Board::builtin_names()
+                    ),
+                )
+            }
+            SetupError::UnknownVariant(v) => format!(
+                "unknown variant '{}' (standard, two-player-four-colors, ruinas)",
+                printable(&v)
+            ),
+            SetupError::UnknownStuckRule(r) => format!("unknown stuck_rule '{}' (out, pass)", printable(&r)),
+            SetupError::RuinsWithoutRuinas => "ruins_seed belongs only to a ruinas game".into(),
+            SetupError::NotAColour(w) => SetupError::NotAColour(printable(&w)).to_string(),
+            SetupError::NotAPlayerCount(w) => SetupError::NotAPlayerCount(printable(&w)).to_string(),
+            SetupError::NotASeed(w) => SetupError::NotASeed(printable(&w)).to_string(),
+            SetupError::UnknownSetting(w) => SetupError::UnknownSetting(printable(&w)).to_string(),
+            SetupError::Ruin { number, text, error } => SetupError::Ruin {
+                number,
+                text: printable(&text),
+                error,
+            }
+            .to_string(),
+            e => e.to_string(),
+        };
+        ApiError::bad_request("bad_setup", reason)
+    }
+}
+
+/// A board file the core refused: `422 bad_board` with the core's message, and its file,
+/// line and message apart for a program.
+impl From<BoardError> for ApiError {
+    fn from(e: BoardError) -> ApiError {
+        ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "bad_board", e.to_string()).with(ErrorDetail {
+            file: Some(e.file.clone()),
+            line: Some(e.line),
+            message: Some(e.message.clone()),
+            ..ErrorDetail::default()
+        })
     }
 }
 

@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use rumis_core::{Board, Colour, Game, MoveError, Site, StuckRule, Variant};
+use rumis_core::{BoardSource, Colour, Game, GameSetup, MoveError, Ruins, SetupError, Site, Variant};
 use sha2::{Digest, Sha256};
 
 use crate::clock::Clock;
@@ -94,26 +94,41 @@ fn same_hash(a: &str, b: &str) -> bool {
     a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
-/// Prepared sites, shared: a site is immutable and costly to enumerate.
-fn site_for(setup: &Setup) -> Result<Arc<Site>, String> {
-    type Key = (String, Option<String>, usize, Variant, Vec<Colour>, StuckRule);
-    static SITES: OnceLock<Mutex<HashMap<Key, Arc<Site>>>> = OnceLock::new();
-    let key = (
-        setup.board.clone(),
-        setup.board_file.clone(),
-        setup.players,
-        setup.variant,
-        setup.colours.clone(),
-        setup.stuck_rule,
-    );
+/// A stored setup as the core's [`GameSetup`]: the board by name or its own file (read
+/// again, so a restart rebuilds it from the stored text), and a Ruinas game's ruins as
+/// the placements stored when it was created.
+fn core_setup(setup: &Setup) -> GameSetup {
+    let board = match &setup.board_file {
+        Some(text) => BoardSource::File {
+            name: crate::boards::INLINE_FILE.into(),
+            text: text.clone(),
+        },
+        None => BoardSource::Builtin(setup.board.clone()),
+    };
+    GameSetup {
+        board,
+        players: setup.players,
+        variant: setup.variant,
+        colours: Some(setup.colours.clone()),
+        ruins: (setup.variant == Variant::Ruinas || !setup.ruins.is_empty())
+            .then(|| Ruins::Placements(setup.ruins.clone())),
+        stuck_rule: setup.stuck_rule,
+    }
+}
+
+/// Prepared sites, shared: a site is immutable and costly to enumerate. Keyed by the
+/// setup without its ruins (they are placed on the site, not part of it).
+fn site_for(setup: &GameSetup) -> Result<Arc<Site>, SetupError> {
+    static SITES: OnceLock<Mutex<HashMap<GameSetup, Arc<Site>>>> = OnceLock::new();
+    let key = GameSetup {
+        ruins: None,
+        ..setup.clone()
+    };
     let sites = SITES.get_or_init(Default::default);
     if let Some(s) = sites.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
         return Ok(s.clone());
     }
-    let board = board_of(setup)?;
-    let site =
-        Site::new(board, setup.players, setup.variant, Some(setup.colours.clone())).map_err(|e| e.to_string())?;
-    let site = Arc::new(site.with_stuck_rule(setup.stuck_rule));
+    let site = Arc::new(setup.site()?);
     let mut map = sites.lock().unwrap_or_else(|e| e.into_inner());
     if map.len() > 256 {
         map.clear();
@@ -122,30 +137,89 @@ fn site_for(setup: &Setup) -> Result<Arc<Site>, String> {
     Ok(site)
 }
 
-/// The game's board: its own file read by the core again (a restart rebuilds it from the
-/// stored text), or the scenario it names.
-fn board_of(setup: &Setup) -> Result<Board, String> {
-    if let Some(text) = &setup.board_file {
-        return Board::from_toml(crate::boards::INLINE_FILE, text).map_err(|e| e.to_string());
-    }
-    Board::builtin(&setup.board).cloned().ok_or_else(|| {
-        format!(
-            "unknown board '{}'; the boards are {}",
-            printable(&setup.board),
-            Board::builtin_names()
-        )
-    })
+/// The game before its first move.
+pub fn start_game(setup: &Setup) -> Result<Game, SetupError> {
+    let setup = core_setup(setup);
+    setup.start_on(site_for(&setup)?)
 }
 
-/// The game before its first move.
-pub fn start_game(setup: &Setup) -> Result<Game, String> {
-    let site = site_for(setup)?;
-    if setup.ruins.is_empty() {
-        Ok(Game::new(site))
-    } else {
-        let ruins: Vec<&str> = setup.ruins.iter().map(String::as_str).collect();
-        Game::with_ruin_texts(site, &ruins).map_err(|e| e.to_string())
+/// A new game's setup as a client asked for it: the request's words, not yet checked.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AskedSetup<'a> {
+    /// A scenario by name; beside `board_file`, that board's own name.
+    pub board: Option<&'a str>,
+    /// A board of one's own: its file's text.
+    pub board_file: Option<&'a str>,
+    pub players: usize,
+    pub variant: Option<&'a str>,
+    /// The order of play, a colour per word.
+    pub colours: Option<&'a [String]>,
+    /// Ruinas: the seed its ruins are placed from (at random without one).
+    pub ruins_seed: Option<u64>,
+    pub stuck_rule: Option<&'a str>,
+    pub hot_seat: bool,
+}
+
+/// Checks a new game's setup by the core ([`GameSetup`]: its checks, its errors) and
+/// settles what chance decides (a Ruinas game's ruins): the setup to store.
+pub fn new_setup(asked: &AskedSetup) -> Result<Setup, GameError> {
+    let board = match (asked.board, asked.board_file) {
+        (_, Some(text)) => BoardSource::File {
+            name: crate::boards::INLINE_FILE.into(),
+            text: text.to_string(),
+        },
+        (Some(name), None) => BoardSource::Builtin(name.to_string()),
+        (None, None) => {
+            return Err(GameError::BadSetup(
+                "say which board: board (a scenario's name) or board_file (a board file's text)".into(),
+            ))
+        }
+    };
+    let mut setup = GameSetup::new(board, asked.players);
+    for (key, value) in [("stuck_rule", asked.stuck_rule), ("variant", asked.variant)] {
+        if let Some(value) = value {
+            setup.set(key, value)?;
+        }
     }
+    if let Some(words) = asked.colours {
+        // One colour per word of the list (a word is never split into letters here).
+        setup.colours = Some(
+            words
+                .iter()
+                .map(|w| Colour::from_word(w).ok_or_else(|| SetupError::NotAColour(w.clone())))
+                .collect::<Result<_, _>>()?,
+        );
+    }
+    if setup.variant == Variant::Ruinas {
+        let seed = match asked.ruins_seed {
+            Some(s) => s,
+            None => getrandom::u64().map_err(|e| GameError::internal(format!("no randomness: {e}")))?,
+        };
+        setup.ruins = Some(Ruins::Seed(seed));
+    } else if let Some(seed) = asked.ruins_seed {
+        setup.ruins = Some(Ruins::Seed(seed));
+    }
+    let site = site_for(&setup)?;
+    if let (Some(name), Some(_)) = (asked.board, asked.board_file) {
+        if !site.board().is_called(name) {
+            return Err(GameError::BadSetup(format!(
+                "board is '{}' but the board file describes '{}'; give one of them",
+                printable(name),
+                printable(&site.board().name)
+            )));
+        }
+    }
+    let game = setup.start_on(site.clone())?;
+    Ok(Setup {
+        board: site.board().name.clone(),
+        players: asked.players,
+        variant: setup.variant,
+        colours: site.order().to_vec(),
+        ruins: game.ruins().iter().map(|&m| game.notation(m)).collect(),
+        hot_seat: asked.hot_seat,
+        board_file: asked.board_file.map(String::from),
+        stuck_rule: setup.stuck_rule,
+    })
 }
 
 /// Replays stored rows with the core.

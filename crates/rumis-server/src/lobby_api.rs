@@ -14,7 +14,7 @@ use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Extension, Json, Router};
-use rumis_core::{Board, Colour, Variant};
+use rumis_core::Variant;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use tokio::sync::broadcast::error::RecvError;
@@ -142,57 +142,21 @@ fn bad_setup(reason: impl Into<String>) -> ApiError {
     ApiError::bad_request("bad_setup", reason)
 }
 
-/// A setup from names, checked by the core (`Site::new`).
+/// A setup from names, checked by the core (the service's `new_setup`). Not Ruinas: its
+/// ruins are placed when a game is created, so it is made with `POST /api/v1/games`.
 fn setup_of(board: &str, players: usize, variant: Option<&str>, colours: Option<&[String]>) -> Result<Setup, ApiError> {
-    let b = Board::builtin(board).ok_or_else(|| {
-        ApiError::bad_request(
-            "unknown_board",
-            format!(
-                "unknown board '{}'; the boards are {}",
-                printable(board),
-                Board::builtin_names()
-            ),
-        )
-    })?;
-    if !(2..=4).contains(&players) {
-        return Err(bad_setup(format!("a game has 2 to 4 players, not {players}")));
-    }
-    let variant = match variant {
-        None => Variant::Standard,
-        Some(v) => Variant::from_name(v).ok_or_else(|| {
-            bad_setup(format!(
-                "unknown variant '{}' (standard, two-player-four-colors, ruinas)",
-                printable(v)
-            ))
-        })?,
-    };
-    if variant == Variant::Ruinas {
+    if variant.and_then(Variant::from_name) == Some(Variant::Ruinas) {
         return Err(bad_setup(
             "ruinas games are made with POST /api/v1/games, not in the lobby",
         ));
     }
-    let colours = match colours {
-        None => None,
-        Some(list) => Some(
-            list.iter()
-                .map(|w| {
-                    Colour::from_word(w)
-                        .ok_or_else(|| bad_setup(format!("'{}' is not a colour (R, Y, G, B)", printable(w))))
-                })
-                .collect::<Result<Vec<_>, _>>()?,
-        ),
-    };
-    let site = rumis_core::Site::new(b.clone(), players, variant, colours).map_err(|e| bad_setup(e.to_string()))?;
-    Ok(Setup {
-        board: b.name.clone(),
+    Ok(crate::service::new_setup(&crate::service::AskedSetup {
+        board: Some(board),
         players,
         variant,
-        colours: site.order().to_vec(),
-        ruins: Vec::new(),
-        hot_seat: false,
-        board_file: None,
-        stuck_rule: rumis_core::StuckRule::Out,
-    })
+        colours,
+        ..Default::default()
+    })?)
 }
 
 async fn seek(

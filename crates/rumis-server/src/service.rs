@@ -21,7 +21,7 @@ use crate::clock::{self, Clock};
 use crate::error::GameError;
 use crate::events::{self, Event, Hub};
 use crate::game::{authorise, event, hash_token, play, random_hex, repeated, replay};
-pub use crate::game::{start_game, Loaded};
+pub use crate::game::{new_setup, start_game, AskedSetup, Loaded};
 use crate::queue::{AiQueue, Job};
 use crate::store::{NewGame, Progress, Seat, SeatKind, Setup, Store, Summary};
 use crate::wire::{self, GameEvent};
@@ -238,7 +238,7 @@ impl Games {
         if clock.is_some() && !seats.iter().any(|s| s.kind == SeatKind::Human) {
             return Err(GameError::BadClock("a game of AI seats only has no clock".into()));
         }
-        let game = start_game(&setup).map_err(GameError::BadSetup)?;
+        let game = start_game(&setup)?;
         let site = game.site().clone();
         let player_count = match setup.variant {
             Variant::TwoPlayerFourColors => 2,

@@ -8,13 +8,14 @@ mod common;
 on_both_databases!(
     a_bad_inline_board_is_refused_and_creates_nothing,
     an_own_board_survives_a_restart_and_its_record_replays,
-    a_pass_rule_game_names_the_passes_and_the_ai_plays_it_to_the_end
+    a_pass_rule_game_names_the_passes_and_the_ai_plays_it_to_the_end,
+    a_bad_setup_gets_the_cores_words_and_creates_nothing
 );
 
 use std::sync::Arc;
 
 use common::*;
-use rumis_core::{record, Board, Game, Rng, Site, StuckRule, Variant};
+use rumis_core::{record, Board, Game, GameSetup, Rng, Site, StuckRule, Variant};
 use serde_json::{json, Value};
 
 /// 4 x 3 with a hole, a printed height and a red frame for 2 players.
@@ -298,5 +299,76 @@ async fn a_pass_rule_game_names_the_passes_and_the_ai_plays_it_to_the_end(db: St
     let game = record::read_game(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
     assert_eq!(game.site().stuck_rule(), StuckRule::Pass);
     assert_eq!(game.moves().len() as i64, st["moves_played"].as_i64().unwrap());
+    server.stop().await;
+}
+
+/// The server checks a setup by the core (`GameSetup`): a refused one gets the core's
+/// sentence (the words of a command line's or an engine's refusal), or for the request's
+/// own fields the field's name, and a client's words made printable.
+async fn a_bad_setup_gets_the_cores_words_and_creates_nothing(db: String) {
+    let server = start(config(&db)).await;
+    let core = |settings: &[(&str, &str)]| {
+        GameSetup::from_settings(settings.iter().copied())
+            .and_then(|s| s.start())
+            .unwrap_err()
+            .to_string()
+    };
+    for (body, reason) in [
+        (
+            json!({ "board": "chullpa", "players": 5 }),
+            core(&[("board", "chullpa"), ("players", "5")]),
+        ),
+        (
+            json!({ "board": "chullpa", "players": 2, "colours": ["R", "R"] }),
+            core(&[("board", "chullpa"), ("players", "2"), ("colors", "R R")]),
+        ),
+        (
+            json!({ "board": "chullpa", "players": 3, "colours": ["R", "Y"] }),
+            core(&[("board", "chullpa"), ("players", "3"), ("colors", "R Y")]),
+        ),
+        (
+            json!({ "board": "pirka", "players": 4, "variant": "ruinas" }),
+            core(&[("board", "pirka"), ("players", "4"), ("variant", "ruinas")]),
+        ),
+        (
+            json!({ "board": "pirka", "players": 3, "variant": "two-player-four-colors" }),
+            core(&[
+                ("board", "pirka"),
+                ("players", "3"),
+                ("variant", "two-player-four-colors"),
+            ]),
+        ),
+        (
+            json!({ "board": "chullpa", "players": 2, "colours": ["R", "Y\u{7}es"] }),
+            "'Yes' is not a colour (R, Y, G, B)".to_string(),
+        ),
+        (
+            json!({ "board": "chullpa", "players": 2, "ruins_seed": 3 }),
+            "ruins_seed belongs only to a ruinas game".to_string(),
+        ),
+        (
+            json!({ "board": "chullpa", "players": 2, "variant": "chess" }),
+            "unknown variant 'chess' (standard, two-player-four-colors, ruinas)".to_string(),
+        ),
+    ] {
+        let r = post(server.addr, "/api/v1/games", None, &body).await;
+        assert_eq!(r.status, 400, "{body}: {}", r.text());
+        assert_eq!(r.json()["error"], "bad_setup", "{}", r.text());
+        assert_eq!(s(&r.json()["reason"]), reason, "{body}");
+    }
+    // A seek in the lobby is checked the same way.
+    let r = post(
+        server.addr,
+        "/api/v1/lobby/seeks",
+        None,
+        &json!({ "board": "chullpa", "players": 2, "colours": ["B", "B"], "seats": [{ "kind": "me" }, { "kind": "open" }] }),
+    )
+    .await;
+    assert_eq!(r.status, 400, "{}", r.text());
+    assert_eq!(
+        s(&r.json()["reason"]),
+        core(&[("board", "chullpa"), ("players", "2"), ("colors", "B B")])
+    );
+    assert_eq!(open_games(server.addr).await, 0, "a refused setup creates no game");
     server.stop().await;
 }

@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use rumis_core::notation::{read, resolve};
-use rumis_core::{Board, Move, Position, Site, Stone, Variant};
+use rumis_core::{Board, BoardSource, GameSetup, Move, Position, Site, Stone, Variant};
 
 use crate::{BoxSize, Filling};
 
@@ -32,7 +32,12 @@ impl CubePuzzle {
         }
         let board = Board::open_box(size.x, size.y, size.z as u8).map_err(|e| e.to_string())?;
         // Ruinas for two players: its ruins are one colour's eleven stones under rules 1-4.
-        let site = Site::new(board, 2, Variant::Ruinas, None).map_err(|e| e.to_string())?;
+        let site = GameSetup {
+            variant: Variant::Ruinas,
+            ..GameSetup::new(BoardSource::Board(board), 2)
+        }
+        .site()
+        .map_err(|e| e.to_string())?;
         let pos = Position::new(&site);
         Ok(CubePuzzle {
             size,

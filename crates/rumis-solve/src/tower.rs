@@ -7,7 +7,7 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use rumis_core::{Board, Game, Move, Position, Site, Variant};
+use rumis_core::{Board, BoardSource, Game, GameSetup, Move, Position, Site};
 
 /// The box: a 5 x 5 board with height limit 5 for every player count.
 pub fn tower_board(size: usize) -> Board {
@@ -111,7 +111,8 @@ impl Search<'_> {
 
 /// Searches for a completed `size`^3 cube built in turn, within `budget` positions.
 pub fn solve_tower(size: usize, budget: u64) -> TowerReport {
-    let site = Arc::new(Site::new(tower_board(size), 4, Variant::Standard, None).expect("a valid setup"));
+    let setup = GameSetup::new(BoardSource::Board(tower_board(size)), 4);
+    let site = Arc::new(setup.site().expect("a valid setup"));
     let start = Position::new(&site);
     let mut s = Search {
         site: &site,

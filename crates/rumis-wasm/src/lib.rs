@@ -16,10 +16,8 @@ mod boards;
 mod ffi;
 mod view;
 
-use std::sync::Arc;
-
 use rumis_ai::{level_config, Mcts, MctsConfig, SearchResult};
-use rumis_core::{record, Board, Colour, Game, Rng, Site, Stone, StuckRule, Variant};
+use rumis_core::{record, Board, BoardSource, Game, GameSetup, Rng, Ruins, SetupError, Stone, Variant};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -261,42 +259,28 @@ pub fn load(text: &str) -> Result<Game, Failure> {
 }
 
 fn new_game(r: &NewGame) -> Result<Game, Failure> {
-    let board = record::builtin_board(&r.board).map_err(|e| fail("bad_setup", e.to_string()))?;
-    let variant = match r.variant.as_deref() {
-        None => Variant::Standard,
-        Some(v) => Variant::from_name(v).ok_or_else(|| {
-            fail(
-                "bad_setup",
-                format!("unknown variant '{v}'; use standard, two-player-four-colors or ruinas"),
-            )
-        })?,
-    };
-    let colours = match r.colours.as_deref() {
-        None => None,
-        Some(text) => Some(Colour::parse_list(text).map_err(|e| fail("bad_setup", e.to_string()))?),
-    };
-    let stuck = match r.stuck_rule.as_deref() {
-        None => StuckRule::Out,
-        Some(s) => StuckRule::from_name(s)
-            .ok_or_else(|| fail("bad_setup", format!("unknown stuck rule '{s}'; use out or pass")))?,
-    };
-    let site = Site::new(board, r.players, variant, colours)
-        .map_err(|e| fail("bad_setup", e.to_string()))?
-        .with_stuck_rule(stuck);
-    let site = Arc::new(site);
-    if variant != Variant::Ruinas {
-        if r.ruins.as_ref().is_some_and(|v| !v.is_empty()) || r.ruins_seed.is_some() {
-            return Err(fail("bad_setup", "only Ruinas has ruins"));
+    // The core reads and checks the setup: its words are every front end's.
+    let bad = |e: SetupError| fail("bad_setup", e.to_string());
+    let mut setup = GameSetup::new(BoardSource::Builtin(r.board.clone()), r.players);
+    for (key, value) in [
+        ("variant", &r.variant),
+        ("colors", &r.colours),
+        ("stuck_rule", &r.stuck_rule),
+    ] {
+        if let Some(value) = value {
+            setup.set(key, value).map_err(bad)?;
         }
-        return Ok(Game::new(site));
     }
-    match &r.ruins {
-        Some(ruins) => {
-            let texts: Vec<&str> = ruins.iter().map(String::as_str).collect();
-            Game::with_ruin_texts(site, &texts).map_err(|e| fail("bad_setup", e.to_string()))
-        }
-        None => Ok(Game::with_random_ruins(site, r.ruins_seed.unwrap_or(1))),
-    }
+    let ruinas = setup.variant == Variant::Ruinas;
+    setup.ruins = match (&r.ruins, r.ruins_seed) {
+        // (An empty list of ruins is no ruins, in any game.)
+        (Some(list), _) if ruinas || !list.is_empty() => Some(Ruins::Placements(list.clone())),
+        (_, Some(seed)) => Some(Ruins::Seed(seed)),
+        // Ruinas without a seed: the page's default, seed 1.
+        _ if ruinas => Some(Ruins::Seed(1)),
+        _ => None,
+    };
+    setup.start().map_err(bad)
 }
 
 fn play(game: &mut Game, text: &str) -> Result<Value, Failure> {

@@ -374,7 +374,7 @@ impl Games {
         lobby: LobbyRow,
         creator: &str,
     ) -> Result<(String, usize, Option<bool>), GameError> {
-        let game = start_game(&seek.setup).map_err(GameError::BadSetup)?;
+        let game = start_game(&seek.setup)?;
         let site = game.site().clone();
         let id = random_hex(8)?;
         let mine = seek
@@ -702,30 +702,13 @@ impl Games {
                     }
                 };
                 let players = quick.players.unwrap_or(2);
-                let setup = Setup {
-                    board,
+                let setup = crate::game::new_setup(&crate::game::AskedSetup {
+                    board: Some(&board),
                     players,
-                    variant: Variant::Standard,
-                    colours: Vec::new(),
-                    ruins: Vec::new(),
-                    hot_seat: false,
-                    board_file: None,
-                    stuck_rule: rumis_core::StuckRule::Out,
-                };
-                let site = rumis_core::Site::new(
-                    Board::builtin(&setup.board)
-                        .ok_or_else(|| GameError::BadSetup("unknown board".into()))?
-                        .clone(),
-                    players,
-                    Variant::Standard,
-                    None,
-                )
-                .map_err(|e| GameError::BadSetup(e.to_string()))?;
+                    ..Default::default()
+                })?;
                 let seek = Seek {
-                    setup: Setup {
-                        colours: site.order().to_vec(),
-                        ..setup
-                    },
+                    setup,
                     slots: std::iter::once(Slot::Me)
                         .chain(std::iter::repeat_n(Slot::Open, players - 1))
                         .collect(),
