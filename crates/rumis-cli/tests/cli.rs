@@ -372,7 +372,9 @@ fn bad_setups_get_the_cores_words_on_the_command_line_and_in_the_engine() {
             .unwrap_err()
             .to_string()
     };
-    let cases: [(&[&str], &[&str], &[(&str, &str)]); 4] = [
+    // (command-line options, the engine's new_game words, the core's settings)
+    type Case<'a> = (&'a [&'a str], &'a [&'a str], &'a [(&'a str, &'a str)]);
+    let cases: [Case; 4] = [
         (
             &["--players", "2", "--colors", "R R"],
             &["2", "colors=RR"],
