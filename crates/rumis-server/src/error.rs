@@ -16,6 +16,9 @@ pub enum GameError {
     UnknownGame(String),
     #[error("{0}")]
     BadSetup(String),
+    /// A board asked for by a name that is no scenario's.
+    #[error("{0}")]
+    UnknownBoard(String),
     #[error("moving needs the seat's token: 'Authorization: Bearer <token>' or \"token\" in the body")]
     MissingToken,
     #[error("this token holds no seat of this game")]
@@ -96,6 +99,7 @@ impl From<GameError> for ApiError {
         match e {
             GameError::UnknownGame(id) => ApiError::not_found(&id),
             GameError::BadSetup(_) => ApiError::bad_request("bad_setup", reason),
+            GameError::UnknownBoard(_) => ApiError::bad_request("unknown_board", reason),
             GameError::MissingToken => ApiError::new(StatusCode::UNAUTHORIZED, "missing_token", reason),
             GameError::WrongToken => ApiError::new(StatusCode::FORBIDDEN, "wrong_token", reason),
             GameError::GameOver => ApiError::conflict("game_over", reason),

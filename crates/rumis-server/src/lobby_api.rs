@@ -14,16 +14,14 @@ use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Extension, Json, Router};
-use rumis_core::{Board, Colour, Variant};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use tokio::sync::broadcast::error::RecvError;
 
 use crate::api::parse_body;
 use crate::edge::ClientIp;
-use crate::error::{printable, ApiError, GameError};
-use crate::service::{Quick, Seek, Slot, LOBBY};
-use crate::store::Setup;
+use crate::error::{ApiError, GameError};
+use crate::service::{QuickAsked, SeatAsked, SeekAsked, LOBBY};
 use crate::ws::Sockets;
 use crate::App;
 
@@ -138,63 +136,6 @@ struct SeekRequest {
     clock: Option<crate::api::ClockRequest>,
 }
 
-fn bad_setup(reason: impl Into<String>) -> ApiError {
-    ApiError::bad_request("bad_setup", reason)
-}
-
-/// A setup from names, checked by the core (`Site::new`).
-fn setup_of(board: &str, players: usize, variant: Option<&str>, colours: Option<&[String]>) -> Result<Setup, ApiError> {
-    let b = Board::builtin(board).ok_or_else(|| {
-        ApiError::bad_request(
-            "unknown_board",
-            format!(
-                "unknown board '{}'; the boards are {}",
-                printable(board),
-                Board::builtin_names()
-            ),
-        )
-    })?;
-    if !(2..=4).contains(&players) {
-        return Err(bad_setup(format!("a game has 2 to 4 players, not {players}")));
-    }
-    let variant = match variant {
-        None => Variant::Standard,
-        Some(v) => Variant::from_name(v).ok_or_else(|| {
-            bad_setup(format!(
-                "unknown variant '{}' (standard, two-player-four-colors, ruinas)",
-                printable(v)
-            ))
-        })?,
-    };
-    if variant == Variant::Ruinas {
-        return Err(bad_setup(
-            "ruinas games are made with POST /api/v1/games, not in the lobby",
-        ));
-    }
-    let colours = match colours {
-        None => None,
-        Some(list) => Some(
-            list.iter()
-                .map(|w| {
-                    Colour::from_word(w)
-                        .ok_or_else(|| bad_setup(format!("'{}' is not a colour (R, Y, G, B)", printable(w))))
-                })
-                .collect::<Result<Vec<_>, _>>()?,
-        ),
-    };
-    let site = rumis_core::Site::new(b.clone(), players, variant, colours).map_err(|e| bad_setup(e.0))?;
-    Ok(Setup {
-        board: b.name.clone(),
-        players,
-        variant,
-        colours: site.order.clone(),
-        ruins: Vec::new(),
-        hot_seat: false,
-        board_file: None,
-        stuck_rule: rumis_core::StuckRule::Out,
-    })
-}
-
 async fn seek(
     State(app): Shared,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
@@ -202,41 +143,23 @@ async fn seek(
     body: Body,
 ) -> Result<Response, ApiError> {
     let req: SeekRequest = parse_body(body)?;
-    let clock = req.clock.map(crate::api::ClockRequest::rule).transpose()?;
-    let setup = setup_of(&req.board, req.players, req.variant.as_deref(), req.colours.as_deref())?;
-    let seats = if setup.variant == Variant::TwoPlayerFourColors {
-        2
-    } else {
-        setup.players
-    };
-    if req.seats.len() != seats {
-        return Err(bad_setup(format!(
-            "this game has {seats} seats, not {}",
-            req.seats.len()
-        )));
-    }
-    let slots = req
-        .seats
-        .iter()
-        .map(|s| match (s.kind.as_str(), s.level) {
-            ("me", None) => Ok(Slot::Me),
-            ("open", None) => Ok(Slot::Open),
-            ("ai", Some(l)) if (1..=9).contains(&l) => Ok(Slot::Ai(l)),
-            ("ai", _) => Err(bad_setup("an AI seat needs a level from 1 to 9")),
-            ("me" | "open", Some(_)) => Err(bad_setup("only an AI seat has a level")),
-            (k, _) => Err(bad_setup(format!(
-                "a seat is \"me\", \"open\" or \"ai\", not '{}'",
-                printable(k)
-            ))),
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    let seek = Seek {
-        setup,
-        slots,
+    let asked = SeekAsked {
+        board: req.board,
+        players: req.players,
+        variant: req.variant,
+        colours: req.colours,
         rated: req.rated,
-        clock,
+        seats: req
+            .seats
+            .into_iter()
+            .map(|s| SeatAsked {
+                kind: s.kind,
+                level: s.level,
+            })
+            .collect(),
+        clock: req.clock.map(crate::api::ClockRequest::asked),
     };
-    let seated = app.games.seek(bearer(&headers), seek, &peer.ip().to_string()).await?;
+    let seated = app.games.seek(bearer(&headers), asked, &peer.ip().to_string()).await?;
     Ok((StatusCode::CREATED, Json(seated)).into_response())
 }
 
@@ -264,27 +187,16 @@ async fn quick(
     body: Body,
 ) -> Result<Response, ApiError> {
     let req: QuickRequest = optional_body(body)?;
-    let board = req.board.filter(|b| !b.eq_ignore_ascii_case("any"));
-    let players = match &req.players {
-        None => None,
-        Some(Value::String(s)) if s.eq_ignore_ascii_case("any") => None,
-        Some(Value::Number(n)) => Some(
-            n.as_u64()
-                .filter(|p| (2..=4).contains(p))
-                .ok_or_else(|| bad_setup(format!("a game has 2 to 4 players, not {n}")))? as usize,
-        ),
-        Some(v) => return Err(bad_setup(format!("players is 2, 3, 4 or \"any\", not {v}"))),
-    };
-    let quick = Quick {
-        board,
-        players,
+    let asked = QuickAsked {
+        board: req.board,
+        players: req.players,
         rated: req.rated,
-        level: req.ai_level.unwrap_or(3),
-        wait: Duration::from_secs(req.wait_seconds.unwrap_or(60)),
+        ai_level: req.ai_level,
+        wait_seconds: req.wait_seconds,
     };
     let seated = app
         .games
-        .quick_play(bearer(&headers), quick, &peer.ip().to_string())
+        .quick_play(bearer(&headers), asked, &peer.ip().to_string())
         .await?;
     Ok((StatusCode::CREATED, Json(seated)).into_response())
 }

@@ -28,7 +28,8 @@ use crate::wire::{self, GameEvent};
 
 mod leaving;
 mod lobby;
-pub use lobby::{Quick, Seek, Slot, LOBBY};
+pub use lobby::asked::{QuickAsked, SeatAsked, SeekAsked};
+pub use lobby::LOBBY;
 
 /// A write that stays busy this long answers `503 busy`.
 const WRITE_DEADLINE: Duration = Duration::from_secs(4);
