@@ -7,7 +7,8 @@ on_both_databases!(
     bad_input_is_refused_and_changes_nothing,
     a_rated_game_from_seek_to_rematch,
     quick_play_meets_and_fills_with_the_ai_after_a_restart,
-    a_seek_with_a_clock_starts_it_when_the_last_seat_is_taken
+    a_seek_with_a_clock_starts_it_when_the_last_seat_is_taken,
+    a_seat_the_ai_took_over_ranks_last
 );
 
 use std::net::SocketAddr;
@@ -739,6 +740,32 @@ async fn a_seek_with_a_clock_starts_it_when_the_last_seat_is_taken(db: String) {
     .await;
     assert_eq!(r.status, 201, "{}", r.text());
     let id = s(&r.json()["game"]);
+    // The lobby and the table show the seek's clock (they said null: the bug this pins).
+    let lobby = get(addr, "/api/v1/lobby").await.json();
+    let listed = &lobby["seeks"][0]["clock"];
+    assert_eq!(
+        (
+            listed["kind"].clone(),
+            listed["initial_ms"].clone(),
+            listed["increment_ms"].clone(),
+            listed["on_timeout"].clone(),
+            listed["running_seat"].clone(),
+        ),
+        (
+            json!("realtime"),
+            json!(300_000),
+            json!(2_000),
+            json!("out"),
+            Value::Null
+        ),
+        "{lobby}"
+    );
+    assert_eq!(listed["seats"][1]["remaining_ms"], 300_000, "{lobby}");
+    let t = table(addr, &id).await;
+    assert_eq!(t["clock"]["initial_ms"], 300_000, "{t}");
+    // An untimed seek has none.
+    let untimed = seek2(addr, &a, false).await;
+    assert_eq!(table(addr, &untimed).await["clock"], Value::Null);
     let state = get(addr, &format!("/api/v1/games/{id}")).await.json();
     assert_eq!(state["clock"]["kind"], "realtime", "{state}");
     assert_eq!(
@@ -756,5 +783,88 @@ async fn a_seek_with_a_clock_starts_it_when_the_last_seat_is_taken(db: String) {
     // The wait before the join cost the first seat nothing.
     let left = state["clock"]["seats"][0]["remaining_ms"].as_i64().unwrap();
     assert!(left > 299_000, "{state}");
+    // In play, the lobby's list shows it running for the first seat.
+    let lobby = get(addr, "/api/v1/lobby").await.json();
+    let playing = lobby["playing"].as_array().unwrap();
+    let listed = playing
+        .iter()
+        .find(|g| g["game"] == id.as_str())
+        .expect("listed in play");
+    assert_eq!(listed["clock"]["running_seat"], 0, "{lobby}");
+    server.stop().await;
+}
+
+/// A rated game where the AI takes a player's seat over — the player leaves, or runs out of
+/// time under "the AI takes over" — ranks that player last whatever the AI then scores in
+/// the seat (as Board Game Arena ranks a "zombie"): the player is rated, at their own
+/// rating, and loses; the one who stayed wins.
+async fn a_seat_the_ai_took_over_ranks_last(db: String) {
+    let server = start(config(&db)).await;
+    let addr = server.addr;
+    let (a_id, a) = new_player(addr, "Ana").await;
+    let (b_id, b) = new_player(addr, "Ben").await;
+    let clock =
+        json!({ "kind": "realtime", "minutes": 0.1, "increment_seconds": 10, "on_timeout": "ai", "ai_level": 1 });
+    for (round, how) in ["leave", "timeout"].iter().enumerate() {
+        let r = post(
+            addr,
+            "/api/v1/lobby/seeks",
+            Some(&a),
+            &json!({ "board": "chullpa", "players": 2, "rated": true, "clock": clock,
+                     "seats": [{ "kind": "me" }, { "kind": "open" }] }),
+        )
+        .await;
+        assert_eq!(r.status, 201, "{}", r.text());
+        let id = s(&r.json()["game"]);
+        let r = post(addr, &format!("/api/v1/games/{id}/join"), Some(&b), &json!({})).await;
+        assert_eq!(r.status, 201, "{}", r.text());
+        // Ana moves first; then Ben leaves, or lets his 6 s run out.
+        let st = state(addr, &id).await;
+        assert_eq!(
+            play(addr, &id, Some(&a), &s(&st["legal_moves"][0]), 1).await.status,
+            201
+        );
+        if *how == "leave" {
+            let r = post(addr, &format!("/api/v1/games/{id}/leave"), Some(&b), &json!({})).await;
+            assert_eq!(r.status, 200, "{}", r.text());
+        }
+        wait_for(addr, &format!("/api/v1/games/{id}"), None, |st| {
+            st["seats"][1]["kind"] == "ai"
+        })
+        .await;
+        // Ana plays on against the AI in Ben's seat, badly (the last legal move each time).
+        let end = play_out(addr, &id, &[Some(a.clone()), None], |_, legal| legal.len() - 1).await;
+        let games = round as i64 + 1;
+        let pa = wait_for(addr, &format!("/api/v1/players/{a_id}"), None, |v| {
+            v["rating"]["games"] == games
+        })
+        .await;
+        let pb = wait_for(addr, &format!("/api/v1/players/{b_id}"), None, |v| {
+            v["rating"]["games"] == games
+        })
+        .await;
+        let change = |p: &Value| {
+            p["finished"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|g| g["game"] == id.as_str())
+                .map(|g| g["rating_change"].clone())
+                .unwrap()
+        };
+        let (ca, cb) = (change(&pa), change(&pb));
+        let scores = &end["players"];
+        assert_eq!(
+            (ca["place"].clone(), cb["place"].clone()),
+            (json!(1), json!(2)),
+            "{how}: scores {scores}"
+        );
+        assert!(
+            ca["after"].as_i64() > ca["before"].as_i64() && cb["after"].as_i64() < cb["before"].as_i64(),
+            "{how}: {ca} {cb} (scores {scores})"
+        );
+        // Ben was rated at his own rating, not the AI level's (1000).
+        assert!(cb["before"].as_i64().unwrap() > 1300, "{how}: {cb}");
+    }
     server.stop().await;
 }

@@ -59,8 +59,9 @@ pub struct Table {
     pub lobby: bool,
     pub rated: bool,
     pub quick: bool,
-    /// The clock (the clocks' part of the API fills it in); `null`: untimed.
-    pub clock: Option<serde_json::Value>,
+    /// The game's clock as the state shows it (for a seek: the rule, and nobody's time
+    /// running yet); `null`: untimed.
+    pub clock: Option<super::ClockInfo>,
     /// Quick play: when the free seats get the AI (ms since the epoch), and at what level.
     pub fill_at: Option<i64>,
     pub fill_level: Option<u8>,

@@ -3,7 +3,7 @@
 
 use crate::error::GameError;
 use crate::ratings;
-use crate::service::Games;
+use crate::service::{now_ms, Games};
 use crate::store::{PlayerGame, PlayerRow, SeatKind, SeatPlayer};
 use crate::wire;
 
@@ -59,7 +59,7 @@ fn table(g: &PlayerGame, seats: &[SeatPlayer]) -> wire::Table {
         lobby: g.lobby.is_some(),
         rated: lobby.rated,
         quick: lobby.quick,
-        clock: None,
+        clock: g.clock.as_ref().map(|c| c.info(now_ms())),
         fill_at: (lobby.fill_at > 0).then_some(lobby.fill_at),
         fill_level: (lobby.fill_at > 0).then_some(lobby.fill_level),
         seats: seats.iter().map(table_seat).collect(),
@@ -153,6 +153,7 @@ impl Games {
             created: stored.created,
             updated: stored.updated,
             lobby,
+            clock: stored.clock.clone(),
         };
         Ok(table(&g, &seats))
     }

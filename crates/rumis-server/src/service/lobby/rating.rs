@@ -10,20 +10,27 @@ use crate::service::{now_ms, Games};
 use crate::store::{RatingChange, SeatKind, SeatPlayer, Store};
 use crate::wire::GameEvent;
 
-/// The seats that forfeited a finished game: a colour of theirs left it (resigned, or ran
-/// out of time under the "out" rule — the core's retirements). They rank last when its
-/// ratings are counted (issue #17: "timeout and resign count as last place"). A seat the
-/// AI took over on a timeout is not a retirement and ranks by its score.
-pub(crate) fn forfeited_seats(loaded: &Loaded) -> Vec<usize> {
-    let mut seats: Vec<usize> = loaded
+/// The seats that forfeited a finished game; they rank last when its ratings are counted
+/// (issue #17: "timeout and resign count as last place"), sharing the last place:
+///
+/// - a colour of theirs left it (resigned, or ran out of time under the "out" rule — the
+///   core's retirements);
+/// - the AI took the seat over from its player (the player left, or ran out of time under
+///   "the AI takes over"). Board Game Arena ranks such a "zombie" seat last, and so does
+///   this: the player walked away, and the AI's play in the seat afterwards is not theirs
+///   — else leaving a lost game would cost nothing, and a seat handed to a strong AI could
+///   even gain rating for its absent player.
+pub(crate) fn forfeited_seats(loaded: &Loaded, seats: &[SeatPlayer]) -> Vec<usize> {
+    let mut out: Vec<usize> = loaded
         .game
         .retirements()
         .iter()
         .filter_map(|r| loaded.seat_of(r.colour).map(|s| s.seat))
+        .chain(seats.iter().filter(|s| s.taken_over()).map(|s| s.seat))
         .collect();
-    seats.sort_unstable();
-    seats.dedup();
-    seats
+    out.sort_unstable();
+    out.dedup();
+    out
 }
 
 impl Games {
@@ -62,7 +69,9 @@ impl Games {
 
     /// Counts a finished game's ratings: places from the players' scores (the core's
     /// outcome; a two-player four-colour game's player scores are its players', not its
-    /// colours'), forfeits last; AI seats take part at their level's fixed rating.
+    /// colours'), forfeits last ([`forfeited_seats`]); AI seats take part at their level's
+    /// fixed rating. A seat the AI took over is its player's: rated (last) at the player's
+    /// rating, not the AI's.
     async fn rate_in(
         &self,
         conn: &mut sqlx::AnyConnection,
@@ -78,12 +87,12 @@ impl Games {
                 seats.len()
             )));
         }
-        let places = ratings::places(&outcome.players, &forfeited_seats(loaded));
+        let places = ratings::places(&outcome.players, &forfeited_seats(loaded, seats));
         let before: Vec<(f64, f64)> = seats
             .iter()
-            .map(|s| match (&s.kind, &s.player) {
-                (SeatKind::Ai, _) => ratings::ai_rating(s.level),
-                (_, Some(p)) => (p.rating, p.uncertainty),
+            .map(|s| match (s.taken, &s.kind, &s.player) {
+                (true, _, Some(p)) => (p.rating, p.uncertainty),
+                (false, SeatKind::Ai, _) => ratings::ai_rating(s.level),
                 // A guest plays as a new player, and keeps nothing.
                 _ => ratings::START,
             })
@@ -91,7 +100,8 @@ impl Games {
         let after = ratings::update(&before, &places);
         let now = now_ms();
         for (i, s) in seats.iter().enumerate() {
-            let Some(p) = s.player.as_ref().filter(|_| s.kind == SeatKind::Human && s.taken) else {
+            // A player's seat, whoever played it at the end (the AI, after a take-over).
+            let Some(p) = s.player.as_ref().filter(|_| s.taken) else {
                 continue;
             };
             Store::set_player_rating_in(conn, &p.id, after[i].0, after[i].1).await?;
