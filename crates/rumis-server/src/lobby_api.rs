@@ -32,6 +32,7 @@ pub fn routes() -> Router<Arc<App>> {
     Router::new()
         .route("/api/v1/players", post(new_player))
         .route("/api/v1/players/me", get(me))
+        .route("/api/v1/players/me/presence", post(presence))
         .route("/api/v1/players/{id}", get(player))
         .route("/api/v1/lobby", get(lobby))
         .route("/api/v1/lobby/events", get(lobby_events))
@@ -41,6 +42,7 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/api/v1/games/{id}/join", post(join))
         .route("/api/v1/games/{id}/abort", post(abort))
         .route("/api/v1/games/{id}/rematch", post(rematch))
+        .route("/api/v1/games/{id}/rematch/decline", post(decline_rematch))
         .route("/api/v1/ratings", get(leaderboard))
 }
 
@@ -79,6 +81,11 @@ async fn new_player(State(app): Shared, body: Body) -> Result<Response, ApiError
 async fn me(State(app): Shared, headers: HeaderMap) -> Result<Json<Value>, ApiError> {
     let p = app.games.player_for_key(bearer(&headers).as_deref()).await?;
     Ok(Json(json!(app.games.player_page(&p.id).await?)))
+}
+
+/// The presence ping: the key's player is here (their waiting games do not expire).
+async fn presence(State(app): Shared, headers: HeaderMap) -> Result<Json<Value>, ApiError> {
+    Ok(Json(json!(app.games.presence(bearer(&headers).as_deref()).await?)))
 }
 
 async fn player(State(app): Shared, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
@@ -238,6 +245,12 @@ async fn rematch(
     crate::api::check_id(&id)?;
     let seated = app.games.rematch(&id, bearer(&headers), &peer.ip().to_string()).await?;
     Ok((StatusCode::CREATED, Json(seated)).into_response())
+}
+
+/// Declines the rematch offered after game `id` (by the player's key).
+async fn decline_rematch(State(app): Shared, Path(id): Path<String>, headers: HeaderMap) -> Result<Response, ApiError> {
+    crate::api::check_id(&id)?;
+    Ok(Json(app.games.decline_rematch(&id, bearer(&headers)).await?).into_response())
 }
 
 /// The lobby's WebSocket: `{type: "lobby", seeks, playing}` at once and after every

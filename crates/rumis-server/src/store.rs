@@ -166,12 +166,13 @@ pub struct Store {
     writers: Option<std::sync::Arc<Semaphore>>,
 }
 
-const MIGRATIONS: [(i64, &str, &str); 5] = [
+const MIGRATIONS: [(i64, &str, &str); 6] = [
     (1, "games", include_str!("../migrations/0001_games.sql")),
     (2, "lifecycle", include_str!("../migrations/0002_lifecycle.sql")),
     (3, "players", include_str!("../migrations/0003_players.sql")),
     (4, "clocks", include_str!("../migrations/0004_clocks.sql")),
     (5, "custom_boards", include_str!("../migrations/0005_custom_boards.sql")),
+    (6, "presence", include_str!("../migrations/0006_presence.sql")),
 ];
 
 fn colours_text(colours: &[Colour]) -> String {

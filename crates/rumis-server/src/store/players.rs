@@ -165,8 +165,8 @@ fn game_from(r: &AnyRow) -> Result<PlayerGame, sqlx::Error> {
 impl Store {
     pub async fn insert_player(&self, p: &PlayerRow, key_hash: &str) -> Result<(), GameError> {
         sqlx::query(
-            "INSERT INTO players (id, name, key_hash, rating, uncertainty, rated_games, created) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            "INSERT INTO players (id, name, key_hash, rating, uncertainty, rated_games, created, seen) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $7)",
         )
         .bind(&p.id)
         .bind(&p.name)
@@ -214,6 +214,44 @@ impl Store {
             Some(r) => Ok(player_from(&r, "p_")?),
             None => Ok(None),
         }
+    }
+
+    /// A player was seen now (a request with their key): inside a write.
+    pub async fn touch_player_in(conn: &mut AnyConnection, player: &str, now: i64) -> Result<(), GameError> {
+        sqlx::query("UPDATE players SET seen = $1 WHERE id = $2 AND seen < $1")
+            .bind(now)
+            .bind(player)
+            .execute(&mut *conn)
+            .await?;
+        Ok(())
+    }
+
+    /// A player was seen now (the presence ping).
+    pub async fn touch_player(&self, player: &str, now: i64) -> Result<(), GameError> {
+        let mut conn = self.pool.acquire().await?;
+        Store::touch_player_in(&mut conn, player, now).await
+    }
+
+    /// When a player was last seen (`None`: no such player).
+    pub async fn player_seen_in(conn: &mut AnyConnection, player: &str) -> Result<Option<i64>, GameError> {
+        let row = sqlx::query("SELECT seen FROM players WHERE id = $1")
+            .bind(player)
+            .fetch_optional(&mut *conn)
+            .await?;
+        Ok(row.map(|r| r.try_get("seen")).transpose()?)
+    }
+
+    /// Waiting lobby games whose creator was last seen before `cutoff`, oldest first.
+    pub async fn stale_seeks(&self, cutoff: i64, limit: i64) -> Result<Vec<String>, GameError> {
+        let rows = sqlx::query(
+            "SELECT l.game FROM lobby_games l JOIN games g ON g.id = l.game JOIN players p ON p.id = l.created_by \
+             WHERE g.status = 'waiting' AND p.seen < $1 ORDER BY l.created, l.game LIMIT $2",
+        )
+        .bind(cutoff)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.iter().map(|r| r.try_get("game")).collect::<Result<_, _>>()?)
     }
 
     /// The seats of a game with their players.

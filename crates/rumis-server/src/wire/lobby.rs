@@ -98,6 +98,24 @@ pub struct Seated {
     pub events_url: String,
 }
 
+/// `200` to `POST /players/me/presence`: the player is seen now; their waiting games expire
+/// when they are not seen for `seek_idle_ms`.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Presence {
+    pub player: String,
+    pub seen: i64,
+    pub seek_idle_ms: i64,
+}
+
+/// `200` to `POST /games/{id}/rematch/decline`: the rematch offered after game `game` is
+/// called off.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct DeclineAck {
+    pub game: String,
+    pub rematch: String,
+    pub status: String,
+}
+
 /// `200` to `POST /games/{id}/abort`.
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct AbortAck {

@@ -16,11 +16,12 @@
 //! and aborts; `quick` is quick play and its AI fill; `rematch` offers, accepts and
 //! declines rematches; `rating` counts a finished rated game.
 //!
-//! What runs later — the quick-play AI filling free seats after the creator's wait, and
-//! the counting of a finished rated game's ratings — is derived from committed rows
-//! (`lobby_games.fill_at`, `rating_state`), so that it survives restarts and runs once
-//! with several instances: [`Games::lobby_tick`] claims each piece of work in a
-//! transaction that changes the row it was found by.
+//! What runs later — a waiting game expiring when its creator is gone, the quick-play AI
+//! filling free seats after the creator's wait, and the counting of a finished rated game's
+//! ratings — is derived from committed rows (`players.seen`, `lobby_games.fill_at`,
+//! `rating_state`), so that it survives restarts and runs once with several instances:
+//! [`Games::lobby_tick`] claims each piece of work in a transaction that takes the game's
+//! lock, checks the row again and changes it.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -45,6 +46,12 @@ pub const LOBBY: &str = "lobby";
 
 /// Longest display name, in characters.
 pub const NAME_MAX: usize = 24;
+
+/// A waiting lobby game expires when its creator has not been seen for this long
+/// ([`crate::Config::seek_idle`] by default): no request with their key and no presence
+/// ping (the web app pings every minute while one of its pages is open, so five minutes
+/// forgive a few lost pings and a throttled background tab).
+pub const SEEK_IDLE: Duration = Duration::from_secs(5 * 60);
 
 /// Quick play: the longest wait before the AI fills the free seats.
 pub const FILL_WAIT_MAX: u64 = 3600;
@@ -114,6 +121,15 @@ pub fn check_name(name: &str) -> Result<String, GameError> {
     Ok(name.to_string())
 }
 
+/// What one [`Games::lobby_tick`] did here: how many games expired, were filled, were
+/// rated.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tick {
+    pub expired: usize,
+    pub filled: usize,
+    pub rated: usize,
+}
+
 fn lobby_changed() -> Event {
     Event::new(LOBBY, None, GameEvent::LobbyChanged)
 }
@@ -132,12 +148,13 @@ impl Games {
         Ok(())
     }
 
-    /// The lobby's work due now: quick-play games whose wait is over get the AI in their
-    /// free seats, and finished rated games have their ratings counted. Returns how many
-    /// of each.
-    pub async fn lobby_tick(self: &Arc<Self>) -> Result<(usize, usize), GameError> {
+    /// The lobby's work due now: waiting games whose creator is gone expire, quick-play
+    /// games whose wait is over get the AI in their free seats, and finished rated games
+    /// have their ratings counted.
+    pub async fn lobby_tick(self: &Arc<Self>) -> Result<Tick, GameError> {
+        let expired = self.expire_due().await?;
         let filled = self.fill_due().await?;
         let rated = self.rate_due().await?;
-        Ok((filled, rated))
+        Ok(Tick { expired, filled, rated })
     }
 }

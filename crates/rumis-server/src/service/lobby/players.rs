@@ -45,10 +45,28 @@ impl Games {
             .ok_or(GameError::WrongKey)
     }
 
+    /// The key's player, inside a write; they are seen now (their waiting games stay).
     pub(super) async fn player_in(conn: &mut sqlx::AnyConnection, key: Option<&str>) -> Result<PlayerRow, GameError> {
         let key = key.ok_or(GameError::MissingKey)?;
-        Store::player_by_key_hash_in(conn, &hash_token(key))
+        let p = Store::player_by_key_hash_in(conn, &hash_token(key))
             .await?
-            .ok_or(GameError::WrongKey)
+            .ok_or(GameError::WrongKey)?;
+        Store::touch_player_in(conn, &p.id, now_ms()).await?;
+        Ok(p)
+    }
+
+    /// The presence ping: the key's player is here now, so their waiting games do not
+    /// expire (see [`super::SEEK_IDLE`]).
+    pub async fn presence(&self, key: Option<&str>) -> Result<wire::Presence, GameError> {
+        let p = self.player_for_key(key).await?;
+        let now = now_ms();
+        let id = &p.id;
+        self.retrying(|_| async move { self.store.touch_player(id, now).await })
+            .await?;
+        Ok(wire::Presence {
+            player: p.id.clone(),
+            seen: now,
+            seek_idle_ms: self.limits.seek_idle.as_millis() as i64,
+        })
     }
 }

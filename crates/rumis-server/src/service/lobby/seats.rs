@@ -345,4 +345,72 @@ impl Games {
         .await
         .map_err(|e| GameError::internal(format!("the abort's task failed: {e}")))?
     }
+
+    /// Waiting lobby games whose creator has not been seen for `seek_idle` expire: they are
+    /// aborted (no result, never rated) with an `expired` event. Each is claimed in a write
+    /// that takes the game's lock and reads its status and its creator's last sighting
+    /// again, so that it expires once with any number of instances, and not at all when
+    /// the creator came back or the last seat was taken meanwhile. Returns how many expired
+    /// here.
+    pub(super) async fn expire_due(self: &Arc<Self>) -> Result<usize, GameError> {
+        let cutoff = now_ms() - self.limits.seek_idle.as_millis() as i64;
+        let mut expired = 0;
+        for id in self.store.stale_seeks(cutoff, 100).await? {
+            let _order = self.lock_game(&id).await;
+            let idr = &id;
+            let r = self
+                .retrying(|left| async move {
+                    let mut w = self.store.begin_write(left).await?;
+                    let now = now_ms();
+                    if !Store::lock_game(&mut w.tx, idr, now).await? {
+                        return Ok(None);
+                    }
+                    let Some(lobby) = Store::lobby_row_in(&mut w.tx, idr).await? else {
+                        return Ok(None);
+                    };
+                    let Some(stored) = Store::read_in(&mut w.tx, idr).await? else {
+                        return Ok(None);
+                    };
+                    let seen = Store::player_seen_in(&mut w.tx, &lobby.created_by).await?;
+                    let cutoff = now - self.limits.seek_idle.as_millis() as i64;
+                    if stored.status != "waiting" || seen.is_none_or(|s| s >= cutoff) {
+                        return Ok(None);
+                    }
+                    let loaded = replay(stored)?;
+                    Store::set_progress(
+                        &mut w.tx,
+                        idr,
+                        &Progress {
+                            status: "aborted",
+                            to_move: loaded.game.to_move(),
+                            move_count: 0,
+                            ai_to_move: false,
+                        },
+                    )
+                    .await?;
+                    Store::set_rating_state_in(&mut w.tx, idr, "pending", "none").await?;
+                    Store::clear_fill_in(&mut w.tx, idr).await?;
+                    let events = vec![
+                        event(
+                            idr,
+                            None,
+                            GameEvent::Expired {
+                                game: idr.clone(),
+                                idle_ms: self.limits.seek_idle.as_millis() as i64,
+                            },
+                        ),
+                        lobby_changed(),
+                    ];
+                    self.publish_in(&mut w.tx, &events).await?;
+                    w.tx.commit().await?;
+                    Ok(Some(events))
+                })
+                .await?;
+            if let Some(events) = r {
+                self.committed_for(&id, events, None);
+                expired += 1;
+            }
+        }
+        Ok(expired)
+    }
 }
