@@ -315,6 +315,78 @@ async fn bad_input_is_refused_and_changes_nothing(db: String) {
         (
             "POST",
             "/api/v1/lobby/seeks".into(),
+            Some(&b),
+            json!({ "board": "chullpa", "players": 2, "seats": [{ "kind": "me" }, { "kind": "open" }], "clock": { "kind": "realtime", "minutes": 1e12 } }),
+            400,
+            "bad_clock",
+        ),
+        (
+            "POST",
+            "/api/v1/lobby/seeks".into(),
+            Some(&b),
+            json!({ "board": "chullpa", "players": 2, "seats": [{ "kind": "me" }, { "kind": "open" }], "clock": { "kind": "realtime", "minutes": 5, "increment_seconds": -1 } }),
+            400,
+            "bad_clock",
+        ),
+        (
+            "POST",
+            "/api/v1/lobby/seeks".into(),
+            Some(&b),
+            json!({ "board": "chullpa", "players": 2, "seats": [{ "kind": "me" }, { "kind": "open" }], "clock": { "kind": "realtime", "minutes": 5, "increment_seconds": 1e9 } }),
+            400,
+            "bad_clock",
+        ),
+        (
+            "POST",
+            "/api/v1/lobby/seeks".into(),
+            Some(&b),
+            json!({ "board": "chullpa", "players": 2, "seats": [{ "kind": "me" }, { "kind": "open" }], "clock": { "kind": "correspondence", "days": -3 } }),
+            400,
+            "bad_clock",
+        ),
+        (
+            "POST",
+            "/api/v1/lobby/seeks".into(),
+            Some(&b),
+            json!({ "board": "chullpa", "players": 2, "seats": [{ "kind": "me" }, { "kind": "open" }], "clock": { "kind": "correspondence", "days": 99999999999i64 } }),
+            400,
+            "bad_clock",
+        ),
+        (
+            "POST",
+            "/api/v1/lobby/seeks".into(),
+            Some(&b),
+            json!({ "board": "chullpa", "players": 2, "seats": [{ "kind": "me" }, { "kind": "open" }], "clock": { "kind": "realtime", "minutes": 5, "on_timeout": "ai", "ai_level": 99 } }),
+            400,
+            "bad_clock",
+        ),
+        (
+            "POST",
+            "/api/v1/lobby/seeks".into(),
+            Some(&b),
+            json!({ "board": "chullpa", "players": 2, "seats": [{ "kind": "me" }, { "kind": "open" }], "clock": { "kind": "realtime", "minutes": -1e308 } }),
+            400,
+            "bad_clock",
+        ),
+        (
+            "POST",
+            "/api/v1/players/me/presence".into(),
+            None,
+            Value::Null,
+            401,
+            "missing_key",
+        ),
+        (
+            "POST",
+            "/api/v1/players/me/presence".into(),
+            Some("0123456789abcdef0123456789abcdef"),
+            Value::Null,
+            403,
+            "wrong_key",
+        ),
+        (
+            "POST",
+            "/api/v1/lobby/seeks".into(),
             None,
             json!({ "board": "chullpa", "players": 2, "seats": [{ "kind": "me" }, { "kind": "open" }] }),
             401,
@@ -608,8 +680,9 @@ async fn quick_play_meets_and_fills_with_the_ai_after_a_restart(db: String) {
 }
 
 /// A player key is in the answer that issues it and in no answer after: a scripted
-/// session (seek, lobby, join, table, moves, pages, leaderboard, abort, rematch, records,
-/// both sockets) is scanned, bodies and headers, for either key and its hash.
+/// session (seek, lobby, join, table, moves, pages, leaderboard, abort, rematch, decline,
+/// presence, records, both sockets) is scanned, bodies and headers, for either key and its
+/// hash.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_player_key_is_in_no_answer_after_it_is_issued() {
     use futures_util::StreamExt;
@@ -681,6 +754,16 @@ async fn a_player_key_is_in_no_answer_after_it_is_issued() {
     keep(post(addr, &format!("/api/v1/games/{id}/rematch"), Some(&a), &json!({})).await);
     let r = keep(post(addr, &format!("/api/v1/games/{id}/rematch"), Some(&b), &json!({})).await);
     let re = s(&r.json()["game"]);
+    keep(post(addr, "/api/v1/players/me/presence", Some(&a), &json!({})).await);
+    keep(
+        post(
+            addr,
+            &format!("/api/v1/games/{id}/rematch/decline"),
+            Some(&b),
+            &json!({}),
+        )
+        .await,
+    );
     keep(post(addr, &format!("/api/v1/games/{re}/abort"), Some(&b), &json!({})).await);
     keep(post(addr, &format!("/api/v1/games/{re}/abort"), Some(&a), &json!({})).await);
     keep(post(addr, &format!("/api/v1/games/{re}/join"), Some(&a), &json!({})).await);
