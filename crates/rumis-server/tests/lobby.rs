@@ -10,7 +10,8 @@ on_both_databases!(
     a_seek_with_a_clock_starts_it_when_the_last_seat_is_taken,
     a_seat_the_ai_took_over_ranks_last,
     a_seek_expires_when_its_creator_is_gone,
-    a_rematch_can_be_declined
+    a_rematch_can_be_declined,
+    a_player_key_is_in_no_answer_after_it_is_issued
 );
 
 use std::net::SocketAddr;
@@ -683,12 +684,10 @@ async fn quick_play_meets_and_fills_with_the_ai_after_a_restart(db: String) {
 /// session (seek, lobby, join, table, moves, pages, leaderboard, abort, rematch, decline,
 /// presence, records, both sockets) is scanned, bodies and headers, for either key and its
 /// hash.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_player_key_is_in_no_answer_after_it_is_issued() {
+async fn a_player_key_is_in_no_answer_after_it_is_issued(db: String) {
     use futures_util::StreamExt;
     use sha2::Digest;
-    let db = Db::sqlite("keyscan");
-    let server = start(config(&db.url())).await;
+    let server = start(config(&db)).await;
     let addr = server.addr;
     let issued = post(addr, "/api/v1/players", None, &json!({ "name": "Ana" })).await;
     let (a_id, a) = (s(&issued.json()["id"]), s(&issued.json()["key"]));
