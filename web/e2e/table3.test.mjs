@@ -128,6 +128,8 @@ test("three players meet, one times out and the AI plays on, he ranks last; a re
   await cid.waitForFunction(() => /AI/.test(document.querySelector('#players tr[data-colour="Y"] td.who')?.textContent ?? ""));
   await shot(cid, "table3-ai-took-over");
   await keyboardMove(ben);
+  // Past the second move a game can no longer be aborted: the button goes by itself.
+  await ana.waitForSelector("#abort", { state: "detached", timeout: 10000 });
 
   // The rest through the API with Ana's and Ben's keys; the AI plays Cid's seat.
   const keys = [a.key, null, b.key];

@@ -94,7 +94,8 @@ export function attachTable(id: string, slot: HTMLElement) {
       // On the rematch's own page its end is explained; on the finished game's, the offer
       // just goes (and the Rematch button comes back).
       if (e.type === "expired" || (e.type === "rematch_declined" && "rematch" in e && e.rematch === id)) endedBy = ENDED_BY[e.type];
-      if (REFRESH.has(e.type)) void refresh();
+      // A move may end the time for aborting (before the second move): look again then.
+      if (REFRESH.has(e.type) || (e.type === "move" && table?.can_abort)) void refresh();
     },
     () => {},
   );
