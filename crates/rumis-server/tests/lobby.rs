@@ -949,6 +949,14 @@ async fn a_seat_the_ai_took_over_ranks_last(db: String) {
         );
         // Ben was rated at his own rating, not the AI level's (1000).
         assert!(cb["before"].as_i64().unwrap() > 1300, "{how}: {cb}");
+        if *how == "leave" {
+            // Ben, back, asks for a rematch: he sits down (in seat 0 now), Ana's seat is
+            // offered to her.
+            let r = post(addr, &format!("/api/v1/games/{id}/rematch"), Some(&b), &json!({})).await;
+            assert_eq!((r.status, r.json()["seat"].clone()), (201, json!(0)), "{}", r.text());
+            let t = table(addr, &s(&r.json()["game"])).await;
+            assert_eq!(t["seats"][1]["state"], "offered", "{t}");
+        }
     }
     server.stop().await;
 }

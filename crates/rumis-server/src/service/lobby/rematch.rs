@@ -55,9 +55,12 @@ impl Games {
                 let n = seats.len();
                 let mut slots = vec![Slot::Open; n];
                 for s in &seats {
+                    // The asker sits down even where the AI took their seat over (they left
+                    // and came back); another player whose seat the AI took over is not
+                    // asked back: the AI keeps the seat, as it kept it in the game.
                     slots[(s.seat + 1) % n] = match (&s.kind, &s.player) {
+                        (_, Some(p)) if s.taken && p.id == me.id => Slot::Me,
                         (SeatKind::Ai, _) => Slot::Ai(s.level.clamp(1, 9)),
-                        (_, Some(p)) if p.id == me.id => Slot::Me,
                         (_, Some(p)) if s.taken => Slot::Offered(p.id.clone()),
                         _ => Slot::Open,
                     };
