@@ -11,10 +11,11 @@
 //! starts (`open`) and its first AI seat, if any, is queued.
 //!
 //! The parts: [`asked`] checks what a client asked for (a seek, quick play) and makes the
-//! service's values of it; `players` issues keys; `pages` answers the read-only views (a
-//! player's page, the lobby, a table, the leaderboard); `seats` opens seeks, seats players
-//! and aborts; `quick` is quick play and its AI fill; `rematch` offers, accepts and
-//! declines rematches; `rating` counts a finished rated game.
+//! service's values of it; `players` issues keys and takes presence; `pages` answers the
+//! read-only views (a player's page, the lobby, a table, the leaderboard); `seats` opens
+//! seeks and seats players; `ending` calls games off (abort, expiry); `quick` is quick
+//! play and its AI fill; `rematch` offers, accepts and declines rematches; `rating`
+//! counts a finished rated game.
 //!
 //! What runs later — a waiting game expiring when its creator is gone, the quick-play AI
 //! filling free seats after the creator's wait, and the counting of a finished rated game's
@@ -34,6 +35,7 @@ use crate::store::{SeatKind, Setup, Store};
 use crate::wire::GameEvent;
 
 pub mod asked;
+mod ending;
 mod pages;
 mod players;
 mod quick;

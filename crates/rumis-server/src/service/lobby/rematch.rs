@@ -7,7 +7,7 @@ use super::{lobby_changed, Seek, Slot};
 use crate::error::GameError;
 use crate::game::{event, hash_token, replay};
 use crate::service::{now_ms, Games};
-use crate::store::{LobbyRow, Progress, SeatKind, Store};
+use crate::store::{LobbyRow, SeatKind, Store};
 use crate::wire::{self, GameEvent};
 
 impl Games {
@@ -187,19 +187,7 @@ impl Games {
             ));
         }
         let loaded = replay(stored)?;
-        Store::set_progress(
-            &mut w.tx,
-            &re,
-            &Progress {
-                status: "aborted",
-                to_move: loaded.game.to_move(),
-                move_count: 0,
-                ai_to_move: false,
-            },
-        )
-        .await?;
-        Store::set_rating_state_in(&mut w.tx, &re, "pending", "none").await?;
-        Store::clear_fill_in(&mut w.tx, &re).await?;
+        super::ending::call_off_in(&mut w.tx, &loaded).await?;
         Store::set_rematch_in(&mut w.tx, id, "").await?;
         let declined = GameEvent::RematchDeclined {
             game: id.into(),

@@ -1,6 +1,5 @@
 //! Seeks and seats: a lobby game is opened with its creator seated, players take its free
-//! seats, and it starts when the last is taken; before its second move any seated player
-//! may abort it.
+//! seats, and it starts when the last is taken.
 
 use std::sync::Arc;
 
@@ -8,7 +7,7 @@ use super::asked::SeekAsked;
 use super::pages::free_count;
 use super::{lobby_changed, Seek, Slot, Written};
 use crate::error::GameError;
-use crate::game::{authorise, event, hash_token, random_hex, replay, start_game};
+use crate::game::{event, hash_token, random_hex, replay, start_game};
 use crate::service::{now_ms, Games};
 use crate::store::{LobbyRow, NewGame, PlayerRow, Progress, SeatKind, SeatPlayer, Setup, Store};
 use crate::wire::{self, GameEvent};
@@ -275,142 +274,5 @@ impl Games {
             events,
             ai,
         ))
-    }
-
-    /// Aborts a game before its second move: it ends without a result and is not rated.
-    /// Any seated player (by key or seat token) may.
-    pub async fn abort(self: &Arc<Self>, id: &str, token: Option<String>) -> Result<wire::AbortAck, GameError> {
-        let this = self.clone();
-        let id = id.to_string();
-        tokio::spawn(async move {
-            let _order = this.lock_game(&id).await;
-            let (ack, events, _) = this
-                .retrying(|left| {
-                    let (this, id, token) = (&this, &id, token.as_deref());
-                    async move {
-                        let mut w = this.store.begin_write(left).await?;
-                        if !Store::lock_game(&mut w.tx, id, now_ms()).await? {
-                            return Err(GameError::UnknownGame(id.into()));
-                        }
-                        let stored = Store::read_in(&mut w.tx, id)
-                            .await?
-                            .ok_or_else(|| GameError::UnknownGame(id.into()))?;
-                        let loaded = replay(stored)?;
-                        authorise(&loaded, token)?;
-                        match loaded.status.as_str() {
-                            "waiting" | "open" => {}
-                            "aborted" => return Err(GameError::Aborted),
-                            "abandoned" => return Err(GameError::Abandoned),
-                            _ => return Err(GameError::GameOver),
-                        }
-                        let played = loaded.game.moves().len();
-                        if played >= 2 {
-                            return Err(GameError::NotAbortable(format!(
-                                "{played} moves have been played; a game can be aborted only before its second move"
-                            )));
-                        }
-                        Store::set_progress(
-                            &mut w.tx,
-                            id,
-                            &Progress {
-                                status: "aborted",
-                                to_move: loaded.game.to_move(),
-                                move_count: played as i64,
-                                ai_to_move: false,
-                            },
-                        )
-                        .await?;
-                        Store::set_rating_state_in(&mut w.tx, id, "pending", "none").await?;
-                        Store::clear_fill_in(&mut w.tx, id).await?;
-                        let events = vec![
-                            event(id, None, GameEvent::Aborted { game: id.clone() }),
-                            lobby_changed(),
-                        ];
-                        this.publish_in(&mut w.tx, &events).await?;
-                        w.tx.commit().await?;
-                        Ok((
-                            wire::AbortAck {
-                                game: id.clone(),
-                                status: "aborted".into(),
-                            },
-                            events,
-                            None::<bool>,
-                        ))
-                    }
-                })
-                .await?;
-            this.committed_for(&id, events, None);
-            Ok(ack)
-        })
-        .await
-        .map_err(|e| GameError::internal(format!("the abort's task failed: {e}")))?
-    }
-
-    /// Waiting lobby games whose creator has not been seen for `seek_idle` expire: they are
-    /// aborted (no result, never rated) with an `expired` event. Each is claimed in a write
-    /// that takes the game's lock and reads its status and its creator's last sighting
-    /// again, so that it expires once with any number of instances, and not at all when
-    /// the creator came back or the last seat was taken meanwhile. Returns how many expired
-    /// here.
-    pub(super) async fn expire_due(self: &Arc<Self>) -> Result<usize, GameError> {
-        let cutoff = now_ms() - self.limits.seek_idle.as_millis() as i64;
-        let mut expired = 0;
-        for id in self.store.stale_seeks(cutoff, 100).await? {
-            let _order = self.lock_game(&id).await;
-            let idr = &id;
-            let r = self
-                .retrying(|left| async move {
-                    let mut w = self.store.begin_write(left).await?;
-                    let now = now_ms();
-                    if !Store::lock_game(&mut w.tx, idr, now).await? {
-                        return Ok(None);
-                    }
-                    let Some(lobby) = Store::lobby_row_in(&mut w.tx, idr).await? else {
-                        return Ok(None);
-                    };
-                    let Some(stored) = Store::read_in(&mut w.tx, idr).await? else {
-                        return Ok(None);
-                    };
-                    let seen = Store::player_seen_in(&mut w.tx, &lobby.created_by).await?;
-                    let cutoff = now - self.limits.seek_idle.as_millis() as i64;
-                    if stored.status != "waiting" || seen.is_none_or(|s| s >= cutoff) {
-                        return Ok(None);
-                    }
-                    let loaded = replay(stored)?;
-                    Store::set_progress(
-                        &mut w.tx,
-                        idr,
-                        &Progress {
-                            status: "aborted",
-                            to_move: loaded.game.to_move(),
-                            move_count: 0,
-                            ai_to_move: false,
-                        },
-                    )
-                    .await?;
-                    Store::set_rating_state_in(&mut w.tx, idr, "pending", "none").await?;
-                    Store::clear_fill_in(&mut w.tx, idr).await?;
-                    let events = vec![
-                        event(
-                            idr,
-                            None,
-                            GameEvent::Expired {
-                                game: idr.clone(),
-                                idle_ms: self.limits.seek_idle.as_millis() as i64,
-                            },
-                        ),
-                        lobby_changed(),
-                    ];
-                    self.publish_in(&mut w.tx, &events).await?;
-                    w.tx.commit().await?;
-                    Ok(Some(events))
-                })
-                .await?;
-            if let Some(events) = r {
-                self.committed_for(&id, events, None);
-                expired += 1;
-            }
-        }
-        Ok(expired)
     }
 }
