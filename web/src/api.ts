@@ -362,6 +362,8 @@ export type GameEvent =
   | { type: "filled"; game: string; seats: number[]; level: number }
   | { type: "aborted"; game: string }
   | { type: "rematch_offered"; game: string; rematch: string; by: string }
+  | { type: "rematch_declined"; game: string; rematch: string; by: string }
+  | { type: "expired"; game: string; idle_ms: number }
   | { type: "rated"; game: string };
 
 /**

@@ -1,4 +1,4 @@
-//! A clock survives a crash of `rumis serve`: the real binary is killed with SIGKILL with a
+//! A clock survives a crash of `rumis serve` (on SQLite and PostgreSQL): the real binary is killed with SIGKILL with a
 //! game's clock running and started again on the same database; the time left is within a
 //! second of the truth (the time that passed since the clock started, downtime included),
 //! and a timeout that fell due while the server was down fires once it is back.
@@ -80,8 +80,28 @@ async fn a_clock_survives_sigkill_and_a_timeout_due_meanwhile_fires() {
     let dir = std::env::temp_dir().join(format!("rumis-serve-clock-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let url = format!("sqlite://{}", dir.join("rumis.db").display());
-    let mut server = serve(&url);
+    clock_survives_sigkill(&format!("sqlite://{}", dir.join("rumis.db").display())).await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The same on PostgreSQL. Built to run only when `RUMIS_TEST_POSTGRES_URL` is set
+/// (build.rs); else listed as ignored.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(not(rumis_postgres_tests), ignore = "needs RUMIS_TEST_POSTGRES_URL")]
+async fn a_clock_survives_sigkill_on_postgres() {
+    let admin = std::env::var("RUMIS_TEST_POSTGRES_URL")
+        .expect("RUMIS_TEST_POSTGRES_URL: the tests were built with it set, so it must be set to run them");
+    let (base, _) = admin.rsplit_once('/').expect("a PostgreSQL URL ends in /database");
+    // The server creates the database.
+    let url = format!("{base}/rumis_test_serve_clock_{}", std::process::id());
+    clock_survives_sigkill(&url).await;
+    rumis_server::drop_database(&url)
+        .await
+        .expect("the test database is dropped");
+}
+
+async fn clock_survives_sigkill(url: &str) {
+    let mut server = serve(url);
     // A 10-minute clock (Red's time runs from the creation) and a 6-second one.
     let long = create(server.addr, json!({ "kind": "realtime", "minutes": 10 })).await;
     let short = create(server.addr, json!({ "kind": "realtime", "minutes": 0.1 })).await;
@@ -96,7 +116,7 @@ async fn a_clock_survives_sigkill_and_a_timeout_due_meanwhile_fires() {
     server.child.wait().unwrap();
     // Down for 7 s: the short clock runs out meanwhile.
     tokio::time::sleep(Duration::from_secs(7)).await;
-    server = serve(&url);
+    server = serve(url);
     let st = state(server.addr, &long).await;
     let truth = 600_000 - started.elapsed().as_millis() as i64;
     let shown = left(&st, 0);
@@ -119,5 +139,4 @@ async fn a_clock_survives_sigkill_and_a_timeout_due_meanwhile_fires() {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     drop(server);
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -362,17 +362,21 @@ pub(crate) struct ClockRequest {
 }
 
 impl ClockRequest {
-    /// The clock asked for, checked (`clock::Rule::from_asked`): used by game creation and
-    /// by the lobby's seeks alike.
+    /// The clock asked for, checked (`clock::Rule::from_asked`): used by game creation.
     pub(crate) fn rule(self) -> Result<crate::clock::Rule, crate::error::GameError> {
-        crate::clock::Rule::from_asked(&crate::clock::Asked {
+        crate::clock::Rule::from_asked(&self.asked())
+    }
+
+    /// The clock as asked for, unchecked (the lobby's service checks it).
+    pub(crate) fn asked(self) -> crate::clock::Asked {
+        crate::clock::Asked {
             kind: self.kind,
             minutes: self.minutes,
             increment_seconds: self.increment_seconds,
             days: self.days,
             on_timeout: self.on_timeout,
             ai_level: self.ai_level,
-        })
+        }
     }
 }
 

@@ -22,6 +22,9 @@ pub enum GameError {
     /// A setup the core refused (its checks: `rumis_core::GameSetup`).
     #[error("{0}")]
     Setup(#[from] SetupError),
+    /// A board asked for by a name that is no scenario's.
+    #[error("{0}")]
+    UnknownBoard(String),
     #[error("moving needs the seat's token: 'Authorization: Bearer <token>' or \"token\" in the body")]
     MissingToken,
     #[error("this token holds no seat of this game")]
@@ -103,6 +106,7 @@ impl From<GameError> for ApiError {
             GameError::UnknownGame(id) => ApiError::not_found(&id),
             GameError::BadSetup(_) => ApiError::bad_request("bad_setup", reason),
             GameError::Setup(e) => ApiError::from(e),
+            GameError::UnknownBoard(_) => ApiError::bad_request("unknown_board", reason),
             GameError::MissingToken => ApiError::new(StatusCode::UNAUTHORIZED, "missing_token", reason),
             GameError::WrongToken => ApiError::new(StatusCode::FORBIDDEN, "wrong_token", reason),
             GameError::GameOver => ApiError::conflict("game_over", reason),

@@ -85,6 +85,9 @@ pub struct Config {
     /// How often the lobby's due work is looked for: quick play's AI fill, ratings
     /// (`None`: never, e.g. for a read-only instance).
     pub lobby_tick: Option<Duration>,
+    /// A waiting lobby game (seek, quick play, rematch) expires when its creator has not
+    /// been seen for this long (no request with their key, no presence ping).
+    pub seek_idle: Duration,
 }
 
 impl Config {
@@ -107,6 +110,7 @@ impl Config {
             ws: ws::WsLimits::default(),
             clock_poll: Duration::from_millis(200),
             lobby_tick: Some(Duration::from_millis(500)),
+            seek_idle: service::SEEK_IDLE,
         }
     }
 }
@@ -179,6 +183,7 @@ pub async fn start(config: Config) -> Result<Server, String> {
     let limits = service::Limits {
         ai_only_per_creator: config.ai_only_per_creator,
         ai_only_total: config.ai_only_total,
+        seek_idle: config.seek_idle,
     };
     let games = Arc::new(service::Games::new(store, hub.clone(), queue.clone(), limits));
     let app = Arc::new(App {

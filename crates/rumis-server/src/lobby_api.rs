@@ -14,16 +14,14 @@ use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Extension, Json, Router};
-use rumis_core::Variant;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use tokio::sync::broadcast::error::RecvError;
 
 use crate::api::parse_body;
 use crate::edge::ClientIp;
-use crate::error::{printable, ApiError, GameError};
-use crate::service::{Quick, Seek, Slot, LOBBY};
-use crate::store::Setup;
+use crate::error::{ApiError, GameError};
+use crate::service::{QuickAsked, SeatAsked, SeekAsked, LOBBY};
 use crate::ws::Sockets;
 use crate::App;
 
@@ -34,6 +32,7 @@ pub fn routes() -> Router<Arc<App>> {
     Router::new()
         .route("/api/v1/players", post(new_player))
         .route("/api/v1/players/me", get(me))
+        .route("/api/v1/players/me/presence", post(presence))
         .route("/api/v1/players/{id}", get(player))
         .route("/api/v1/lobby", get(lobby))
         .route("/api/v1/lobby/events", get(lobby_events))
@@ -43,6 +42,7 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/api/v1/games/{id}/join", post(join))
         .route("/api/v1/games/{id}/abort", post(abort))
         .route("/api/v1/games/{id}/rematch", post(rematch))
+        .route("/api/v1/games/{id}/rematch/decline", post(decline_rematch))
         .route("/api/v1/ratings", get(leaderboard))
 }
 
@@ -81,6 +81,11 @@ async fn new_player(State(app): Shared, body: Body) -> Result<Response, ApiError
 async fn me(State(app): Shared, headers: HeaderMap) -> Result<Json<Value>, ApiError> {
     let p = app.games.player_for_key(bearer(&headers).as_deref()).await?;
     Ok(Json(json!(app.games.player_page(&p.id).await?)))
+}
+
+/// The presence ping: the key's player is here (their waiting games do not expire).
+async fn presence(State(app): Shared, headers: HeaderMap) -> Result<Json<Value>, ApiError> {
+    Ok(Json(json!(app.games.presence(bearer(&headers).as_deref()).await?)))
 }
 
 async fn player(State(app): Shared, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
@@ -138,27 +143,6 @@ struct SeekRequest {
     clock: Option<crate::api::ClockRequest>,
 }
 
-fn bad_setup(reason: impl Into<String>) -> ApiError {
-    ApiError::bad_request("bad_setup", reason)
-}
-
-/// A setup from names, checked by the core (the service's `new_setup`). Not Ruinas: its
-/// ruins are placed when a game is created, so it is made with `POST /api/v1/games`.
-fn setup_of(board: &str, players: usize, variant: Option<&str>, colours: Option<&[String]>) -> Result<Setup, ApiError> {
-    if variant.and_then(Variant::from_name) == Some(Variant::Ruinas) {
-        return Err(bad_setup(
-            "ruinas games are made with POST /api/v1/games, not in the lobby",
-        ));
-    }
-    Ok(crate::service::new_setup(&crate::service::AskedSetup {
-        board: Some(board),
-        players,
-        variant,
-        colours,
-        ..Default::default()
-    })?)
-}
-
 async fn seek(
     State(app): Shared,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
@@ -166,41 +150,23 @@ async fn seek(
     body: Body,
 ) -> Result<Response, ApiError> {
     let req: SeekRequest = parse_body(body)?;
-    let clock = req.clock.map(crate::api::ClockRequest::rule).transpose()?;
-    let setup = setup_of(&req.board, req.players, req.variant.as_deref(), req.colours.as_deref())?;
-    let seats = if setup.variant == Variant::TwoPlayerFourColors {
-        2
-    } else {
-        setup.players
-    };
-    if req.seats.len() != seats {
-        return Err(bad_setup(format!(
-            "this game has {seats} seats, not {}",
-            req.seats.len()
-        )));
-    }
-    let slots = req
-        .seats
-        .iter()
-        .map(|s| match (s.kind.as_str(), s.level) {
-            ("me", None) => Ok(Slot::Me),
-            ("open", None) => Ok(Slot::Open),
-            ("ai", Some(l)) if (1..=9).contains(&l) => Ok(Slot::Ai(l)),
-            ("ai", _) => Err(bad_setup("an AI seat needs a level from 1 to 9")),
-            ("me" | "open", Some(_)) => Err(bad_setup("only an AI seat has a level")),
-            (k, _) => Err(bad_setup(format!(
-                "a seat is \"me\", \"open\" or \"ai\", not '{}'",
-                printable(k)
-            ))),
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    let seek = Seek {
-        setup,
-        slots,
+    let asked = SeekAsked {
+        board: req.board,
+        players: req.players,
+        variant: req.variant,
+        colours: req.colours,
         rated: req.rated,
-        clock,
+        seats: req
+            .seats
+            .into_iter()
+            .map(|s| SeatAsked {
+                kind: s.kind,
+                level: s.level,
+            })
+            .collect(),
+        clock: req.clock.map(crate::api::ClockRequest::asked),
     };
-    let seated = app.games.seek(bearer(&headers), seek, &peer.ip().to_string()).await?;
+    let seated = app.games.seek(bearer(&headers), asked, &peer.ip().to_string()).await?;
     Ok((StatusCode::CREATED, Json(seated)).into_response())
 }
 
@@ -228,27 +194,16 @@ async fn quick(
     body: Body,
 ) -> Result<Response, ApiError> {
     let req: QuickRequest = optional_body(body)?;
-    let board = req.board.filter(|b| !b.eq_ignore_ascii_case("any"));
-    let players = match &req.players {
-        None => None,
-        Some(Value::String(s)) if s.eq_ignore_ascii_case("any") => None,
-        Some(Value::Number(n)) => Some(
-            n.as_u64()
-                .filter(|p| (2..=4).contains(p))
-                .ok_or_else(|| bad_setup(format!("a game has 2 to 4 players, not {n}")))? as usize,
-        ),
-        Some(v) => return Err(bad_setup(format!("players is 2, 3, 4 or \"any\", not {v}"))),
-    };
-    let quick = Quick {
-        board,
-        players,
+    let asked = QuickAsked {
+        board: req.board,
+        players: req.players,
         rated: req.rated,
-        level: req.ai_level.unwrap_or(3),
-        wait: Duration::from_secs(req.wait_seconds.unwrap_or(60)),
+        ai_level: req.ai_level,
+        wait_seconds: req.wait_seconds,
     };
     let seated = app
         .games
-        .quick_play(bearer(&headers), quick, &peer.ip().to_string())
+        .quick_play(bearer(&headers), asked, &peer.ip().to_string())
         .await?;
     Ok((StatusCode::CREATED, Json(seated)).into_response())
 }
@@ -290,6 +245,12 @@ async fn rematch(
     crate::api::check_id(&id)?;
     let seated = app.games.rematch(&id, bearer(&headers), &peer.ip().to_string()).await?;
     Ok((StatusCode::CREATED, Json(seated)).into_response())
+}
+
+/// Declines the rematch offered after game `id` (by the player's key).
+async fn decline_rematch(State(app): Shared, Path(id): Path<String>, headers: HeaderMap) -> Result<Response, ApiError> {
+    crate::api::check_id(&id)?;
+    Ok(Json(app.games.decline_rematch(&id, bearer(&headers)).await?).into_response())
 }
 
 /// The lobby's WebSocket: `{type: "lobby", seeks, playing}` at once and after every

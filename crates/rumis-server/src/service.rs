@@ -28,7 +28,8 @@ use crate::wire::{self, GameEvent};
 
 mod leaving;
 mod lobby;
-pub use lobby::{Quick, Seek, Slot, LOBBY};
+pub use lobby::asked::{QuickAsked, SeatAsked, SeekAsked};
+pub use lobby::{LOBBY, SEEK_IDLE};
 
 /// A write that stays busy this long answers `503 busy`.
 const WRITE_DEADLINE: Duration = Duration::from_secs(4);
@@ -39,6 +40,8 @@ pub struct Limits {
     /// Open games without a human seat, per creating address and in all.
     pub ai_only_per_creator: i64,
     pub ai_only_total: i64,
+    /// A waiting lobby game expires when its creator was not seen for this long.
+    pub seek_idle: Duration,
 }
 
 /// A seat as asked for when creating a game.

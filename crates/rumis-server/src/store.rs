@@ -166,12 +166,13 @@ pub struct Store {
     writers: Option<std::sync::Arc<Semaphore>>,
 }
 
-const MIGRATIONS: [(i64, &str, &str); 5] = [
+const MIGRATIONS: [(i64, &str, &str); 6] = [
     (1, "games", include_str!("../migrations/0001_games.sql")),
     (2, "lifecycle", include_str!("../migrations/0002_lifecycle.sql")),
     (3, "players", include_str!("../migrations/0003_players.sql")),
     (4, "clocks", include_str!("../migrations/0004_clocks.sql")),
     (5, "custom_boards", include_str!("../migrations/0005_custom_boards.sql")),
+    (6, "presence", include_str!("../migrations/0006_presence.sql")),
 ];
 
 fn colours_text(colours: &[Colour]) -> String {
@@ -526,22 +527,16 @@ impl Store {
 
     /// A game's clock (rule and state), if it has one.
     pub async fn read_clock_in(conn: &mut AnyConnection, id: &str) -> Result<Option<Clock>, GameError> {
-        let row = sqlx::query(
-            "SELECT clock_kind, clock_initial_ms, clock_increment_ms, clock_per_move_ms, on_timeout, timeout_level, \
-             clock_running, clock_since FROM games WHERE id = $1",
-        )
+        let row = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "SELECT {CLOCK_COLUMNS} FROM games g WHERE g.id = $1"
+        )))
         .bind(id)
         .fetch_optional(&mut *conn)
         .await?;
         let Some(row) = row else { return Ok(None) };
-        let kind: String = row.try_get("clock_kind")?;
-        let Some(kind) = clock::Kind::from_name(&kind) else {
+        if clock::Kind::from_name(&row.try_get::<String, _>("clock_kind")?).is_none() {
             return Ok(None);
-        };
-        let on_timeout = match row.try_get::<String, _>("on_timeout")?.as_str() {
-            "ai" => OnTimeout::Ai(row.try_get::<i64, _>("timeout_level")?.clamp(1, 9) as u8),
-            _ => OnTimeout::Out,
-        };
+        }
         let remaining = sqlx::query("SELECT remaining_ms FROM seats WHERE game = $1 ORDER BY seat")
             .bind(id)
             .fetch_all(&mut *conn)
@@ -549,19 +544,7 @@ impl Store {
             .iter()
             .map(|r| r.try_get::<i64, _>("remaining_ms"))
             .collect::<Result<Vec<_>, _>>()?;
-        let running: i64 = row.try_get("clock_running")?;
-        Ok(Some(Clock {
-            rule: clock::Rule {
-                kind,
-                initial_ms: row.try_get("clock_initial_ms")?,
-                increment_ms: row.try_get("clock_increment_ms")?,
-                per_move_ms: row.try_get("clock_per_move_ms")?,
-                on_timeout,
-            },
-            running: usize::try_from(running).ok(),
-            since: row.try_get("clock_since")?,
-            remaining,
-        }))
+        Ok(clock_from(&row, remaining)?)
     }
 
     /// Stores a game's clock: its rule, its state and when the running seat's time runs
@@ -811,4 +794,35 @@ pub fn redact(url: &str) -> String {
         }
         _ => url.to_string(),
     }
+}
+
+/// The columns of a game's clock, as `SELECT`ed by [`Store::read_clock_in`] and the lobby's
+/// lists (`CLOCK_COLUMNS`).
+pub(crate) const CLOCK_COLUMNS: &str = "g.clock_kind, g.clock_initial_ms, g.clock_increment_ms, g.clock_per_move_ms, \
+     g.on_timeout, g.timeout_level, g.clock_running, g.clock_since";
+
+/// A game's clock from its row's clock columns and its seats' time left (by seat); `None`
+/// for an untimed game.
+pub(crate) fn clock_from(row: &sqlx::any::AnyRow, remaining: Vec<i64>) -> Result<Option<Clock>, sqlx::Error> {
+    let kind: String = row.try_get("clock_kind")?;
+    let Some(kind) = clock::Kind::from_name(&kind) else {
+        return Ok(None);
+    };
+    let on_timeout = match row.try_get::<String, _>("on_timeout")?.as_str() {
+        "ai" => OnTimeout::Ai(row.try_get::<i64, _>("timeout_level")?.clamp(1, 9) as u8),
+        _ => OnTimeout::Out,
+    };
+    let running: i64 = row.try_get("clock_running")?;
+    Ok(Some(Clock {
+        rule: clock::Rule {
+            kind,
+            initial_ms: row.try_get("clock_initial_ms")?,
+            increment_ms: row.try_get("clock_increment_ms")?,
+            per_move_ms: row.try_get("clock_per_move_ms")?,
+            on_timeout,
+        },
+        running: usize::try_from(running).ok(),
+        since: row.try_get("clock_since")?,
+        remaining,
+    }))
 }

@@ -123,6 +123,10 @@ pub enum GameEvent {
     Aborted { game: String },
     /// A rematch is offered: the new game, seats rotated.
     RematchOffered { game: String, rematch: String, by: String },
+    /// A player offered a seat in the rematch declined it: the rematch is aborted.
+    RematchDeclined { game: String, rematch: String, by: String },
+    /// A waiting lobby game expired: its creator was not seen for `idle_ms` (it is aborted).
+    Expired { game: String, idle_ms: i64 },
     /// The ratings of this rated game were counted.
     Rated { game: String },
     /// The lobby's socket: its list changed (read it again).

@@ -7,7 +7,11 @@ on_both_databases!(
     bad_input_is_refused_and_changes_nothing,
     a_rated_game_from_seek_to_rematch,
     quick_play_meets_and_fills_with_the_ai_after_a_restart,
-    a_seek_with_a_clock_starts_it_when_the_last_seat_is_taken
+    a_seek_with_a_clock_starts_it_when_the_last_seat_is_taken,
+    a_seat_the_ai_took_over_ranks_last,
+    a_seek_expires_when_its_creator_is_gone,
+    a_rematch_can_be_declined,
+    a_player_key_is_in_no_answer_after_it_is_issued
 );
 
 use std::net::SocketAddr;
@@ -312,6 +316,78 @@ async fn bad_input_is_refused_and_changes_nothing(db: String) {
         (
             "POST",
             "/api/v1/lobby/seeks".into(),
+            Some(&b),
+            json!({ "board": "chullpa", "players": 2, "seats": [{ "kind": "me" }, { "kind": "open" }], "clock": { "kind": "realtime", "minutes": 1e12 } }),
+            400,
+            "bad_clock",
+        ),
+        (
+            "POST",
+            "/api/v1/lobby/seeks".into(),
+            Some(&b),
+            json!({ "board": "chullpa", "players": 2, "seats": [{ "kind": "me" }, { "kind": "open" }], "clock": { "kind": "realtime", "minutes": 5, "increment_seconds": -1 } }),
+            400,
+            "bad_clock",
+        ),
+        (
+            "POST",
+            "/api/v1/lobby/seeks".into(),
+            Some(&b),
+            json!({ "board": "chullpa", "players": 2, "seats": [{ "kind": "me" }, { "kind": "open" }], "clock": { "kind": "realtime", "minutes": 5, "increment_seconds": 1e9 } }),
+            400,
+            "bad_clock",
+        ),
+        (
+            "POST",
+            "/api/v1/lobby/seeks".into(),
+            Some(&b),
+            json!({ "board": "chullpa", "players": 2, "seats": [{ "kind": "me" }, { "kind": "open" }], "clock": { "kind": "correspondence", "days": -3 } }),
+            400,
+            "bad_clock",
+        ),
+        (
+            "POST",
+            "/api/v1/lobby/seeks".into(),
+            Some(&b),
+            json!({ "board": "chullpa", "players": 2, "seats": [{ "kind": "me" }, { "kind": "open" }], "clock": { "kind": "correspondence", "days": 99999999999i64 } }),
+            400,
+            "bad_clock",
+        ),
+        (
+            "POST",
+            "/api/v1/lobby/seeks".into(),
+            Some(&b),
+            json!({ "board": "chullpa", "players": 2, "seats": [{ "kind": "me" }, { "kind": "open" }], "clock": { "kind": "realtime", "minutes": 5, "on_timeout": "ai", "ai_level": 99 } }),
+            400,
+            "bad_clock",
+        ),
+        (
+            "POST",
+            "/api/v1/lobby/seeks".into(),
+            Some(&b),
+            json!({ "board": "chullpa", "players": 2, "seats": [{ "kind": "me" }, { "kind": "open" }], "clock": { "kind": "realtime", "minutes": -1e308 } }),
+            400,
+            "bad_clock",
+        ),
+        (
+            "POST",
+            "/api/v1/players/me/presence".into(),
+            None,
+            Value::Null,
+            401,
+            "missing_key",
+        ),
+        (
+            "POST",
+            "/api/v1/players/me/presence".into(),
+            Some("0123456789abcdef0123456789abcdef"),
+            Value::Null,
+            403,
+            "wrong_key",
+        ),
+        (
+            "POST",
+            "/api/v1/lobby/seeks".into(),
             None,
             json!({ "board": "chullpa", "players": 2, "seats": [{ "kind": "me" }, { "kind": "open" }] }),
             401,
@@ -605,14 +681,13 @@ async fn quick_play_meets_and_fills_with_the_ai_after_a_restart(db: String) {
 }
 
 /// A player key is in the answer that issues it and in no answer after: a scripted
-/// session (seek, lobby, join, table, moves, pages, leaderboard, abort, rematch, records,
-/// both sockets) is scanned, bodies and headers, for either key and its hash.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_player_key_is_in_no_answer_after_it_is_issued() {
+/// session (seek, lobby, join, table, moves, pages, leaderboard, abort, rematch, decline,
+/// presence, records, both sockets) is scanned, bodies and headers, for either key and its
+/// hash.
+async fn a_player_key_is_in_no_answer_after_it_is_issued(db: String) {
     use futures_util::StreamExt;
     use sha2::Digest;
-    let db = Db::sqlite("keyscan");
-    let server = start(config(&db.url())).await;
+    let server = start(config(&db)).await;
     let addr = server.addr;
     let issued = post(addr, "/api/v1/players", None, &json!({ "name": "Ana" })).await;
     let (a_id, a) = (s(&issued.json()["id"]), s(&issued.json()["key"]));
@@ -678,6 +753,16 @@ async fn a_player_key_is_in_no_answer_after_it_is_issued() {
     keep(post(addr, &format!("/api/v1/games/{id}/rematch"), Some(&a), &json!({})).await);
     let r = keep(post(addr, &format!("/api/v1/games/{id}/rematch"), Some(&b), &json!({})).await);
     let re = s(&r.json()["game"]);
+    keep(post(addr, "/api/v1/players/me/presence", Some(&a), &json!({})).await);
+    keep(
+        post(
+            addr,
+            &format!("/api/v1/games/{id}/rematch/decline"),
+            Some(&b),
+            &json!({}),
+        )
+        .await,
+    );
     keep(post(addr, &format!("/api/v1/games/{re}/abort"), Some(&b), &json!({})).await);
     keep(post(addr, &format!("/api/v1/games/{re}/abort"), Some(&a), &json!({})).await);
     keep(post(addr, &format!("/api/v1/games/{re}/join"), Some(&a), &json!({})).await);
@@ -739,6 +824,32 @@ async fn a_seek_with_a_clock_starts_it_when_the_last_seat_is_taken(db: String) {
     .await;
     assert_eq!(r.status, 201, "{}", r.text());
     let id = s(&r.json()["game"]);
+    // The lobby and the table show the seek's clock (they said null: the bug this pins).
+    let lobby = get(addr, "/api/v1/lobby").await.json();
+    let listed = &lobby["seeks"][0]["clock"];
+    assert_eq!(
+        (
+            listed["kind"].clone(),
+            listed["initial_ms"].clone(),
+            listed["increment_ms"].clone(),
+            listed["on_timeout"].clone(),
+            listed["running_seat"].clone(),
+        ),
+        (
+            json!("realtime"),
+            json!(300_000),
+            json!(2_000),
+            json!("out"),
+            Value::Null
+        ),
+        "{lobby}"
+    );
+    assert_eq!(listed["seats"][1]["remaining_ms"], 300_000, "{lobby}");
+    let t = table(addr, &id).await;
+    assert_eq!(t["clock"]["initial_ms"], 300_000, "{t}");
+    // An untimed seek has none.
+    let untimed = seek2(addr, &a, false).await;
+    assert_eq!(table(addr, &untimed).await["clock"], Value::Null);
     let state = get(addr, &format!("/api/v1/games/{id}")).await.json();
     assert_eq!(state["clock"]["kind"], "realtime", "{state}");
     assert_eq!(
@@ -756,5 +867,305 @@ async fn a_seek_with_a_clock_starts_it_when_the_last_seat_is_taken(db: String) {
     // The wait before the join cost the first seat nothing.
     let left = state["clock"]["seats"][0]["remaining_ms"].as_i64().unwrap();
     assert!(left > 299_000, "{state}");
+    // In play, the lobby's list shows it running for the first seat.
+    let lobby = get(addr, "/api/v1/lobby").await.json();
+    let playing = lobby["playing"].as_array().unwrap();
+    let listed = playing
+        .iter()
+        .find(|g| g["game"] == id.as_str())
+        .expect("listed in play");
+    assert_eq!(listed["clock"]["running_seat"], 0, "{lobby}");
+    server.stop().await;
+}
+
+/// A rated game where the AI takes a player's seat over — the player leaves, or runs out of
+/// time under "the AI takes over" — ranks that player last whatever the AI then scores in
+/// the seat (as Board Game Arena ranks a "zombie"): the player is rated, at their own
+/// rating, and loses; the one who stayed wins.
+async fn a_seat_the_ai_took_over_ranks_last(db: String) {
+    let server = start(config(&db)).await;
+    let addr = server.addr;
+    let (a_id, a) = new_player(addr, "Ana").await;
+    let (b_id, b) = new_player(addr, "Ben").await;
+    let clock =
+        json!({ "kind": "realtime", "minutes": 0.1, "increment_seconds": 10, "on_timeout": "ai", "ai_level": 1 });
+    for (round, how) in ["leave", "timeout"].iter().enumerate() {
+        let r = post(
+            addr,
+            "/api/v1/lobby/seeks",
+            Some(&a),
+            &json!({ "board": "chullpa", "players": 2, "rated": true, "clock": clock,
+                     "seats": [{ "kind": "me" }, { "kind": "open" }] }),
+        )
+        .await;
+        assert_eq!(r.status, 201, "{}", r.text());
+        let id = s(&r.json()["game"]);
+        let r = post(addr, &format!("/api/v1/games/{id}/join"), Some(&b), &json!({})).await;
+        assert_eq!(r.status, 201, "{}", r.text());
+        // Ana moves first; then Ben leaves, or lets his 6 s run out.
+        let st = state(addr, &id).await;
+        assert_eq!(
+            play(addr, &id, Some(&a), &s(&st["legal_moves"][0]), 1).await.status,
+            201
+        );
+        if *how == "leave" {
+            let r = post(addr, &format!("/api/v1/games/{id}/leave"), Some(&b), &json!({})).await;
+            assert_eq!(r.status, 200, "{}", r.text());
+        }
+        wait_for(addr, &format!("/api/v1/games/{id}"), None, |st| {
+            st["seats"][1]["kind"] == "ai"
+        })
+        .await;
+        // Ana plays on against the AI in Ben's seat, badly (the last legal move each time).
+        let end = play_out(addr, &id, &[Some(a.clone()), None], |_, legal| legal.len() - 1).await;
+        let games = round as i64 + 1;
+        let pa = wait_for(addr, &format!("/api/v1/players/{a_id}"), None, |v| {
+            v["rating"]["games"] == games
+        })
+        .await;
+        let pb = wait_for(addr, &format!("/api/v1/players/{b_id}"), None, |v| {
+            v["rating"]["games"] == games
+        })
+        .await;
+        let change = |p: &Value| {
+            p["finished"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|g| g["game"] == id.as_str())
+                .map(|g| g["rating_change"].clone())
+                .unwrap()
+        };
+        let (ca, cb) = (change(&pa), change(&pb));
+        let scores = &end["players"];
+        assert_eq!(
+            (ca["place"].clone(), cb["place"].clone()),
+            (json!(1), json!(2)),
+            "{how}: scores {scores}"
+        );
+        assert!(
+            ca["after"].as_i64() > ca["before"].as_i64() && cb["after"].as_i64() < cb["before"].as_i64(),
+            "{how}: {ca} {cb} (scores {scores})"
+        );
+        // Ben was rated at his own rating, not the AI level's (1000).
+        assert!(cb["before"].as_i64().unwrap() > 1300, "{how}: {cb}");
+        if *how == "leave" {
+            // Ben, back, asks for a rematch: he sits down (in seat 0 now), Ana's seat is
+            // offered to her.
+            let r = post(addr, &format!("/api/v1/games/{id}/rematch"), Some(&b), &json!({})).await;
+            assert_eq!((r.status, r.json()["seat"].clone()), (201, json!(0)), "{}", r.text());
+            let t = table(addr, &s(&r.json()["game"])).await;
+            assert_eq!(t["seats"][1]["state"], "offered", "{t}");
+        }
+    }
+    server.stop().await;
+}
+
+/// Pings presence for `key` every 400 ms for `how_long`.
+async fn stay_present(addr: SocketAddr, key: &str, how_long: Duration) {
+    let started = Instant::now();
+    while started.elapsed() < how_long {
+        let r = post(addr, "/api/v1/players/me/presence", Some(key), &json!({})).await;
+        assert_eq!(r.status, 200, "{}", r.text());
+        tokio::time::sleep(Duration::from_millis(400)).await;
+    }
+}
+
+fn quick_expiry(db: &str, idle: Duration) -> rumis_server::Config {
+    let mut c = config(db);
+    c.seek_idle = idle;
+    c.lobby_tick = Some(Duration::from_millis(150));
+    c
+}
+
+/// A waiting seek expires when its creator is not seen (no request with their key, no
+/// presence ping) for `seek_idle`: it is aborted with an `expired` event and leaves the
+/// lobby, and a join is refused; the seek of a creator who pings stays. The time comes from
+/// the database: a seek made on a server that waits an hour expires on the next server,
+/// which waits 2 s, after a restart.
+async fn a_seek_expires_when_its_creator_is_gone(db: String) {
+    let server = start(quick_expiry(&db, Duration::from_secs(2))).await;
+    let addr = server.addr;
+    let (_, a) = new_player(addr, "Ana").await;
+    let (_, b) = new_player(addr, "Ben").await;
+    let (_, c) = new_player(addr, "Cid").await;
+    // Ana is last seen when her seek is written, after this instant.
+    let seen = Instant::now();
+    let gone = seek2(addr, &a, true).await;
+    let stays = seek2(addr, &b, true).await;
+    let mut ws = subscribe(addr, &gone).await;
+    next_of(&mut ws, "snapshot").await;
+    let r = post(addr, "/api/v1/players/me/presence", Some(&b), &json!({})).await;
+    assert_eq!(r.json()["seek_idle_ms"], 2000, "{}", r.text());
+    // Ben stays (his page pings until he is joined below); Ana is gone.
+    let here = tokio::spawn({
+        let b = b.clone();
+        async move { stay_present(addr, &b, WAIT).await }
+    });
+    let e = next_of(&mut ws, "expired").await;
+    // Not before her 2 s were up (50 ms for the wall clock against the monotonic one).
+    assert!(seen.elapsed() >= Duration::from_millis(1_950), "{:?}", seen.elapsed());
+    assert_eq!((e["game"].clone(), e["idle_ms"].clone()), (json!(gone), json!(2000)));
+    assert_eq!(table(addr, &gone).await["status"], "aborted");
+    assert_eq!(table(addr, &stays).await["status"], "waiting");
+    let lobby = get(addr, "/api/v1/lobby").await.json();
+    let listed: Vec<&Value> = lobby["seeks"].as_array().unwrap().iter().map(|t| &t["game"]).collect();
+    assert_eq!(listed, vec![&json!(stays)], "{lobby}");
+    let r = post(addr, &format!("/api/v1/games/{gone}/join"), Some(&c), &json!({})).await;
+    assert_eq!(r.json()["error"], "game_aborted", "{}", r.text());
+    // Ben's seek is still joinable while he is here.
+    let r = post(addr, &format!("/api/v1/games/{stays}/join"), Some(&c), &json!({})).await;
+    assert_eq!(r.json()["started"], true, "{}", r.text());
+    here.abort();
+    server.stop().await;
+
+    // A restart: the sighting is in the database, not in a server's memory.
+    let server = start(quick_expiry(&db, Duration::from_secs(3600))).await;
+    let old = seek2(server.addr, &c, false).await;
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    assert_eq!(table(server.addr, &old).await["status"], "waiting");
+    server.stop().await;
+    let server = start(quick_expiry(&db, Duration::from_secs(2))).await;
+    let t = wait_for(server.addr, &format!("/api/v1/games/{old}/table"), None, |t| {
+        t["status"] != "waiting"
+    })
+    .await;
+    assert_eq!(t["status"], "aborted");
+    // The game that started is not touched by the expiry.
+    assert_eq!(table(server.addr, &stays).await["status"], "open");
+    server.stop().await;
+}
+
+/// Two instances on one PostgreSQL database, many seeks whose creators are gone: each
+/// expires once (one `expired` event per game, heard through one instance).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(not(rumis_postgres_tests), ignore = "needs RUMIS_TEST_POSTGRES_URL")]
+async fn a_seek_expires_once_with_two_instances_on_postgres() {
+    let db = Db::postgres("seek_two").await;
+    let url = db.url();
+    let a = start(quick_expiry(&url, Duration::from_secs(1))).await;
+    let b = start(quick_expiry(&url, Duration::from_secs(1))).await;
+    let mut games = Vec::new();
+    for i in 0..8 {
+        let via = if i % 2 == 0 { a.addr } else { b.addr };
+        let (_, key) = new_player(via, &format!("P{i}")).await;
+        games.push(seek2(via, &key, false).await);
+    }
+    let mut sockets = Vec::new();
+    for id in &games {
+        let mut ws = subscribe(a.addr, id).await;
+        next_of(&mut ws, "snapshot").await;
+        sockets.push(ws);
+    }
+    for (id, ws) in games.iter().zip(sockets.iter_mut()) {
+        let e = next_of(ws, "expired").await;
+        assert_eq!(e["game"], json!(id));
+        let again = tokio::time::timeout(Duration::from_millis(400), next_of(ws, "expired")).await;
+        assert!(again.is_err(), "a second expiry of game {id}");
+    }
+    for id in &games {
+        assert_eq!(table(b.addr, id).await["status"], "aborted");
+    }
+    a.stop().await;
+    b.stop().await;
+    db.remove().await;
+}
+
+/// A player offered a seat in a rematch declines it: the rematch is aborted, both games'
+/// sockets say who declined, and the finished game offers none any more, so that a new
+/// rematch can be asked for. Declining is refused, changing nothing, to the one who asked
+/// (they abort instead), to an outsider, without a key, twice.
+async fn a_rematch_can_be_declined(db: String) {
+    let server = start(config(&db)).await;
+    let addr = server.addr;
+    let (a_id, a) = new_player(addr, "Ana").await;
+    let (b_id, b) = new_player(addr, "Ben").await;
+    let (_, c) = new_player(addr, "Cid").await;
+    // A game that ended (aborted at once: a rematch needs only its end).
+    let id = seek2(addr, &a, false).await;
+    assert_eq!(
+        post(addr, &format!("/api/v1/games/{id}/join"), Some(&b), &json!({}))
+            .await
+            .status,
+        201
+    );
+    assert_eq!(
+        post(addr, &format!("/api/v1/games/{id}/abort"), Some(&a), &json!({}))
+            .await
+            .status,
+        200
+    );
+    let decline = format!("/api/v1/games/{id}/rematch/decline");
+    let r = post(addr, &decline, Some(&b), &json!({})).await;
+    assert_eq!(
+        (r.status, r.json()["error"].clone()),
+        (409, json!("no_rematch")),
+        "{}",
+        r.text()
+    );
+    let r = post(addr, &format!("/api/v1/games/{id}/rematch"), Some(&a), &json!({})).await;
+    assert_eq!(r.status, 201, "{}", r.text());
+    let re = s(&r.json()["game"]);
+    let mut old_ws = subscribe(addr, &id).await;
+    next_of(&mut old_ws, "snapshot").await;
+    let mut new_ws = subscribe(addr, &re).await;
+    next_of(&mut new_ws, "snapshot").await;
+    let before = (table(addr, &id).await, table(addr, &re).await);
+    for (key, status, code) in [
+        (Some(a.as_str()), 409, "no_rematch"),
+        (Some(c.as_str()), 409, "no_rematch"),
+        (None, 401, "missing_key"),
+        (Some("0123456789abcdef0123456789abcdef"), 403, "wrong_key"),
+    ] {
+        let r = post(addr, &decline, key, &json!({})).await;
+        assert_eq!(
+            (r.status, r.json()["error"].clone()),
+            (status, json!(code)),
+            "{}",
+            r.text()
+        );
+        assert!(
+            r.json()["reason"].as_str().is_some_and(|t| t.len() > 10),
+            "{}",
+            r.text()
+        );
+        assert_eq!((table(addr, &id).await, table(addr, &re).await), before);
+    }
+    let r = post(
+        addr,
+        "/api/v1/games/0123456789abcdef/rematch/decline",
+        Some(&b),
+        &json!({}),
+    )
+    .await;
+    assert_eq!(r.status, 404, "{}", r.text());
+    // Ben declines.
+    let r = post(addr, &decline, Some(&b), &json!({})).await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert_eq!(r.json(), json!({ "game": id, "rematch": re, "status": "aborted" }));
+    let e = next_of(&mut old_ws, "rematch_declined").await;
+    assert_eq!((e["rematch"].clone(), e["by"].clone()), (json!(re), json!(b_id)));
+    assert_eq!(next_of(&mut new_ws, "rematch_declined").await["by"], json!(b_id));
+    next_of(&mut new_ws, "aborted").await;
+    assert_eq!(table(addr, &re).await["status"], "aborted");
+    assert_eq!(table(addr, &id).await["rematch"], Value::Null);
+    let r = post(addr, &decline, Some(&b), &json!({})).await;
+    assert_eq!(
+        (r.status, r.json()["error"].clone()),
+        (409, json!("no_rematch")),
+        "{}",
+        r.text()
+    );
+    // A new rematch can be asked for, and accepted.
+    let r = post(addr, &format!("/api/v1/games/{id}/rematch"), Some(&b), &json!({})).await;
+    assert_eq!(r.status, 201, "{}", r.text());
+    let again = s(&r.json()["game"]);
+    assert_ne!(again, re);
+    assert_eq!(table(addr, &again).await["seats"][1]["player"]["id"], json!(a_id));
+    let r = post(addr, &format!("/api/v1/games/{id}/rematch"), Some(&a), &json!({})).await;
+    assert_eq!(
+        (r.json()["game"].clone(), r.json()["started"].clone()),
+        (json!(again), json!(true))
+    );
     server.stop().await;
 }

@@ -433,6 +433,15 @@ async fn lobby_answers_and_events_are_documented() {
             rematch: g(),
             by: g(),
         },
+        GameEvent::RematchDeclined {
+            game: g(),
+            rematch: g(),
+            by: g(),
+        },
+        GameEvent::Expired {
+            game: g(),
+            idle_ms: 300_000,
+        },
         GameEvent::Rated { game: g() },
     ] {
         let v = serde_json::to_value(&e).unwrap();
@@ -524,6 +533,28 @@ async fn lobby_answers_and_events_are_documented() {
         &post(addr, &format!("/api/v1/games/{id}/rematch"), Some(&a), &json!({})).await,
     );
     c.event(&next_of(&mut ws, "rematch_offered").await);
+    let decline = format!("/api/v1/games/{id}/rematch/decline");
+    c.answer(
+        "post",
+        "/api/v1/games/{id}/rematch/decline",
+        &post(addr, &decline, Some(&b), &json!({})).await,
+    );
+    c.event(&next_of(&mut ws, "rematch_declined").await);
+    c.answer(
+        "post",
+        "/api/v1/games/{id}/rematch/decline",
+        &post(addr, &decline, Some(&b), &json!({})).await,
+    );
+    c.answer(
+        "post",
+        "/api/v1/players/me/presence",
+        &post(addr, "/api/v1/players/me/presence", Some(&b), &json!({})).await,
+    );
+    c.answer(
+        "post",
+        "/api/v1/players/me/presence",
+        &post(addr, "/api/v1/players/me/presence", None, &json!({})).await,
+    );
     c.answer(
         "post",
         "/api/v1/lobby/quick",

@@ -12,6 +12,13 @@ import type { ClockInfo } from "./clockapi";
 /** How often the server's time is sampled again (a state read). */
 const RESAMPLE_MS = 60_000;
 
+/** A clock's rule in words: "10 min + 5 s a move", "3 days a move". */
+export function ruleText(c: ClockInfo): string {
+  return c.kind === "realtime"
+    ? t("game.clock.realtime", { minutes: c.initial_ms / 60_000, seconds: c.increment_ms / 1000 })
+    : t("game.clock.correspondence", { count: Math.round(c.per_move_ms / 86_400_000) });
+}
+
 export class Clocks {
   readonly el = h("div", { class: "clocks", id: "clocks", hidden: true });
   private info: ClockInfo | null = null;
@@ -69,10 +76,7 @@ export class Clocks {
       this.ticker = 0;
       return;
     }
-    const rule =
-      c.kind === "realtime"
-        ? t("game.clock.realtime", { minutes: c.initial_ms / 60_000, seconds: c.increment_ms / 1000 })
-        : t("game.clock.correspondence", { count: Math.round(c.per_move_ms / 86_400_000) });
+    const rule = ruleText(c);
     const rows = s.seats.map((seat) => {
       const time = h("td", { class: "time", "data-seat": String(seat.seat) });
       this.cells.set(seat.seat, time);

@@ -1,30 +1,38 @@
 // Who sits at a game's table, and what a seated player may do besides moving: abort before
-// the second move, ask for a rematch after the end (or accept one offered). Attached to the
-// game page's panel; it follows the game's own events (seated, aborted, rematch_offered,
-// rated) on a socket of its own and asks the server for the table again.
+// the second move, ask for a rematch after the end (or accept or decline one offered).
+// Attached to the game page's panel; it follows the game's own events (seated, aborted,
+// rematch_offered, rematch_declined, expired, rated) on a socket of its own and asks the
+// server for the table again. While it is open it tells the server this player is here, so
+// that a seek of theirs waiting for players does not expire.
 import { Events, tokens } from "../api";
 import type { GameEvent } from "../api";
 import { errorText } from "../errors";
 import { t } from "../i18n";
 import { h, toast } from "../ui";
-import { me, players, sitDown } from "../players/api";
+import { keepPresence, me, players, sitDown } from "../players/api";
 import type { Table } from "../players/api";
 import { playerLabel } from "../lobby/view";
 
 const present = (...xs: (HTMLElement | null)[]) => xs.filter((x): x is HTMLElement => x !== null);
 
-const REFRESH = new Set(["snapshot", "seated", "filled", "aborted", "rematch_offered", "rated", "game_over"]);
+const REFRESH = new Set(["snapshot", "seated", "filled", "aborted", "rematch_offered", "rematch_declined", "expired", "rated", "game_over"]);
+
+/** Why a game ended without a result, when an event said so (else it was aborted). */
+const ENDED_BY: Record<string, string> = { expired: "lobby.expired", rematch_declined: "lobby.rematchDeclined" };
 
 export function attachTable(id: string, slot: HTMLElement) {
   const box = h("div", { class: "table-box", id: "table-box" });
   slot.append(box);
   let table: Table | null = null;
   let shown = "";
+  /** The i18n key of why this game was called off, if an event told. */
+  let endedBy: string | null = null;
+  if (me.get()) keepPresence();
   const refresh = async () => {
     try {
       table = await players.table(id);
       // Redrawn only when it changed: a button is not replaced under a click.
-      const now = JSON.stringify(table);
+      const now = JSON.stringify([table, endedBy]);
       if (now === shown) return;
       shown = now;
       render();
@@ -42,14 +50,16 @@ export function attachTable(id: string, slot: HTMLElement) {
     const seated = !!myToken();
     const over = t0.status === "finished" || t0.status === "aborted" || t0.status === "abandoned";
     const iAmOffered = t0.rematch !== null;
+    const offer = seated && over && t0.lobby && me.get();
     box.replaceChildren(
       ...present(
       t0.status === "waiting" ? h("p", { class: "banner", id: "waiting" }, t("lobby.waiting", { count: t0.free_seats })) : null,
-      t0.status === "aborted" ? h("p", { class: "banner", id: "aborted" }, t("lobby.aborted")) : null,
+      t0.status === "aborted" ? h("p", { class: "banner", id: "aborted" }, t(endedBy ?? "lobby.aborted")) : null,
       h("ul", { class: "table-seats", id: "table-seats" }, ...names),
       t0.rated ? h("p", { class: "muted" }, t("lobby.rated")) : null,
       seated && t0.can_abort ? h("button", { id: "abort", onclick: () => void abort() }, t("lobby.abort")) : null,
-      seated && over && t0.lobby && me.get() ? h("button", { id: "rematch", class: "primary", onclick: () => void rematch() }, iAmOffered ? t("lobby.rematchAccept") : t("lobby.rematch")) : null,
+      offer ? h("button", { id: "rematch", class: "primary", onclick: () => void rematch() }, iAmOffered ? t("lobby.rematchAccept") : t("lobby.rematch")) : null,
+      offer && iAmOffered ? h("button", { id: "rematch-decline", onclick: () => void decline() }, t("lobby.rematchDecline")) : null,
       ),
     );
   };
@@ -70,10 +80,22 @@ export function attachTable(id: string, slot: HTMLElement) {
       toast(errorText(e), true);
     }
   };
+  const decline = async () => {
+    try {
+      await players.declineRematch(id);
+      await refresh();
+    } catch (e) {
+      toast(errorText(e), true);
+    }
+  };
   new Events(
     id,
     (e: GameEvent | { type: string }) => {
-      if (REFRESH.has(e.type)) void refresh();
+      // On the rematch's own page its end is explained; on the finished game's, the offer
+      // just goes (and the Rematch button comes back).
+      if (e.type === "expired" || (e.type === "rematch_declined" && "rematch" in e && e.rematch === id)) endedBy = ENDED_BY[e.type];
+      // A move may end the time for aborting (before the second move): look again then.
+      if (REFRESH.has(e.type) || (e.type === "move" && table?.can_abort)) void refresh();
     },
     () => {},
   );

@@ -3,7 +3,7 @@
 import { errorText } from "../errors";
 import { languagePicker, t } from "../i18n";
 import { h, toast } from "../ui";
-import { LobbyFeed, me, players, sitDown } from "../players/api";
+import { keepPresence, LobbyFeed, me, players, sitDown } from "../players/api";
 import type { Lobby } from "../players/api";
 import { identity, nameForm, quickForm, seekForm } from "./controls";
 import type { QuickChoice, SeekChoice } from "./controls";
@@ -46,6 +46,8 @@ export class LobbyPage {
       this.renderLists();
     });
     window.addEventListener("pagehide", () => this.feed?.close());
+    // While the lobby is open this player is here: their seeks do not expire.
+    keepPresence();
   }
 
   private async renderWho() {

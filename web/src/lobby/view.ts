@@ -4,6 +4,7 @@ import type { Letter } from "../api";
 import { t } from "../i18n";
 import { h, swatch } from "../ui";
 import type { Table, TableSeat } from "../players/api";
+import { ruleText } from "../game/clocks";
 
 export interface LobbyHandlers {
   join(game: string): void;
@@ -39,6 +40,7 @@ function card(g: Table, myId: string | null, on: LobbyHandlers): HTMLElement {
     t(`lobby.board`, { board: g.board, count: g.players }),
     g.rated ? t("lobby.rated") : t("lobby.casual"),
     g.variant !== "standard" ? g.variant : "",
+    g.clock ? ruleText(g.clock) : "",
     g.fill_at ? t("lobby.fillAt", { level: g.fill_level ?? 0, time: new Date(g.fill_at).toLocaleTimeString() }) : "",
   ].filter(Boolean);
   const act = mine

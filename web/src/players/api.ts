@@ -3,6 +3,7 @@
 // for every seat its player holds (it is those seats' token).
 import { ApiError, tokens } from "../api";
 import type { Letter } from "../api";
+import type { ClockInfo } from "../game/clockapi";
 
 export interface Rating {
   rating: number;
@@ -34,7 +35,8 @@ export interface Table {
   lobby: boolean;
   rated: boolean;
   quick: boolean;
-  clock: unknown;
+  /** The game's clock as in its state (a seek's: nobody's time running yet), or null. */
+  clock: ClockInfo | null;
   fill_at: number | null;
   fill_level: number | null;
   seats: TableSeat[];
@@ -144,8 +146,31 @@ export const players = {
   join: (id: string) => call<Seated>("POST", `/games/${g(id)}/join`, {}, key()),
   abort: (id: string, token: string) => call<{ status: string }>("POST", `/games/${g(id)}/abort`, {}, token),
   rematch: (id: string) => call<Seated>("POST", `/games/${g(id)}/rematch`, {}, key()),
+  /** Declines the rematch offered after game `id`: it is called off. */
+  declineRematch: (id: string) => call<{ game: string; rematch: string; status: string }>("POST", `/games/${g(id)}/rematch/decline`, {}, key()),
+  /** The presence ping: this player is here, so their waiting games do not expire. */
+  presence: (k: string) => call<{ player: string; seen: number; seek_idle_ms: number }>("POST", "/players/me/presence", {}, k),
   leaderboard: () => call<{ entries: LeaderboardEntry[] }>("GET", "/ratings").then((r) => r.entries),
 };
+
+/** How often a page of the app tells the server this player is here. */
+export const PRESENCE_EVERY_MS = 60_000;
+let presenceTimer = 0;
+
+/**
+ * Tells the server, now and every minute while this page is open, that this browser's
+ * player is here: a waiting game they made expires only when no page of theirs has said so
+ * for the server's `seek_idle` (five minutes). Once per page; nothing without a player.
+ */
+export function keepPresence() {
+  if (presenceTimer) return;
+  const ping = () => {
+    const k = key();
+    if (k) players.presence(k).catch(() => {});
+  };
+  ping();
+  presenceTimer = window.setInterval(ping, PRESENCE_EVERY_MS);
+}
 
 /** The lobby's live list: a WebSocket that reconnects by itself. */
 export class LobbyFeed {

@@ -4,7 +4,8 @@
 use sqlx::any::AnyRow;
 use sqlx::{AnyConnection, Row};
 
-use super::{SeatKind, Store};
+use super::{clock_from, SeatKind, Store, CLOCK_COLUMNS};
+use crate::clock::Clock;
 use crate::error::GameError;
 
 /// A player as stored (never its key, only the key's hash, which stays in the database).
@@ -27,9 +28,21 @@ pub struct SeatPlayer {
     pub colours: String,
     pub kind: SeatKind,
     pub level: u8,
-    /// Someone holds the seat's token (a guest, or the bound player who accepted it).
+    /// Someone holds the seat's token (a guest, or the bound player who accepted it). A seat
+    /// the AI took over keeps its token's hash (service/leaving.rs), so it stays taken.
     pub taken: bool,
     pub player: Option<PlayerRow>,
+    /// The seat's time left when its clock last stopped (a timed game).
+    pub remaining_ms: i64,
+}
+
+impl SeatPlayer {
+    /// The AI took this seat over from the human who held it (they left, or ran out of time
+    /// under "the AI takes over"): an AI seat that still has a token's hash. A seat that was
+    /// the AI's from the start, or that quick play gave the AI, never had one.
+    pub fn taken_over(&self) -> bool {
+        self.kind == SeatKind::Ai && self.taken
+    }
 }
 
 /// A game's lobby row.
@@ -61,6 +74,8 @@ pub struct PlayerGame {
     pub updated: i64,
     /// The lobby's row, when the game came through the lobby.
     pub lobby: Option<LobbyRow>,
+    /// The game's clock (its seats' time left filled in with the seats), if it has one.
+    pub clock: Option<Clock>,
 }
 
 /// One player's rating before and after one rated game.
@@ -128,6 +143,7 @@ fn seat_from(r: &AnyRow) -> Result<SeatPlayer, sqlx::Error> {
         level: r.try_get::<i64, _>("level")?.clamp(0, 9) as u8,
         taken: !hash.is_empty(),
         player: player_from(r, "p_")?,
+        remaining_ms: r.try_get("remaining_ms")?,
     })
 }
 
@@ -142,14 +158,15 @@ fn game_from(r: &AnyRow) -> Result<PlayerGame, sqlx::Error> {
         created: r.try_get("created")?,
         updated: r.try_get("updated")?,
         lobby: lobby_from(r)?,
+        clock: clock_from(r, Vec::new())?,
     })
 }
 
 impl Store {
     pub async fn insert_player(&self, p: &PlayerRow, key_hash: &str) -> Result<(), GameError> {
         sqlx::query(
-            "INSERT INTO players (id, name, key_hash, rating, uncertainty, rated_games, created) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            "INSERT INTO players (id, name, key_hash, rating, uncertainty, rated_games, created, seen) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $7)",
         )
         .bind(&p.id)
         .bind(&p.name)
@@ -199,10 +216,48 @@ impl Store {
         }
     }
 
+    /// A player was seen now (a request with their key): inside a write.
+    pub async fn touch_player_in(conn: &mut AnyConnection, player: &str, now: i64) -> Result<(), GameError> {
+        sqlx::query("UPDATE players SET seen = $1 WHERE id = $2 AND seen < $1")
+            .bind(now)
+            .bind(player)
+            .execute(&mut *conn)
+            .await?;
+        Ok(())
+    }
+
+    /// A player was seen now (the presence ping).
+    pub async fn touch_player(&self, player: &str, now: i64) -> Result<(), GameError> {
+        let mut conn = self.pool.acquire().await?;
+        Store::touch_player_in(&mut conn, player, now).await
+    }
+
+    /// When a player was last seen (`None`: no such player).
+    pub async fn player_seen_in(conn: &mut AnyConnection, player: &str) -> Result<Option<i64>, GameError> {
+        let row = sqlx::query("SELECT seen FROM players WHERE id = $1")
+            .bind(player)
+            .fetch_optional(&mut *conn)
+            .await?;
+        Ok(row.map(|r| r.try_get("seen")).transpose()?)
+    }
+
+    /// Waiting lobby games whose creator was last seen before `cutoff`, oldest first.
+    pub async fn stale_seeks(&self, cutoff: i64, limit: i64) -> Result<Vec<String>, GameError> {
+        let rows = sqlx::query(
+            "SELECT l.game FROM lobby_games l JOIN games g ON g.id = l.game JOIN players p ON p.id = l.created_by \
+             WHERE g.status = 'waiting' AND p.seen < $1 ORDER BY l.created, l.game LIMIT $2",
+        )
+        .bind(cutoff)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.iter().map(|r| r.try_get("game")).collect::<Result<_, _>>()?)
+    }
+
     /// The seats of a game with their players.
     pub async fn seat_players_in(conn: &mut AnyConnection, game: &str) -> Result<Vec<SeatPlayer>, GameError> {
         let q = format!(
-            "SELECT s.game, s.seat, s.colours, s.kind, s.level, s.token_hash, {PLAYER_COLUMNS} \
+            "SELECT s.game, s.seat, s.colours, s.kind, s.level, s.token_hash, s.remaining_ms, {PLAYER_COLUMNS} \
              FROM seats s LEFT JOIN players p ON p.id = s.player WHERE s.game = $1 ORDER BY s.seat"
         );
         let rows = sqlx::query(sqlx::AssertSqlSafe(q))
@@ -343,7 +398,7 @@ impl Store {
     /// Lobby games of a status, newest first, with their seats.
     pub async fn lobby_games(&self, status: &str, limit: i64) -> Result<Vec<(PlayerGame, Vec<SeatPlayer>)>, GameError> {
         let q = format!(
-            "SELECT g.id, g.board, g.players, g.variant, g.status, g.move_count, g.created, g.updated, {LOBBY_COLUMNS} \
+            "SELECT g.id, g.board, g.players, g.variant, g.status, g.move_count, g.created, g.updated, {LOBBY_COLUMNS}, {CLOCK_COLUMNS} \
              FROM lobby_games l JOIN games g ON g.id = l.game WHERE g.status = $1 ORDER BY g.created DESC, g.id LIMIT $2"
         );
         let rows = sqlx::query(sqlx::AssertSqlSafe(q))
@@ -362,7 +417,7 @@ impl Store {
         // One query for every listed game's seats: `$1, $2, ...` for the ids.
         let marks: Vec<String> = (1..=games.len()).map(|i| format!("${i}")).collect();
         let q = format!(
-            "SELECT s.game, s.seat, s.colours, s.kind, s.level, s.token_hash, {PLAYER_COLUMNS} \
+            "SELECT s.game, s.seat, s.colours, s.kind, s.level, s.token_hash, s.remaining_ms, {PLAYER_COLUMNS} \
              FROM seats s LEFT JOIN players p ON p.id = s.player WHERE s.game IN ({}) ORDER BY s.game, s.seat",
             marks.join(", ")
         );
@@ -374,8 +429,11 @@ impl Store {
         let seats: Vec<SeatPlayer> = rows.iter().map(seat_from).collect::<Result<_, _>>()?;
         Ok(games
             .into_iter()
-            .map(|g| {
-                let mine = seats.iter().filter(|s| s.game == g.id).cloned().collect();
+            .map(|mut g| {
+                let mine: Vec<SeatPlayer> = seats.iter().filter(|s| s.game == g.id).cloned().collect();
+                if let Some(c) = g.clock.as_mut() {
+                    c.remaining = mine.iter().map(|s| s.remaining_ms).collect();
+                }
                 (g, mine)
             })
             .collect())
@@ -384,7 +442,7 @@ impl Store {
     /// Waiting quick-play games with a seat free, oldest first.
     pub async fn quick_waiting_in(conn: &mut AnyConnection, limit: i64) -> Result<Vec<PlayerGame>, GameError> {
         let q = format!(
-            "SELECT g.id, g.board, g.players, g.variant, g.status, g.move_count, g.created, g.updated, {LOBBY_COLUMNS} \
+            "SELECT g.id, g.board, g.players, g.variant, g.status, g.move_count, g.created, g.updated, {LOBBY_COLUMNS}, {CLOCK_COLUMNS} \
              FROM lobby_games l JOIN games g ON g.id = l.game \
              WHERE g.status = 'waiting' AND l.quick = 1 AND EXISTS (SELECT 1 FROM seats s WHERE s.game = g.id \
              AND s.kind = 'human' AND s.token_hash = '' AND s.player IS NULL) \
@@ -404,7 +462,7 @@ impl Store {
         limit: i64,
     ) -> Result<Vec<(PlayerGame, Vec<SeatPlayer>)>, GameError> {
         let q = format!(
-            "SELECT g.id, g.board, g.players, g.variant, g.status, g.move_count, g.created, g.updated, {LOBBY_COLUMNS} \
+            "SELECT g.id, g.board, g.players, g.variant, g.status, g.move_count, g.created, g.updated, {LOBBY_COLUMNS}, {CLOCK_COLUMNS} \
              FROM games g LEFT JOIN lobby_games l ON l.game = g.id \
              WHERE g.id IN (SELECT s.game FROM seats s WHERE s.player = $1) ORDER BY g.updated DESC, g.id LIMIT $2"
         );

@@ -59,8 +59,9 @@ pub struct Table {
     pub lobby: bool,
     pub rated: bool,
     pub quick: bool,
-    /// The clock (the clocks' part of the API fills it in); `null`: untimed.
-    pub clock: Option<serde_json::Value>,
+    /// The game's clock as the state shows it (for a seek: the rule, and nobody's time
+    /// running yet); `null`: untimed.
+    pub clock: Option<super::ClockInfo>,
     /// Quick play: when the free seats get the AI (ms since the epoch), and at what level.
     pub fill_at: Option<i64>,
     pub fill_level: Option<u8>,
@@ -95,6 +96,24 @@ pub struct Seated {
     pub started: bool,
     pub state_url: String,
     pub events_url: String,
+}
+
+/// `200` to `POST /players/me/presence`: the player is seen now; their waiting games expire
+/// when they are not seen for `seek_idle_ms`.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Presence {
+    pub player: String,
+    pub seen: i64,
+    pub seek_idle_ms: i64,
+}
+
+/// `200` to `POST /games/{id}/rematch/decline`: the rematch offered after game `game` is
+/// called off.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct DeclineAck {
+    pub game: String,
+    pub rematch: String,
+    pub status: String,
 }
 
 /// `200` to `POST /games/{id}/abort`.
