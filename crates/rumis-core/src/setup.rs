@@ -144,6 +144,20 @@ impl GameSetup {
         Ok(())
     }
 
+    /// Changes the settings that are given ([`GameSetup::set`]); `None` leaves one as it
+    /// is. Stops at the first refused setting.
+    pub fn set_given<'a>(
+        &mut self,
+        settings: impl IntoIterator<Item = (&'a str, Option<&'a str>)>,
+    ) -> Result<(), SetupError> {
+        for (key, value) in settings {
+            if let Some(value) = value {
+                self.set(key, value)?;
+            }
+        }
+        Ok(())
+    }
+
     /// The board, read and checked.
     pub fn read_board(&self) -> Result<Board, SetupError> {
         match &self.board {
