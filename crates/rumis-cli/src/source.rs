@@ -111,15 +111,13 @@ impl Source {
         };
         let players = self.players.ok_or("--players N is needed with --board (2, 3 or 4)")?;
         let mut setup = GameSetup::new(board, players);
-        for (key, value) in [
-            ("variant", &self.variant),
-            ("colors", &self.colors),
-            ("stuck_rule", &self.stuck_rule),
-        ] {
-            if let Some(value) = value {
-                setup.set(key, value).map_err(setup_error)?;
-            }
-        }
+        setup
+            .set_given([
+                ("variant", self.variant.as_deref()),
+                ("colors", self.colors.as_deref()),
+                ("stuck_rule", self.stuck_rule.as_deref()),
+            ])
+            .map_err(setup_error)?;
         setup.ruins = match (&self.ruins, self.ruins_seed) {
             (Some(list), _) => Some(Ruins::Placements(list.split_whitespace().map(String::from).collect())),
             (None, Some(seed)) => Some(Ruins::Seed(seed)),

@@ -55,6 +55,29 @@ pub struct GameSetup {
     pub stuck_rule: StuckRule,
 }
 
+// An order of play is read here, beside the setup it belongs to, rather than in stone.rs:
+// its error is a setup's, and error.rs names colours (stone.rs) in its messages.
+impl Colour {
+    /// Reads an order of play: letters separated by spaces or commas ("R Y G", "B,R") or
+    /// run together ("RYGB").
+    pub fn parse_list(text: &str) -> Result<Vec<Colour>, SetupError> {
+        let words: Vec<&str> = text
+            .split(|c: char| c.is_whitespace() || c == ',')
+            .filter(|w| !w.is_empty())
+            .collect();
+        let words: Vec<String> = match words.as_slice() {
+            [one] if one.chars().count() > 1 && one.chars().all(|c| Colour::from_letter(c).is_some()) => {
+                one.chars().map(String::from).collect()
+            }
+            _ => words.iter().map(|w| w.to_string()).collect(),
+        };
+        words
+            .iter()
+            .map(|w| Colour::from_word(w).ok_or_else(|| SetupError::NotAColour(w.clone())))
+            .collect()
+    }
+}
+
 impl GameSetup {
     /// The standard game on a board for a number of players, with the rulebooks' rules.
     pub fn new(board: BoardSource, players: usize) -> GameSetup {
@@ -117,6 +140,20 @@ impl GameSetup {
                     StuckRule::from_name(value).ok_or_else(|| SetupError::UnknownStuckRule(value.to_string()))?
             }
             _ => return Err(SetupError::UnknownSetting(key.to_string())),
+        }
+        Ok(())
+    }
+
+    /// Changes the settings that are given ([`GameSetup::set`]); `None` leaves one as it
+    /// is. Stops at the first refused setting.
+    pub fn set_given<'a>(
+        &mut self,
+        settings: impl IntoIterator<Item = (&'a str, Option<&'a str>)>,
+    ) -> Result<(), SetupError> {
+        for (key, value) in settings {
+            if let Some(value) = value {
+                self.set(key, value)?;
+            }
         }
         Ok(())
     }

@@ -63,25 +63,6 @@ impl Colour {
             _ => None,
         }
     }
-
-    /// Reads an order of play: letters separated by spaces or commas ("R Y G", "B,R") or
-    /// run together ("RYGB").
-    pub fn parse_list(text: &str) -> Result<Vec<Colour>, crate::SetupError> {
-        let words: Vec<&str> = text
-            .split(|c: char| c.is_whitespace() || c == ',')
-            .filter(|w| !w.is_empty())
-            .collect();
-        let words: Vec<String> = match words.as_slice() {
-            [one] if one.chars().count() > 1 && one.chars().all(|c| Colour::from_letter(c).is_some()) => {
-                one.chars().map(String::from).collect()
-            }
-            _ => words.iter().map(|w| w.to_string()).collect(),
-        };
-        words
-            .iter()
-            .map(|w| Colour::from_word(w).ok_or_else(|| crate::SetupError::NotAColour(w.clone())))
-            .collect()
-    }
 }
 
 impl fmt::Display for Colour {

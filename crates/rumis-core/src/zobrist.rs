@@ -28,24 +28,19 @@ pub(crate) fn out_key(colour: usize) -> u64 {
 }
 
 /// The keys above, computed at compile time (seats and colours are 0-3, kinds 0-4).
-const TURN_KEYS: [u64; 4] = {
+const TURN_KEYS: [u64; 4] = four_keys(0x3000_0000);
+const OUT_KEYS: [u64; 4] = four_keys(0x4000_0000);
+
+/// The keys of the four seats or colours under `base`.
+const fn four_keys(base: u64) -> [u64; 4] {
     let mut k = [0; 4];
     let mut i = 0;
     while i < 4 {
-        k[i] = mix(0x3000_0000 | i as u64);
+        k[i] = mix(base | i as u64);
         i += 1;
     }
     k
-};
-const OUT_KEYS: [u64; 4] = {
-    let mut k = [0; 4];
-    let mut i = 0;
-    while i < 4 {
-        k[i] = mix(0x4000_0000 | i as u64);
-        i += 1;
-    }
-    k
-};
+}
 const STONE_KEYS: [[u64; STONE_COUNT]; 5] = {
     let mut k = [[0; STONE_COUNT]; 5];
     let mut kind = 0;

@@ -176,11 +176,7 @@ pub fn new_setup(asked: &AskedSetup) -> Result<Setup, GameError> {
         }
     };
     let mut setup = GameSetup::new(board, asked.players);
-    for (key, value) in [("stuck_rule", asked.stuck_rule), ("variant", asked.variant)] {
-        if let Some(value) = value {
-            setup.set(key, value)?;
-        }
-    }
+    setup.set_given([("stuck_rule", asked.stuck_rule), ("variant", asked.variant)])?;
     if let Some(words) = asked.colours {
         // One colour per word of the list (a word is never split into letters here).
         setup.colours = Some(

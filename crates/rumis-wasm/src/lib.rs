@@ -262,15 +262,13 @@ fn new_game(r: &NewGame) -> Result<Game, Failure> {
     // The core reads and checks the setup: its words are every front end's.
     let bad = |e: SetupError| fail("bad_setup", e.to_string());
     let mut setup = GameSetup::new(BoardSource::Builtin(r.board.clone()), r.players);
-    for (key, value) in [
-        ("variant", &r.variant),
-        ("colors", &r.colours),
-        ("stuck_rule", &r.stuck_rule),
-    ] {
-        if let Some(value) = value {
-            setup.set(key, value).map_err(bad)?;
-        }
-    }
+    setup
+        .set_given([
+            ("variant", r.variant.as_deref()),
+            ("colors", r.colours.as_deref()),
+            ("stuck_rule", r.stuck_rule.as_deref()),
+        ])
+        .map_err(bad)?;
     let ruinas = setup.variant == Variant::Ruinas;
     setup.ruins = match (&r.ruins, r.ruins_seed) {
         // (An empty list of ruins is no ruins, in any game.)
