@@ -725,6 +725,9 @@ fn main() {
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
+    if std::env::var_os("CROWD_LOG").is_some() {
+        eprintln!("{log}");
+    }
     let server_errors: Vec<&str> = log.lines().filter(|l| l.contains("ERROR")).collect();
     println!("{report}");
     println!(
