@@ -744,7 +744,7 @@ fn main() {
 async fn drive(o: &Options, addr: SocketAddr, pid: u32) -> String {
     let board = Board::builtin("chullpa").expect("Chullpa").clone();
     let site = Arc::new(Site::new(board, SEATS, Variant::Standard, None).expect("a site"));
-    let stalled = if o.stall_every > 0 { o.games / o.stall_every } else { 0 };
+    let stalled = o.games.checked_div(o.stall_every).unwrap_or(0);
     let played = o.games - stalled;
     let setup_started = Instant::now();
     let run = Arc::new(Run {
