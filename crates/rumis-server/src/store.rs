@@ -8,9 +8,10 @@
 //! before it reads anything. `UNIQUE (game, number)` stays the last guard.
 //!
 //! Waits are bounded: SQLite waits at most [`BUSY_TIMEOUT`] for a lock, a connection is
-//! waited for at most [`ACQUIRE_TIMEOUT`], and on SQLite at most [`SQLITE_WRITERS`] of the
-//! pool's connections write at once, so that readers (WAL: they never wait for the writer)
-//! always find a connection.
+//! waited for at most [`ACQUIRE_TIMEOUT`], and on SQLite one of the pool's connections
+//! writes, for every writer in turn, committing their writes in groups ([`group`]: one
+//! `fsync` for the writes that arrived together), so that readers (WAL: they never wait for
+//! the writer) always find a connection.
 
 use std::time::Duration;
 
@@ -18,11 +19,11 @@ use rumis_core::{Colour, StuckRule, Variant};
 use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::migrate::{MigrateDatabase, Migrator};
 use sqlx::{Any, AnyConnection, AnyPool, Row, Transaction};
-use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::clock::{self, Clock, OnTimeout};
 use crate::error::GameError;
 
+mod group;
 mod players;
 pub use players::{LobbyRow, PlayerGame, PlayerRow, RatingChange, SeatPlayer};
 
@@ -30,9 +31,8 @@ pub use players::{LobbyRow, PlayerGame, PlayerRow, RatingChange, SeatPlayer};
 pub const BUSY_TIMEOUT: Duration = Duration::from_millis(1_000);
 /// How long a request waits for a free connection.
 pub const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(3);
-/// SQLite: connections in the pool, and how many of them may write at once.
+/// SQLite: connections in the pool (one of them writes).
 const SQLITE_CONNECTIONS: u32 = 8;
-const SQLITE_WRITERS: usize = 3;
 
 /// A game's setup, as stored.
 #[derive(Clone, Debug)]
@@ -151,10 +151,45 @@ pub struct Summary {
     pub custom: bool,
 }
 
-/// A write transaction, with its writer's place on SQLite.
+/// A write transaction: `tx` is its connection (by deref) and `tx.commit()` ends it.
 pub struct WriteTx {
-    pub tx: Transaction<'static, Any>,
-    _writer: Option<OwnedSemaphorePermit>,
+    pub tx: Tx,
+}
+
+/// PostgreSQL: a transaction of its own; SQLite: a place in the group commit
+/// ([`group`]). Dropped without a commit, either is rolled back.
+pub enum Tx {
+    Own(Transaction<'static, Any>),
+    Grouped(group::Member),
+}
+
+impl Tx {
+    /// Commits; returns once the write is durable.
+    pub async fn commit(self) -> Result<(), GameError> {
+        match self {
+            Tx::Own(tx) => Ok(tx.commit().await?),
+            Tx::Grouped(m) => m.commit().await,
+        }
+    }
+}
+
+impl std::ops::Deref for Tx {
+    type Target = AnyConnection;
+    fn deref(&self) -> &AnyConnection {
+        match self {
+            Tx::Own(tx) => tx,
+            Tx::Grouped(m) => m,
+        }
+    }
+}
+
+impl std::ops::DerefMut for Tx {
+    fn deref_mut(&mut self) -> &mut AnyConnection {
+        match self {
+            Tx::Own(tx) => tx,
+            Tx::Grouped(m) => m,
+        }
+    }
 }
 
 pub struct Store {
@@ -162,8 +197,8 @@ pub struct Store {
     /// PostgreSQL: events go out with `pg_notify`.
     postgres: bool,
     url: String,
-    /// SQLite: the writers at once (see the module's comment).
-    writers: Option<std::sync::Arc<Semaphore>>,
+    /// SQLite: the one writer, committing in groups (see [`group`]).
+    writers: Option<std::sync::Arc<group::Group>>,
 }
 
 /// The schema's migrations, `migrations/NNNN_name.sql`, embedded at build time. sqlx
@@ -266,10 +301,10 @@ impl Store {
             .await
             .map_err(|e| format!("cannot migrate the database: {e}"))?;
         Ok(Store {
+            writers: sqlite.then(|| group::Group::new(pool.clone())),
             pool,
             postgres: url.starts_with("postgres:") || url.starts_with("postgresql:"),
             url,
-            writers: sqlite.then(|| std::sync::Arc::new(Semaphore::new(SQLITE_WRITERS))),
         })
     }
 
@@ -283,19 +318,11 @@ impl Store {
 
     /// Begins a write transaction (waiting at most `wait` for a writer's place).
     pub async fn begin_write(&self, wait: Duration) -> Result<WriteTx, GameError> {
-        let writer = match &self.writers {
-            Some(w) => Some(
-                tokio::time::timeout(wait, w.clone().acquire_owned())
-                    .await
-                    .map_err(|_| GameError::Busy("every writer is busy".into()))?
-                    .map_err(|e| GameError::internal(e.to_string()))?,
-            ),
-            None => None,
+        let tx = match &self.writers {
+            Some(group) => Tx::Grouped(group.begin(wait).await?),
+            None => Tx::Own(self.pool.begin().await?),
         };
-        Ok(WriteTx {
-            tx: self.pool.begin().await?,
-            _writer: writer,
-        })
+        Ok(WriteTx { tx })
     }
 
     /// Takes the game's lock inside a write (and marks it updated); `false` when there is

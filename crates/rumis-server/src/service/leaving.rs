@@ -29,6 +29,10 @@ use crate::wire::{self, GameEvent};
 /// The AI level that takes over a seat whose player leaves, when none is asked for.
 pub const DEFAULT_LEAVE_LEVEL: u8 = 3;
 
+/// Due clocks handled at once by one timeout task (a PostgreSQL write holds one of the
+/// pool's 16 connections).
+const TIMEOUTS_AT_ONCE: usize = 8;
+
 /// The turn changed (or a seat stopped playing): the clock passes to the human seat to
 /// move, if any, charging the seat whose time ran; its new state is written and announced.
 pub(super) async fn pass_clock(
@@ -330,17 +334,34 @@ impl Games {
     /// (see the module's comment); returns how many fired here.
     pub async fn fire_timeouts(self: &Arc<Self>) -> Result<usize, GameError> {
         let ids = self.store.due_games(now_ms(), 100).await?;
-        let mut fired = 0;
+        // Several at once, so that clocks falling due together wait for one another's
+        // writes only as far as the database makes them (on SQLite they share a commit,
+        // store/group.rs): one after another, a burst of timeouts behind a slow commit
+        // fired up to 2 s late under load (docs/server-load.md). Each game is still
+        // claimed and changed in its own write, under its own lock.
+        let gate = Arc::new(tokio::sync::Semaphore::new(TIMEOUTS_AT_ONCE));
+        let mut tasks = tokio::task::JoinSet::new();
         for id in ids {
-            let _order = self.lock_game(&id).await;
-            match self.retrying(|left| self.try_timeout(&id, left)).await {
-                Ok(Some((events, ai))) => {
-                    self.committed_for(&id, events, ai);
-                    fired += 1;
+            let (this, gate) = (self.clone(), gate.clone());
+            tasks.spawn(async move {
+                let _turn = gate.acquire_owned().await;
+                let _order = this.lock_game(&id).await;
+                match this.retrying(|left| this.try_timeout(&id, left)).await {
+                    Ok(Some((events, ai))) => {
+                        this.committed_for(&id, events, ai);
+                        true
+                    }
+                    Ok(None) => false,
+                    Err(e) => {
+                        tracing::error!(game = %id, "timeout: {e}");
+                        false
+                    }
                 }
-                Ok(None) => {}
-                Err(e) => tracing::error!(game = %id, "timeout: {e}"),
-            }
+            });
+        }
+        let mut fired = 0;
+        while let Some(done) = tasks.join_next().await {
+            fired += usize::from(done.unwrap_or(false));
         }
         Ok(fired)
     }
