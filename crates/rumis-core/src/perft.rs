@@ -66,12 +66,13 @@ fn below_generic(site: &Site, pos: &Position, set: &MoveSet, n: usize, depth: u3
     let tables = site.gen_tables();
     if depth == 2 {
         // The last ply: count each child's placements without listing them. One child
-        // is reused, copied column by column (`copy_from_same_site`), not cloned whole.
+        // is reused, copied column by column (`copy_from_same_site`), not cloned whole,
+        // and only what counting reads (not the cubes, nor the hash in `play_count`).
         let mut child = pos.clone();
         return set
             .iter(tables)
             .map(|m| {
-                child.copy_from_same_site(pos, site);
+                child.copy_from_same_site::<false>(pos, site);
                 let n = child.play_count(site, m, path);
                 if child.is_over() {
                     1
@@ -85,7 +86,7 @@ fn below_generic(site: &Site, pos: &Position, set: &MoveSet, n: usize, depth: u3
     let mut total = 0;
     let mut child = pos.clone();
     for m in set.iter(tables) {
-        child.copy_from_same_site(pos, site);
+        child.copy_from_same_site::<true>(pos, site);
         let cn = child.play_generate(site, m, path, &mut child_set);
         total += if child.is_over() {
             1

@@ -428,7 +428,7 @@ impl Position {
     /// passing the turn (the AI's evaluation of room, for every child of a search node).
     pub fn count_moves_after(&self, site: &Site, m: Move) -> [u64; 4] {
         let mut after = self.clone();
-        after.place(site, m, CodePath::Scalar);
+        after.place::<true>(site, m, CodePath::Scalar);
         let mut out = [0; 4];
         for &c in &site.order {
             out[c.index()] = after.count_moves_for(site, c);
@@ -499,7 +499,10 @@ impl Position {
     /// of a site — nothing writes them — and a position is 2.6 kB, most of it those entries:
     /// perft copies one per leaf's parent, and the full copy was a fifth of its time.
     #[inline(always)]
-    pub(crate) fn copy_from_same_site(&mut self, from: &Position, site: &Site) {
+    ///
+    /// `CUBES` false leaves the cubes as they were: for a position that is only played
+    /// with `play_count` and dropped (perft's last ply), which never reads them.
+    pub(crate) fn copy_from_same_site<const CUBES: bool>(&mut self, from: &Position, site: &Site) {
         // Naming every field: a new one is a compile error here, not a field left stale.
         let Position {
             heights: _,
@@ -522,7 +525,9 @@ impl Position {
         for g in 0..site.columns.div_ceil(32).min(MAX_COLUMNS / 32) {
             let r = 32 * g..32 * g + 32;
             for kind in 0..5 {
-                self.cubes[kind][r.clone()].copy_from_slice(&from.cubes[kind][r.clone()]);
+                if CUBES {
+                    self.cubes[kind][r.clone()].copy_from_slice(&from.cubes[kind][r.clone()]);
+                }
                 self.touch[kind][r.clone()].copy_from_slice(&from.touch[kind][r.clone()]);
             }
         }
@@ -534,7 +539,7 @@ impl Position {
     /// the next colour that can place; a colour passed over is out, or under
     /// [`StuckRule::Pass`] passes (see [`Position::settle_by`]).
     pub fn play_unchecked(&mut self, site: &Site, m: Move) {
-        let next = self.place(site, m, CodePath::Scalar);
+        let next = self.place::<true>(site, m, CodePath::Scalar);
         self.settle(site, next);
     }
 
@@ -559,13 +564,16 @@ impl Position {
     /// execute instructions it does not have, so this must never be public.
     #[inline(always)]
     pub(crate) fn play_generate(&mut self, site: &Site, m: Move, path: CodePath, set: &mut MoveSet) -> usize {
-        let next = self.place(site, m, path);
+        let next = self.place::<true>(site, m, path);
         self.settle_generate(site, next, path, set)
     }
 
     /// Puts the stone on the structure; returns the next seat.
     #[inline(always)]
-    fn place(&mut self, site: &Site, m: Move, path: CodePath) -> usize {
+    ///
+    /// `FULL` false leaves the cubes and the hash stale: only for a position that is
+    /// counted and dropped (`play_count`), as nothing that counts placements reads them.
+    fn place<const FULL: bool>(&mut self, site: &Site, m: Move, path: CodePath) -> usize {
         let colour = site.order[self.seat as usize];
         let t = site.template(m);
         let k = colour.index();
@@ -574,7 +582,7 @@ impl Position {
             // (`play_unchecked` on the scalar path, `play_generate_with`) check it; the
             // crate-private `play_generate` is only reached from loops that checked it.
             #[cfg(target_arch = "x86_64")]
-            CodePath::Avx512 => unsafe { self.add_cubes_avx512(site, t, k) },
+            CodePath::Avx512 => unsafe { self.add_cubes_avx512::<FULL>(site, t, k) },
             _ => self.add_cubes(site, t, k),
         }
         self.left[k] &= !(1 << t.stone.index());
@@ -680,7 +688,7 @@ impl Position {
     #[cfg(target_arch = "x86_64")]
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw")]
-    fn add_cubes_avx512(&mut self, site: &Site, t: &Template, kind: usize) {
+    fn add_cubes_avx512<const FULL: bool>(&mut self, site: &Site, t: &Template, kind: usize) {
         use std::arch::x86_64::*;
         let len = (t.len as usize).min(4);
         let mut runs = [0u16; 4];
@@ -690,9 +698,11 @@ impl Position {
             let k = t.count[i];
             let h = self.heights[c];
             let run = ((1u16 << k) - 1) << h;
-            self.cubes[kind][c] |= run;
-            for z in h..h + k {
-                self.hash ^= site.cube_key(kind, c, z);
+            if FULL {
+                self.cubes[kind][c] |= run;
+                for z in h..h + k {
+                    self.hash ^= site.cube_key(kind, c, z);
+                }
             }
             self.cube_count += k as u16;
             runs[i] = run;
@@ -807,7 +817,7 @@ impl Position {
     /// listing them: the last ply of a bulk-counting perft.
     #[inline(always)]
     pub(crate) fn play_count(&mut self, site: &Site, m: Move, path: CodePath) -> usize {
-        let next = self.place(site, m, path);
+        let next = self.place::<false>(site, m, path);
         self.settle_by(site, next, |input| movegen::count(site.gen_tables(), input, path))
     }
 
@@ -939,7 +949,7 @@ mod tests {
                     pos.legal_moves(site, &mut moves);
                     let previous = pos.clone();
                     pos.play_unchecked(site, moves[rng.below(moves.len())]);
-                    scratch.copy_from_same_site(&pos, site);
+                    scratch.copy_from_same_site::<true>(&pos, site);
                     assert!(scratch == pos, "{}: the copy differs", site.board.name);
                     let tail = site.columns..MAX_COLUMNS;
                     assert!(pos.heights[tail.clone()].iter().all(|&h| h == 0));
