@@ -667,9 +667,7 @@ impl Position {
             // h + k <= 15: the run's bits and the cell above it fit in 16 bits.
             let run = ((1u16 << k) - 1) << h;
             self.cubes[kind][c] |= run;
-            for z in h..h + k {
-                self.hash ^= site.cube_key(kind, c, z);
-            }
+            self.hash ^= site.run_key(kind, c, h, k);
             // The cell above shares a face with the top cube, and so do the cells beside
             // each cube.
             self.touch[kind][c] |= run << 1;
@@ -700,9 +698,7 @@ impl Position {
             let run = ((1u16 << k) - 1) << h;
             if FULL {
                 self.cubes[kind][c] |= run;
-                for z in h..h + k {
-                    self.hash ^= site.cube_key(kind, c, z);
-                }
+                self.hash ^= site.run_key(kind, c, h, k);
             }
             self.cube_count += k as u16;
             runs[i] = run;
