@@ -37,6 +37,11 @@ pub struct BenchArgs {
     /// mean score (for `valgrind --tool=callgrind`, which counts instructions exactly).
     #[arg(long, value_name = "N")]
     pub playouts_only: Option<usize>,
+    /// Only run the top level's search from the first move of Chullpa 4 players, one
+    /// thread, this many simulations, and print its simulations per second (for
+    /// `scripts/compare-speed`).
+    #[arg(long, value_name = "SIMS")]
+    pub search_only: Option<u64>,
     /// The board of --playouts-only.
     #[arg(long, value_name = "NAME", default_value = "chullpa")]
     pub board: String,
@@ -463,6 +468,15 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
         return Ok(());
     }
 
+    if let Some(sims) = args.search_only {
+        let rate = search_rate(&site("chullpa", 4)?, 1, sims, 1)[0];
+        let clock = if cpu_clock() { "thread CPU time" } else { "wall clock" };
+        println!(
+            "level 9 search, chullpa 4p first move, 1 thread, {sims} simulations on {best}: {:.1} k simulations/s ({clock})",
+            rate / 1e3
+        );
+        return Ok(());
+    }
     if args.scaling {
         return scaling(args.quick);
     }

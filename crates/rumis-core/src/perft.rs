@@ -67,11 +67,14 @@ fn below_generic(site: &Site, pos: &Position, set: &MoveSet, n: usize, depth: u3
     }
     let tables = site.gen_tables();
     if depth == 2 {
-        // The last ply: count each child's placements without listing them.
+        // The last ply: count each child's placements without listing them. One child
+        // is reused, copied column by column (`copy_from_same_site`), not cloned whole,
+        // and only what counting reads (not the cubes, nor the hash in `play_count`).
+        let mut child = pos.clone();
         return set
             .iter(tables)
             .map(|m| {
-                let mut child = pos.clone();
+                child.copy_from_same_site::<false>(pos, site);
                 let n = child.play_count(site, m, path);
                 if child.is_over() {
                     1
@@ -83,8 +86,9 @@ fn below_generic(site: &Site, pos: &Position, set: &MoveSet, n: usize, depth: u3
     }
     let mut child_set = MoveSet::new();
     let mut total = 0;
+    let mut child = pos.clone();
     for m in set.iter(tables) {
-        let mut child = pos.clone();
+        child.copy_from_same_site::<true>(pos, site);
         let cn = child.play_generate(site, m, path, &mut child_set);
         total += if child.is_over() {
             1

@@ -132,8 +132,10 @@ pub struct Site {
     by_shape: HashMap<ShapeKey, Vec<u16>>,
     /// The templates laid out for the fast generator.
     gen: GenTables,
-    /// The Zobrist key of each (kind, column, level), `(kind * columns + column) * 16 + z`.
-    cube_keys: Vec<u64>,
+    /// Prefix XORs of the Zobrist keys of the cubes (`zobrist::cube_key`), `(kind * columns + column) * 17 + j` the XOR of the
+    /// keys of levels 0..j: a run of cubes is two lookups, not a loop (whose varying trip
+    /// count the branch predictor misses).
+    run_keys: Vec<u64>,
 }
 
 impl Move {
@@ -239,8 +241,11 @@ impl Site {
             by_stone: [0; STONE_COUNT + 1],
             by_shape: HashMap::new(),
             gen: GenTables::new(&[], columns, files),
-            cube_keys: (0..5 * columns * 16)
-                .map(|i| crate::zobrist::cube_key(i / 16 / columns, i / 16 % columns, (i % 16) as u8))
+            run_keys: (0..5 * columns)
+                .flat_map(|kc| {
+                    let key = move |z: u8| crate::zobrist::cube_key(kc / columns, kc % columns, z);
+                    (0..=16u8).map(move |j| (0..j).fold(0, |x, z| x ^ key(z)))
+                })
                 .collect(),
         };
         site.enumerate_templates();
@@ -407,11 +412,13 @@ impl Site {
         self.by_stone[s.index()] as usize..self.by_stone[s.index() + 1] as usize
     }
 
-    /// The Zobrist key of a cube of `kind` (colour index, or 4 for a ruin) at a column and
-    /// level (0-based).
+    /// The XOR of the Zobrist keys of `k` cubes of `kind` at a column from level `h` on
+    /// (`h + k` <= 16: heights stay under 16), that is of `cube_key(kind, column, z)` for z
+    /// in h..h + k.
     #[inline(always)]
-    pub(crate) fn cube_key(&self, kind: usize, column: usize, z: u8) -> u64 {
-        self.cube_keys[(kind * self.columns + column) * 16 + (z & 15) as usize]
+    pub(crate) fn run_key(&self, kind: usize, column: usize, h: u8, k: u8) -> u64 {
+        let base = (kind * self.columns + column) * 17;
+        self.run_keys[base + (h + k).min(16) as usize] ^ self.run_keys[base + h.min(16) as usize]
     }
 
     /// The buildable neighbours of a column as a bit mask (bit n of word n / 64).

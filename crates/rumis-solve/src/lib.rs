@@ -12,6 +12,7 @@ pub mod puzzle;
 pub mod tower;
 
 use std::collections::{BTreeMap, HashMap};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 
@@ -177,6 +178,8 @@ pub struct Solver {
     symmetries: Vec<Vec<usize>>,
     sizes: Vec<u32>,
     break_symmetry: bool,
+    /// States a thread's memo keeps before it starts afresh (see `Solver::completions`).
+    memo_states: usize,
 }
 
 impl Solver {
@@ -216,6 +219,7 @@ impl Solver {
             symmetries: size.symmetries(),
             sizes,
             break_symmetry: true,
+            memo_states: MEMO_STATES,
         })
     }
 
@@ -373,7 +377,13 @@ impl Solver {
         let stop = AtomicBool::new(false);
         let next = AtomicU64::new(0);
         let done = AtomicU64::new(0);
+        let identity: Vec<bool> = self
+            .symmetries
+            .iter()
+            .map(|perm| perm.iter().enumerate().all(|(c, &d)| c == d))
+            .collect();
         let work = || {
+            let mut memo = Memo::default();
             let mut local = Report::default();
             let mut local_fixed = 0u64;
             let mut local_sets: HashMap<u64, u64> = HashMap::new();
@@ -408,8 +418,36 @@ impl Solver {
                         stop.store(true, Ordering::Relaxed);
                     }
                 };
-                let mut path = u.path.clone();
-                self.search(u.free, u.used, u.cubes_left, &mut path, &mut local, &mut found, &stop);
+                if goal == Goal::Count && self.break_symmetry {
+                    // Counting needs, per unit, how many completions there are per stone
+                    // set and, for Burnside, how many a rotation of `checks` fixes: the
+                    // memo counts the first without listing the completions, and a
+                    // rotation other than the identity fixes only fillings made of
+                    // placements it maps onto themselves (each stone is placed once),
+                    // which a search restricted to those finds at once.
+                    let base = u.path.iter().fold(0u64, |b, &(id, _)| b | 1 << id);
+                    let (start, len) = self.completions(u.free, u.used, u.cubes_left, &mut memo, &mut local.nodes);
+                    let mut all = 0;
+                    for &(added, n) in &memo.arena[start as usize..(start + len) as usize] {
+                        all += n;
+                        *local_sets.entry(base | added).or_default() += u.weight * n;
+                    }
+                    local.placed += u.weight * all;
+                    for &k in &u.checks {
+                        let perm = &self.symmetries[k];
+                        let fixed = if identity[k] {
+                            all
+                        } else if u.path.iter().all(|&(_, m)| permute(m, perm) == m) {
+                            self.fixed_completions(u.free, u.used, u.cubes_left, perm, &mut local.nodes)
+                        } else {
+                            0
+                        };
+                        local_fixed += u.weight * fixed;
+                    }
+                } else {
+                    let mut path = u.path.clone();
+                    self.search(u.free, u.used, u.cubes_left, &mut path, &mut local, &mut found, &stop);
+                }
                 let d = done.fetch_add(1, Ordering::Relaxed) as usize + 1;
                 progress(d, units.len());
             }
@@ -485,6 +523,84 @@ impl Solver {
         }
     }
 
+    /// The completions of a partial filling (`free` the cells still empty, `used` the
+    /// stones placed or set aside) by the lowest-empty-cell search, counted per set of
+    /// stones they add: a range of `memo.arena`, each entry (stones added, completions).
+    ///
+    /// The lowest-empty-cell search reaches the same partial filling — the same empty
+    /// cells and the same stones used — by many paths (stones swapped between the cells
+    /// below), and what can complete it depends only on that: each state is searched
+    /// once per thread and its counts kept (a dynamic programme over the states). This
+    /// counts fillings without listing them; the search, not the memo, serves `First`,
+    /// `All` and the fillings whose symmetry must be tested one by one.
+    fn completions(&self, free: u128, used: u64, cubes_left: u32, memo: &mut Memo, nodes: &mut u64) -> (u32, u32) {
+        if let Some(&r) = memo.map.get(&(free, used)) {
+            return r;
+        }
+        *nodes += 1;
+        let mut acc: Vec<(u64, u64)> = Vec::new();
+        if free == 0 {
+            acc.push((0, 1));
+        } else if cubes_left >= free.count_ones() {
+            let cell = free.trailing_zeros() as usize;
+            for p in &self.by_cell[cell] {
+                if used >> p.piece & 1 == 0 && p.mask & !free == 0 {
+                    let (start, len) = self.completions(
+                        free & !p.mask,
+                        used | 1 << p.piece,
+                        cubes_left - self.sizes[p.piece],
+                        memo,
+                        nodes,
+                    );
+                    for &(added, n) in &memo.arena[start as usize..(start + len) as usize] {
+                        let added = added | 1 << p.piece;
+                        match acc.iter_mut().find(|e| e.0 == added) {
+                            Some(e) => e.1 += n,
+                            None => acc.push((added, n)),
+                        }
+                    }
+                }
+            }
+        }
+        // Bounded memory: a full memo starts afresh. The callers have already copied the
+        // ranges they were given, so dropping them is safe.
+        if memo.map.len() >= self.memo_states || memo.arena.len() + acc.len() > u32::MAX as usize {
+            memo.map.clear();
+            memo.arena.clear();
+        }
+        let r = (memo.arena.len() as u32, acc.len() as u32);
+        memo.arena.extend_from_slice(&acc);
+        memo.map.insert((free, used), r);
+        r
+    }
+
+    /// The completions of a partial filling that the rotation `perm` maps onto themselves,
+    /// counted by the lowest-empty-cell search over the placements `perm` maps onto
+    /// themselves (a stone is placed once, so a fixed filling's placements are each fixed).
+    fn fixed_completions(&self, free: u128, used: u64, cubes_left: u32, perm: &[usize], nodes: &mut u64) -> u64 {
+        *nodes += 1;
+        if free == 0 {
+            return 1;
+        }
+        if cubes_left < free.count_ones() {
+            return 0;
+        }
+        let cell = free.trailing_zeros() as usize;
+        let mut n = 0;
+        for p in &self.by_cell[cell] {
+            if used >> p.piece & 1 == 0 && p.mask & !free == 0 && permute(p.mask, perm) == p.mask {
+                n += self.fixed_completions(
+                    free & !p.mask,
+                    used | 1 << p.piece,
+                    cubes_left - self.sizes[p.piece],
+                    perm,
+                    nodes,
+                );
+            }
+        }
+        n
+    }
+
     /// Whether the rotation `perm` maps the filling onto itself: every stone's cells onto
     /// that same stone's cells (each stone is placed at most once).
     fn fixes(&self, placed: &[(usize, u128)], perm: &[usize]) -> bool {
@@ -536,6 +652,42 @@ impl Solver {
             .collect();
         parts.sort();
         parts.join(" ")
+    }
+}
+
+/// States a thread's memo keeps before it starts afresh (about 50 bytes each with the
+/// map's overhead and the counts: at most a few hundred MB).
+const MEMO_STATES: usize = 1 << 22;
+
+/// The counted completions of the states searched so far (see `Solver::completions`).
+#[derive(Default)]
+struct Memo {
+    map: HashMap<(u128, u64), (u32, u32), BuildHasherDefault<StateHasher>>,
+    arena: Vec<(u64, u64)>,
+}
+
+/// A multiply-rotate hash for the memo's keys (bit sets): std's SipHash costs more than the
+/// search step it saves.
+#[derive(Default)]
+struct StateHasher(u64);
+
+impl Hasher for StateHasher {
+    fn finish(&self) -> u64 {
+        // A product's low bits depend only on the factors' low bits; the map picks buckets
+        // by the low bits, so fold the high half in.
+        self.0 ^ self.0 >> 32
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(26) ^ x).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+    fn write_u128(&mut self, x: u128) {
+        self.write_u64(x as u64);
+        self.write_u64((x >> 64) as u64);
     }
 }
 
@@ -739,6 +891,37 @@ mod tests {
 #[cfg(test)]
 mod known {
     use super::*;
+
+    /// The Herzberger Quader: the 2 x 4 x 5 box with all 11 stones of one colour (a
+    /// published puzzle; the count agrees with an independent bitmask backtracker,
+    /// `fill 2 4 5 all`, see docs/performance.md).
+    #[test]
+    fn the_herzberger_quader_count() {
+        let r = Solver::new(BoxSize::parse("2x4x5").unwrap(), 1)
+            .unwrap()
+            .solve(Goal::Count, 2, &|_, _| {});
+        assert_eq!((r.placed, r.distinct), (35_528_720, 8_882_180));
+        assert_eq!(r.by_stone_set.len(), 1);
+    }
+
+    /// The counting memo gives the same figures when it starts afresh every few states (a
+    /// full memo is dropped in the middle of the search).
+    #[test]
+    fn a_memo_that_starts_afresh_counts_the_same() {
+        for (size, colours) in [("2x3x4", 1), ("3x3x3", 1), ("1x2x6", 2)] {
+            let solver = || Solver::new(BoxSize::parse(size).unwrap(), colours).unwrap();
+            let whole = solver().solve(Goal::Count, 1, &|_, _| {});
+            let mut small = solver();
+            small.memo_states = 64;
+            let r = small.solve(Goal::Count, 1, &|_, _| {});
+            assert_eq!(
+                (r.placed, r.distinct, &r.by_stone_set),
+                (whole.placed, whole.distinct, &whole.by_stone_set),
+                "{size} x{colours}"
+            );
+            assert!(r.placed > 0);
+        }
+    }
 
     /// The seven Soma cube pieces are among the stones (V3 T4 L4 S4 A4 B4 Y4); the Soma
     /// cube's 11 520 fillings as placed (240 up to rotation and reflection) are a published
