@@ -8,8 +8,10 @@ pub mod endgame;
 pub mod eval;
 pub mod mcts;
 mod player;
+pub mod priors;
 pub mod reward;
 pub mod scenario;
+pub mod train;
 
 use std::fmt;
 use std::time::Duration;

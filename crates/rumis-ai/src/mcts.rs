@@ -16,6 +16,7 @@
 //! statistics are added (root parallelism); with one thread a seed gives the same search
 //! every time.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rumis_core::{Game, Move, Position, Rng, Site};
@@ -23,6 +24,7 @@ use rumis_core::{Game, Move, Position, Rng, Site};
 use crate::endgame::{stones_in_play, Solver};
 use crate::eval::{self, Weights};
 use crate::player::Player;
+use crate::priors::{self, PriorModel, SiteShape};
 use crate::reward::rewards;
 use crate::scenario;
 
@@ -68,6 +70,14 @@ pub struct MctsConfig {
     /// (`scenarios.toml`; off on Coricancha), `Some` on every board. Without it the priors
     /// come from the columns covered at every node.
     pub room_in_priors: Option<bool>,
+    /// Priors from a learned model ([`crate::priors`]) instead of the greedy evaluation:
+    /// its full weights where the greedy evaluation would be used (the root and, in
+    /// two-player games, nodes visited often; with the room features whatever the
+    /// scenario's settings say), its quick weights elsewhere. `None`: the hand-made priors.
+    pub learned_priors: Option<Arc<PriorModel>>,
+    /// With learned priors, a child's prior mean is exp((score - best score) / this): at 1,
+    /// its probability under the model relative to the likeliest child's.
+    pub learned_temperature: f32,
     /// Playouts prefer the biggest stones three times in four (else uniformly random, on the
     /// core's fast playout loop).
     pub big_stones_first: bool,
@@ -100,6 +110,8 @@ impl Default for MctsConfig {
             full_prior_depth: 1,
             full_prior_after: 16,
             room_in_priors: None,
+            learned_priors: None,
+            learned_temperature: 1.0,
             big_stones_first: true,
             answer_last_move: true,
             endgame_stones: 6,
@@ -515,13 +527,18 @@ struct TreeSearch<'a> {
     full_prior_depth: usize,
     /// Deeper nodes get them once visited `full_prior_after` times (two-player games).
     late_full_priors: bool,
+    /// The learned model and what its features need of the site, when the priors are learned.
+    learned: Option<(Arc<PriorModel>, SiteShape)>,
 }
 
 impl<'a> TreeSearch<'a> {
     fn new(site: &'a Site, cfg: &'a MctsConfig, seed: u64, nodes: Vec<Node>) -> TreeSearch<'a> {
-        let room = cfg
-            .room_in_priors
-            .unwrap_or_else(|| scenario::settings(&site.board.name).room_in_priors);
+        let learned = cfg.learned_priors.clone().map(|m| (m, SiteShape::new(site)));
+        // The learned model weighs the room itself: no scenario switch.
+        let room = learned.is_some()
+            || cfg
+                .room_in_priors
+                .unwrap_or_else(|| scenario::settings(&site.board.name).room_in_priors);
         TreeSearch {
             site,
             cfg,
@@ -541,6 +558,7 @@ impl<'a> TreeSearch<'a> {
             weights: Weights::default(),
             full_prior_depth: if room { cfg.full_prior_depth } else { 0 },
             late_full_priors: room && cfg.full_prior_after > 0 && cfg.prior_visits > 0.0 && site.players == 2,
+            learned,
         }
     }
 
@@ -594,7 +612,17 @@ impl<'a> TreeSearch<'a> {
         let site = self.site;
         pos.legal_moves(site, &mut self.moves);
         self.priors.clear();
-        if self.cfg.prior_visits > 0.0 {
+        let mut temperature = self.cfg.prior_temperature;
+        if let (Some((model, shape)), true) = (&self.learned, self.cfg.prior_visits > 0.0) {
+            temperature = self.cfg.learned_temperature;
+            let full = self.path.len() <= self.full_prior_depth;
+            self.nodes[node].full_priors = full;
+            let w = if full { &model.full } else { &model.quick };
+            self.priors.extend(self.moves.iter().map(|&m| {
+                let f = priors::features(site, shape, pos, m, mover, full);
+                (PriorModel::score(w, &f), m)
+            }));
+        } else if self.cfg.prior_visits > 0.0 {
             // The greedy evaluation at the root; below it the cheaper one from the
             // columns covered (it needs no copy of the position).
             if self.path.len() <= self.full_prior_depth {
@@ -621,7 +649,7 @@ impl<'a> TreeSearch<'a> {
         let first = self.nodes.len() as u32;
         for &(v, m) in self.priors.iter() {
             let mut child = Node::new(m, mover.index() as u8);
-            child.prior = ((v - top) / self.cfg.prior_temperature).exp();
+            child.prior = ((v - top) / temperature).exp();
             self.nodes.push(child);
         }
         let n = &mut self.nodes[node];
@@ -638,12 +666,25 @@ impl<'a> TreeSearch<'a> {
         let (first, count) = (n.first_child as usize, n.children as usize);
         let children = &mut self.nodes[first..first + count];
         let mut top = f32::MIN;
-        for c in children.iter_mut() {
-            c.prior = eval::evaluate(self.site, pos, c.mv);
-            top = top.max(c.prior);
+        let mut temperature = self.cfg.prior_temperature;
+        match (&self.learned, pos.to_move(self.site)) {
+            (Some((model, shape)), Some(mover)) => {
+                temperature = self.cfg.learned_temperature;
+                for c in children.iter_mut() {
+                    let f = priors::features(self.site, shape, pos, c.mv, mover, true);
+                    c.prior = PriorModel::score(&model.full, &f);
+                    top = top.max(c.prior);
+                }
+            }
+            _ => {
+                for c in children.iter_mut() {
+                    c.prior = eval::evaluate(self.site, pos, c.mv);
+                    top = top.max(c.prior);
+                }
+            }
         }
         for c in children.iter_mut() {
-            c.prior = ((c.prior - top) / self.cfg.prior_temperature).exp();
+            c.prior = ((c.prior - top) / temperature).exp();
         }
     }
 
