@@ -70,11 +70,9 @@ pub struct MctsConfig {
     /// (`scenarios.toml`; off on Coricancha), `Some` on every board. Without it the priors
     /// come from the columns covered at every node.
     pub room_in_priors: Option<bool>,
-    /// Priors from a learned model ([`crate::priors`]) instead of the greedy evaluation:
-    /// its full weights where the greedy evaluation would be used (the root and, in
-    /// two-player games, nodes visited often; with the room features whatever the
-    /// scenario's settings say), its quick weights elsewhere. `None`: the hand-made priors.
-    pub learned_priors: Option<Arc<PriorModel>>,
+    /// Where the move priors come from: the greedy evaluation (hand-made) or a learned
+    /// model ([`crate::priors`]); by default as the scenario's settings say.
+    pub priors: PriorSource,
     /// With learned priors, a child's prior mean is exp((score - best score) / this): at 1,
     /// its probability under the model relative to the likeliest child's.
     pub learned_temperature: f32,
@@ -110,7 +108,7 @@ impl Default for MctsConfig {
             full_prior_depth: 1,
             full_prior_after: 16,
             room_in_priors: None,
-            learned_priors: None,
+            priors: PriorSource::Scenario,
             learned_temperature: 1.0,
             big_stones_first: true,
             answer_last_move: true,
@@ -118,6 +116,35 @@ impl Default for MctsConfig {
             endgame_nodes: 200_000,
             reuse: true,
             label: "mcts".into(),
+        }
+    }
+}
+
+/// Where a search's move priors come from.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum PriorSource {
+    /// As the scenario's settings say (`scenarios.toml`, `learned_priors`): the learned
+    /// model compiled in (`priors.toml`) where they say so, the hand-made priors elsewhere
+    /// and on boards they do not list.
+    #[default]
+    Scenario,
+    /// The greedy evaluation (hand-made), on every board.
+    Hand,
+    /// A learned model on every board: its full weights where the greedy evaluation would
+    /// be used (the root and, in two-player games, nodes visited often; with the room
+    /// features whatever the scenario's settings say), its quick weights elsewhere.
+    Learned(Arc<PriorModel>),
+}
+
+impl PriorSource {
+    /// The learned model a search on this board uses, if any.
+    pub fn model(&self, site: &Site) -> Option<Arc<PriorModel>> {
+        match self {
+            PriorSource::Hand => None,
+            PriorSource::Learned(m) => Some(m.clone()),
+            PriorSource::Scenario => scenario::settings(&site.board.name)
+                .learned_priors
+                .then(|| Arc::new(PriorModel::builtin().clone())),
         }
     }
 }
@@ -533,7 +560,7 @@ struct TreeSearch<'a> {
 
 impl<'a> TreeSearch<'a> {
     fn new(site: &'a Site, cfg: &'a MctsConfig, seed: u64, nodes: Vec<Node>) -> TreeSearch<'a> {
-        let learned = cfg.learned_priors.clone().map(|m| (m, SiteShape::new(site)));
+        let learned = cfg.priors.model(site).map(|m| (m, SiteShape::new(site)));
         // The learned model weighs the room itself: no scenario switch.
         let room = learned.is_some()
             || cfg
@@ -847,6 +874,34 @@ mod tests {
     use super::*;
     use crate::test_game as game;
     use rumis_core::Variant;
+
+    /// A learned model is used: weights that want the biggest stone, or the smallest, make
+    /// the search's most visited first move one of those; the scenario's settings give
+    /// Coricancha the compiled-in model and other boards (a user's too) none.
+    #[test]
+    fn learned_priors_steer_the_search() {
+        let g = game("chullpa", 2, Variant::Standard);
+        for (weight, want) in [(40.0, 4), (-40.0, 2)] {
+            let mut w = [0.0; priors::FEATURES];
+            w[6] = weight;
+            let model = Arc::new(PriorModel { full: w, quick: w });
+            let mut p = Mcts::new(MctsConfig {
+                simulations: Some(60),
+                priors: PriorSource::Learned(model),
+                seed: 3,
+                ..MctsConfig::default()
+            });
+            let r = p.search(&g).unwrap();
+            assert_eq!(g.site().template(r.best).stone.size(), want, "{}", g.notation(r.best));
+        }
+        let coricancha = game("coricancha", 4, Variant::Standard);
+        assert_eq!(
+            PriorSource::Scenario.model(coricancha.site()).as_deref(),
+            Some(PriorModel::builtin())
+        );
+        assert!(PriorSource::Scenario.model(g.site()).is_none());
+        assert!(PriorSource::Hand.model(coricancha.site()).is_none());
+    }
 
     /// Two-player games (two sides, also with four colours) search the two-player budget
     /// when there is one; games of three or four players the other.

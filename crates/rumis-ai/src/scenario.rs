@@ -16,6 +16,10 @@ pub struct ScenarioSettings {
     /// Whether the move priors count the room a placement leaves the other colours.
     #[serde(default = "yes")]
     pub room_in_priors: bool,
+    /// Whether the search takes its move priors from the learned model (`priors.toml`)
+    /// rather than the hand-made greedy evaluation.
+    #[serde(default)]
+    pub learned_priors: bool,
 }
 
 fn yes() -> bool {
@@ -24,7 +28,10 @@ fn yes() -> bool {
 
 impl Default for ScenarioSettings {
     fn default() -> Self {
-        ScenarioSettings { room_in_priors: true }
+        ScenarioSettings {
+            room_in_priors: true,
+            learned_priors: false,
+        }
     }
 }
 
@@ -61,6 +68,8 @@ mod tests {
         assert!(!settings("Coricancha").room_in_priors);
         assert!(settings("Chullpa").room_in_priors);
         assert!(settings("my own board").room_in_priors);
+        assert!(settings("Coricancha").learned_priors);
+        assert!(!settings("my own board").learned_priors);
         assert!(parse("[chullpa]\nroom_in_prior = false\n").is_err());
     }
 }

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use rumis_ai::priors::PriorModel;
-use rumis_ai::{MctsConfig, PlayerSpec};
+use rumis_ai::{MctsConfig, PlayerSpec, PriorSource};
 
 /// A part of the search, changed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,13 +29,16 @@ enum Change {
     /// `roomprior:SIMS`: the room term in the priors on every board, whatever the
     /// scenario's settings say (the levels' search before `scenarios.toml`).
     RoomPriors,
-    /// `learned:SIMS`: priors from the learned model compiled in (`priors.toml`);
-    /// `learned@FILE:SIMS` from a weights file.
+    /// `learned:SIMS`: priors from the learned model compiled in (`priors.toml`) on every
+    /// board; `learned@FILE:SIMS` from a weights file.
     Learned,
+    /// `hand:SIMS`: the hand-made priors on every board, whatever the scenario's settings
+    /// say (the levels' search before the learned priors).
+    Hand,
 }
 
 impl Change {
-    const ALL: [Change; 9] = [
+    const ALL: [Change; 10] = [
         Change::Uniform,
         Change::Rave,
         Change::Fresh,
@@ -45,6 +48,7 @@ impl Change {
         Change::QuickPriors,
         Change::RoomPriors,
         Change::Learned,
+        Change::Hand,
     ];
 
     fn prefix(self) -> &'static str {
@@ -58,6 +62,7 @@ impl Change {
             Change::QuickPriors => "quickprior",
             Change::RoomPriors => "roomprior",
             Change::Learned => "learned",
+            Change::Hand => "hand",
         }
     }
 
@@ -92,7 +97,11 @@ impl Change {
                 ..base
             },
             Change::Learned => MctsConfig {
-                learned_priors: Some(Arc::new(PriorModel::builtin().clone())),
+                priors: PriorSource::Learned(Arc::new(PriorModel::builtin().clone())),
+                ..base
+            },
+            Change::Hand => MctsConfig {
+                priors: PriorSource::Hand,
                 ..base
             },
         }
@@ -127,7 +136,7 @@ fn budget(spec: &str, prefix: &str, text: &str) -> Result<MctsConfig, String> {
 
 /// A player of a match or self-play: what [`PlayerSpec::parse`] reads, or `PART:SIMS` for
 /// the search of `mcts:SIMS` with one part changed (`uniform`, `rave`, `fresh`,
-/// `noprior`, `deep`, `noanswer`, `quickprior`, `roomprior`, `learned`, and
+/// `noprior`, `deep`, `noanswer`, `quickprior`, `roomprior`, `learned`, `hand`, and
 /// `learned@FILE` for a weights file of one's own); `mcts:MSms` and `PART:MSms` search that
 /// many milliseconds a move instead.
 pub fn player(s: &str) -> Result<PlayerSpec, String> {
@@ -138,7 +147,7 @@ pub fn player(s: &str) -> Result<PlayerSpec, String> {
             let sims = sims.to_ascii_lowercase();
             let base = budget(s, head, &sims)?;
             return Ok(PlayerSpec::Search(MctsConfig {
-                learned_priors: Some(Arc::new(model)),
+                priors: PriorSource::Learned(Arc::new(model)),
                 ..base
             }));
         }
@@ -186,6 +195,7 @@ mod tests {
             "quickprior:2",
             "roomprior:1",
             "learned:3",
+            "hand:4",
             "learned:250ms",
             "mcts:40ms",
         ] {
@@ -213,7 +223,9 @@ mod tests {
         std::fs::write(&good, "[full]\nsize = 2.5\n[quick]\nsize = 1.5\n").unwrap();
         match player(&format!("learned@{}:30", good.display())).unwrap() {
             PlayerSpec::Search(c) => {
-                let m = c.learned_priors.unwrap();
+                let PriorSource::Learned(m) = c.priors else {
+                    panic!("{:?}", c.priors)
+                };
                 assert_eq!((m.full[6], m.quick[6]), (2.5, 1.5));
                 assert_eq!(c.simulations, Some(30));
             }
