@@ -124,8 +124,8 @@ impl Default for MctsConfig {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub enum PriorSource {
     /// As the scenario's settings say (`scenarios.toml`, `learned_priors`): the learned
-    /// model compiled in (`priors.toml`) where they say so, the hand-made priors elsewhere
-    /// and on boards they do not list.
+    /// model compiled in (`priors.toml`) on the boards and player counts they name, the
+    /// hand-made priors elsewhere (a board they do not list among them).
     #[default]
     Scenario,
     /// The greedy evaluation (hand-made), on every board.
@@ -143,7 +143,7 @@ impl PriorSource {
             PriorSource::Hand => None,
             PriorSource::Learned(m) => Some(m.clone()),
             PriorSource::Scenario => scenario::settings(&site.board.name)
-                .learned_priors
+                .learned_priors_with(site.players)
                 .then(|| Arc::new(PriorModel::builtin().clone())),
         }
     }
@@ -876,8 +876,9 @@ mod tests {
     use rumis_core::Variant;
 
     /// A learned model is used: weights that want the biggest stone, or the smallest, make
-    /// the search's most visited first move one of those; the scenario's settings give
-    /// Coricancha the compiled-in model and other boards (a user's too) none.
+    /// the search's most visited first move one of those; where the scenario's settings
+    /// name no player count (today every board, a user's too) the search keeps the
+    /// hand-made priors.
     #[test]
     fn learned_priors_steer_the_search() {
         let g = game("chullpa", 2, Variant::Standard);
@@ -895,12 +896,14 @@ mod tests {
             assert_eq!(g.site().template(r.best).stone.size(), want, "{}", g.notation(r.best));
         }
         let coricancha = game("coricancha", 4, Variant::Standard);
-        assert_eq!(
-            PriorSource::Scenario.model(coricancha.site()).as_deref(),
-            Some(PriorModel::builtin())
-        );
+        assert!(PriorSource::Scenario.model(coricancha.site()).is_none());
         assert!(PriorSource::Scenario.model(g.site()).is_none());
         assert!(PriorSource::Hand.model(coricancha.site()).is_none());
+        let model = Arc::new(PriorModel::builtin().clone());
+        assert_eq!(
+            PriorSource::Learned(model).model(g.site()).as_deref(),
+            Some(PriorModel::builtin())
+        );
     }
 
     /// Two-player games (two sides, also with four colours) search the two-player budget
