@@ -23,9 +23,10 @@ pub struct Sample {
 }
 
 /// The positions of a game, each with the move played and at most `max_others` other
-/// placements drawn at random (all of them when there are fewer). Positions with one
-/// legal placement teach nothing and are left out.
-pub fn samples(game: &Game, max_others: usize, rng: &mut Rng) -> Vec<Sample> {
+/// placements drawn at random (all of them when there are fewer), for the colours
+/// `learn_from` marks (by colour index). Positions with one legal placement teach nothing
+/// and are left out.
+pub fn samples(game: &Game, learn_from: [bool; 4], max_others: usize, rng: &mut Rng) -> Vec<Sample> {
     let site = game.site();
     let shape = SiteShape::new(site);
     let mut out = Vec::new();
@@ -34,6 +35,9 @@ pub fn samples(game: &Game, max_others: usize, rng: &mut Rng) -> Vec<Sample> {
         let (Some(pos), Some(me)) = (game.positions().get(i), game.mover(i)) else {
             continue;
         };
+        if !learn_from[me.index()] {
+            continue;
+        }
         pos.legal_moves(site, &mut legal);
         if legal.len() < 2 || !legal.contains(&played) {
             continue;
@@ -223,7 +227,7 @@ pub struct Comparison {
 }
 
 /// Scores every position of a game by every policy, over all its legal placements.
-pub fn compare(game: &Game, model: &PriorModel, temperature: f32, into: &mut Comparison) {
+pub fn compare(game: &Game, learn_from: [bool; 4], model: &PriorModel, temperature: f32, into: &mut Comparison) {
     let site = game.site();
     let shape = SiteShape::new(site);
     let room = scenario::settings(&site.board.name).room_in_priors;
@@ -234,6 +238,9 @@ pub fn compare(game: &Game, model: &PriorModel, temperature: f32, into: &mut Com
         let (Some(pos), Some(me)) = (game.positions().get(i), game.mover(i)) else {
             continue;
         };
+        if !learn_from[me.index()] {
+            continue;
+        }
         pos.legal_moves(site, &mut legal);
         if legal.len() < 2 || !legal.contains(&played) {
             continue;

@@ -29,6 +29,26 @@ pub struct TrainArgs {
     pub iterations: usize,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Leave out the moves of colours whose player, as the record names it in the colour's
+    /// tag (`[R "B greedy"]`, as `match --out` writes), does not contain this text (colours
+    /// without such a tag, as in `selfplay` records, are learned from); by default every
+    /// move is learned from.
+    #[arg(long, value_name = "TEXT")]
+    pub learn_from: Option<String>,
+}
+
+/// The colours (by index) whose moves are learned from: every colour but those whose tag
+/// names a player not containing `text`.
+fn learn_from(game: &Game, text: Option<&str>) -> [bool; 4] {
+    let Some(text) = text else {
+        return [true; 4];
+    };
+    let mut mask = [false; 4];
+    for c in rumis_core::Colour::ALL {
+        let key = c.letter().to_string();
+        mask[c.index()] = game.tags.iter().all(|(k, v)| *k != key || v.contains(text));
+    }
+    mask
 }
 
 /// Reads every game of the record files.
@@ -87,7 +107,7 @@ pub fn run(args: &TrainArgs) -> Result<String, String> {
     let mut rng = Rng::new(args.seed);
     let samples: Vec<train::Sample> = learn
         .iter()
-        .flat_map(|g| train::samples(g, args.max_others, &mut rng))
+        .flat_map(|g| train::samples(g, learn_from(g, args.learn_from.as_deref()), args.max_others, &mut rng))
         .collect();
     if samples.is_empty() {
         return Err("the records have no position with a choice to learn from".into());
@@ -102,10 +122,22 @@ pub fn run(args: &TrainArgs) -> Result<String, String> {
     let temperature = rumis_ai::MctsConfig::default().prior_temperature;
     let (mut on_learn, mut on_held) = (Comparison::default(), Comparison::default());
     for g in &learn {
-        train::compare(g, &model, temperature, &mut on_learn);
+        train::compare(
+            g,
+            learn_from(g, args.learn_from.as_deref()),
+            &model,
+            temperature,
+            &mut on_learn,
+        );
     }
     for g in &held {
-        train::compare(g, &model, temperature, &mut on_held);
+        train::compare(
+            g,
+            learn_from(g, args.learn_from.as_deref()),
+            &model,
+            temperature,
+            &mut on_held,
+        );
     }
     let mut out = format!(
         "{} games learned from ({} positions), {} held out; learned in {:.1} s, {:.1} s in all\n",
