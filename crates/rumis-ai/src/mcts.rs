@@ -131,8 +131,8 @@ pub enum PriorSource {
     /// The greedy evaluation (hand-made), on every board.
     Hand,
     /// A learned model on every board: its full weights where the greedy evaluation would
-    /// be used (the root and, in two-player games, nodes visited often; with the room
-    /// features whatever the scenario's settings say), its quick weights elsewhere.
+    /// be used (the root and, in two-player games, nodes visited often), its quick weights
+    /// elsewhere, and everywhere where the scenario's settings leave the room out.
     Learned(Arc<PriorModel>),
 }
 
@@ -561,11 +561,12 @@ struct TreeSearch<'a> {
 impl<'a> TreeSearch<'a> {
     fn new(site: &'a Site, cfg: &'a MctsConfig, seed: u64, nodes: Vec<Node>) -> TreeSearch<'a> {
         let learned = cfg.priors.model(site).map(|m| (m, SiteShape::new(site)));
-        // The learned model weighs the room itself: no scenario switch.
-        let room = learned.is_some()
-            || cfg
-                .room_in_priors
-                .unwrap_or_else(|| scenario::settings(&site.board.name).room_in_priors);
+        // Without the room (Coricancha) a learned model uses its quick weights everywhere,
+        // as the hand-made priors use the columns covered: with the room features the
+        // learned priors lost to greedy there too (docs/strength.md).
+        let room = cfg
+            .room_in_priors
+            .unwrap_or_else(|| scenario::settings(&site.board.name).room_in_priors);
         TreeSearch {
             site,
             cfg,
@@ -895,7 +896,23 @@ mod tests {
             let r = p.search(&g).unwrap();
             assert_eq!(g.site().template(r.best).stone.size(), want, "{}", g.notation(r.best));
         }
+        // Where the scenario leaves the room out (Coricancha) the quick weights rule at the
+        // root too: full weights that want big stones, quick ones that want dominoes.
         let coricancha = game("coricancha", 4, Variant::Standard);
+        let (mut full, mut quick) = ([0.0; priors::FEATURES], [0.0; priors::FEATURES]);
+        full[6] = 40.0;
+        quick[6] = -40.0;
+        let model = Arc::new(PriorModel { full, quick });
+        for (g, want) in [(&coricancha, 2), (&g, 4)] {
+            let mut p = Mcts::new(MctsConfig {
+                simulations: Some(60),
+                priors: PriorSource::Learned(model.clone()),
+                seed: 3,
+                ..MctsConfig::default()
+            });
+            let r = p.search(g).unwrap();
+            assert_eq!(g.site().template(r.best).stone.size(), want, "{}", g.notation(r.best));
+        }
         assert!(PriorSource::Scenario.model(coricancha.site()).is_none());
         assert!(PriorSource::Scenario.model(g.site()).is_none());
         assert!(PriorSource::Hand.model(coricancha.site()).is_none());

@@ -763,6 +763,46 @@ fn train_priors_learns_a_model_the_search_uses() {
     assert!(err.contains("cannot read /nonexistent/w.toml"), "{err}");
     let err = fails(rumis(&["train-priors", "/nonexistent/records.txt", "--out", weights_s]));
     assert!(err.contains("cannot read /nonexistent/records.txt"), "{err}");
+    // Match records name each colour's player: --learn-from keeps one side's moves.
+    let dir = std::env::temp_dir().join(format!("rumis-train-match-{}", std::process::id()));
+    ok(&[
+        "match",
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--games",
+        "4",
+        "--board",
+        "chullpa",
+        "--players",
+        "2",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    let files: Vec<String> = (1..=4)
+        .map(|i| dir.join(format!("game-{i:04}.txt")).to_str().unwrap().to_string())
+        .collect();
+    let positions = |extra: &[&str]| -> usize {
+        let mut args = vec!["train-priors", "--out", weights_s, "--iterations", "5"];
+        args.extend(files.iter().map(|f| f.as_str()));
+        args.extend(extra);
+        let out = ok(&args);
+        let n = out.split('(').nth(1).unwrap().split(' ').next().unwrap();
+        n.parse().unwrap()
+    };
+    let (all, greedy, random) = (
+        positions(&[]),
+        positions(&["--learn-from", "greedy"]),
+        positions(&["--learn-from", "random"]),
+    );
+    assert_eq!(greedy + random, all, "{greedy} + {random} != {all}");
+    assert!(greedy > 0 && random > 0);
+    let mut args = vec!["train-priors", "--out", weights_s, "--learn-from", "nobody"];
+    args.extend(files.iter().map(|f| f.as_str()));
+    let err = fails(rumis(&args));
+    assert!(err.contains("no position"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
     std::fs::remove_file(&records).ok();
     std::fs::remove_file(&weights).ok();
 }
