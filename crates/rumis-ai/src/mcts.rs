@@ -76,6 +76,10 @@ pub struct MctsConfig {
     /// With learned priors, a child's prior mean is exp((score - best score) / this): at 1,
     /// its probability under the model relative to the likeliest child's.
     pub learned_temperature: f32,
+    /// With learned priors, use them only at the nodes where the searching side moves;
+    /// the other colours' nodes keep the hand-made priors (the search's model of how they
+    /// play).
+    pub learned_own_only: bool,
     /// Playouts prefer the biggest stones three times in four (else uniformly random, on the
     /// core's fast playout loop).
     pub big_stones_first: bool,
@@ -110,6 +114,7 @@ impl Default for MctsConfig {
             room_in_priors: None,
             priors: PriorSource::Scenario,
             learned_temperature: 1.0,
+            learned_own_only: false,
             big_stones_first: true,
             answer_last_move: true,
             endgame_stones: 6,
@@ -511,6 +516,7 @@ fn run_tree(
     nodes: Vec<Node>,
 ) -> (TreeStats, Vec<Node>) {
     let mut tree = TreeSearch::new(site, cfg, seed, nodes);
+    tree.own = root.to_move(site);
     while !tree.out_of_budget(budget, deadline) {
         tree.sims += 1;
         let mut pos = root.clone();
@@ -556,6 +562,24 @@ struct TreeSearch<'a> {
     late_full_priors: bool,
     /// The learned model and what its features need of the site, when the priors are learned.
     learned: Option<(Arc<PriorModel>, SiteShape)>,
+    /// The searching colour (with `learned_own_only`, its side's nodes alone get the
+    /// learned priors).
+    own: Option<rumis_core::Colour>,
+}
+
+impl TreeSearch<'_> {
+    /// Whether a node where `mover` moves gets the learned priors.
+    fn learned_for(&self, mover: rumis_core::Colour) -> bool {
+        if self.learned.is_none() {
+            return false;
+        }
+        if !self.cfg.learned_own_only {
+            return true;
+        }
+        let Some(own) = self.own else { return false };
+        let site = self.site;
+        own == mover || (site.player_of(own).is_some() && site.player_of(own) == site.player_of(mover))
+    }
 }
 
 impl<'a> TreeSearch<'a> {
@@ -587,6 +611,7 @@ impl<'a> TreeSearch<'a> {
             full_prior_depth: if room { cfg.full_prior_depth } else { 0 },
             late_full_priors: room && cfg.full_prior_after > 0 && cfg.prior_visits > 0.0 && site.players == 2,
             learned,
+            own: None,
         }
     }
 
@@ -641,7 +666,11 @@ impl<'a> TreeSearch<'a> {
         pos.legal_moves(site, &mut self.moves);
         self.priors.clear();
         let mut temperature = self.cfg.prior_temperature;
-        if let (Some((model, shape)), true) = (&self.learned, self.cfg.prior_visits > 0.0) {
+        let use_learned = self.learned_for(mover);
+        if let (Some((model, shape)), true) = (
+            self.learned.as_ref().filter(|_| use_learned),
+            self.cfg.prior_visits > 0.0,
+        ) {
             temperature = self.cfg.learned_temperature;
             let full = self.path.len() <= self.full_prior_depth;
             self.nodes[node].full_priors = full;
@@ -689,13 +718,14 @@ impl<'a> TreeSearch<'a> {
     /// Re-evaluates the priors of `node`'s children by the greedy evaluation: it has been
     /// visited often enough to pay for the room counts.
     fn full_priors(&mut self, node: usize, pos: &Position) {
+        let mover = pos.to_move(self.site).filter(|&m| self.learned_for(m));
         let n = &mut self.nodes[node];
         n.full_priors = true;
         let (first, count) = (n.first_child as usize, n.children as usize);
         let children = &mut self.nodes[first..first + count];
         let mut top = f32::MIN;
         let mut temperature = self.cfg.prior_temperature;
-        match (&self.learned, pos.to_move(self.site)) {
+        match (self.learned.as_ref(), mover) {
             (Some((model, shape)), Some(mover)) => {
                 temperature = self.cfg.learned_temperature;
                 for c in children.iter_mut() {

@@ -35,10 +35,13 @@ enum Change {
     /// `hand:SIMS`: the hand-made priors on every board, whatever the scenario's settings
     /// say (the levels' search before the learned priors).
     Hand,
+    /// `ownlearned:SIMS`: the learned priors at the searching side's nodes only, the
+    /// hand-made ones at the others' (the search's model of how the others play).
+    OwnLearned,
 }
 
 impl Change {
-    const ALL: [Change; 10] = [
+    const ALL: [Change; 11] = [
         Change::Uniform,
         Change::Rave,
         Change::Fresh,
@@ -49,6 +52,7 @@ impl Change {
         Change::RoomPriors,
         Change::Learned,
         Change::Hand,
+        Change::OwnLearned,
     ];
 
     fn prefix(self) -> &'static str {
@@ -63,6 +67,7 @@ impl Change {
             Change::RoomPriors => "roomprior",
             Change::Learned => "learned",
             Change::Hand => "hand",
+            Change::OwnLearned => "ownlearned",
         }
     }
 
@@ -102,6 +107,11 @@ impl Change {
             },
             Change::Hand => MctsConfig {
                 priors: PriorSource::Hand,
+                ..base
+            },
+            Change::OwnLearned => MctsConfig {
+                priors: PriorSource::Learned(Arc::new(PriorModel::builtin().clone())),
+                learned_own_only: true,
                 ..base
             },
         }
@@ -196,6 +206,7 @@ mod tests {
             "roomprior:1",
             "learned:3",
             "hand:4",
+            "ownlearned:5",
             "learned:250ms",
             "mcts:40ms",
         ] {
