@@ -286,6 +286,7 @@ mod tests {
             "quickprior:60",
             "fresh:60",
             "learned:60",
+            "ownlearned:60",
         ];
         let setups = [
             ("chullpa", 2, Variant::Standard),
