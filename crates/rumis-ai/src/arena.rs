@@ -19,6 +19,10 @@ pub struct MatchConfig {
     /// Threads per searching player.
     pub search_threads: usize,
     pub seed: u64,
+    /// One seat of A against every other seat played by B (the seat rotated from game to
+    /// game), instead of the sides alternating round the table. A's chance of a win is one
+    /// in the number of seats, not a half.
+    pub one_against_rest: bool,
 }
 
 /// One game of a match.
@@ -55,6 +59,17 @@ pub fn sides_for(game: usize, seats: usize) -> Vec<usize> {
     (0..seats).map(|s| (s + game) % 2).collect()
 }
 
+/// Which side plays each seat in game `i` of a match of one against the rest: A at seat
+/// `i mod seats`, B at every other. With two sides (two players, or the two-player
+/// four-colour game) that is the two-sided format.
+pub fn sides_one_against_rest(game: usize, site: &Site) -> Vec<usize> {
+    let seats = site.order().len();
+    if site.players() == 2 {
+        return sides_for(game, seats);
+    }
+    (0..seats).map(|s| usize::from(s != game % seats)).collect()
+}
+
 pub fn play_game(cfg: &MatchConfig, index: usize) -> GameResult {
     let site = cfg.site.clone();
     // Pairs of games share their ruins, so each side gets both seats on the same ruins.
@@ -64,7 +79,11 @@ pub fn play_game(cfg: &MatchConfig, index: usize) -> GameResult {
         _ => Game::new(site.clone()),
     };
     let seats = site.order().len();
-    let sides = sides_for(index, seats);
+    let sides = if cfg.one_against_rest {
+        sides_one_against_rest(index, &site)
+    } else {
+        sides_for(index, seats)
+    };
     let seed = cfg
         .seed
         .wrapping_mul(0x2545_f491_4f6c_dd1d)
@@ -170,6 +189,37 @@ mod tests {
                 assert!(a.contains(&0) && a.contains(&1));
             }
         }
+    }
+
+    #[test]
+    fn one_against_the_rest_rotates_a_single_seat() {
+        use rumis_core::Board;
+        for players in 3..=4 {
+            let site = Site::new(
+                Board::builtin("pisac").unwrap().clone(),
+                players,
+                Variant::Standard,
+                None,
+            )
+            .unwrap();
+            for g in 0..players {
+                let sides = sides_one_against_rest(g, &site);
+                assert_eq!(sides.len(), players);
+                assert_eq!(sides.iter().filter(|&&s| s == 0).count(), 1);
+                assert_eq!(sides[g], 0, "game {g}: A plays seat {g}");
+            }
+        }
+        // Two sides: the two-sided format (in the two-player four-colour game A plays a
+        // player's two colours).
+        let site = Site::new(
+            Board::builtin("pisac").unwrap().clone(),
+            2,
+            Variant::TwoPlayerFourColors,
+            None,
+        )
+        .unwrap();
+        assert_eq!(sides_one_against_rest(1, &site), sides_for(1, 4));
+        assert_eq!(sides_one_against_rest(1, &site), vec![1, 0, 1, 0]);
     }
 
     #[test]

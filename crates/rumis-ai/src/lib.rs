@@ -8,15 +8,17 @@ pub mod endgame;
 pub mod eval;
 pub mod mcts;
 mod player;
+pub mod priors;
 pub mod reward;
 pub mod scenario;
+pub mod train;
 
 use std::fmt;
 use std::time::Duration;
 
 use rumis_core::{Game, Move, Rng};
 
-pub use mcts::{Mcts, MctsConfig, SearchResult};
+pub use mcts::{Mcts, MctsConfig, PriorSource, SearchResult};
 pub use player::Player;
 
 /// Plays a uniformly random legal move.

@@ -16,6 +16,7 @@
 //! statistics are added (root parallelism); with one thread a seed gives the same search
 //! every time.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rumis_core::{Game, Move, Position, Rng, Site};
@@ -23,6 +24,7 @@ use rumis_core::{Game, Move, Position, Rng, Site};
 use crate::endgame::{stones_in_play, Solver};
 use crate::eval::{self, Weights};
 use crate::player::Player;
+use crate::priors::{self, PriorModel, SiteShape};
 use crate::reward::rewards;
 use crate::scenario;
 
@@ -68,6 +70,16 @@ pub struct MctsConfig {
     /// (`scenarios.toml`; off on Coricancha), `Some` on every board. Without it the priors
     /// come from the columns covered at every node.
     pub room_in_priors: Option<bool>,
+    /// Where the move priors come from: the greedy evaluation (hand-made) or a learned
+    /// model ([`crate::priors`]); by default as the scenario's settings say.
+    pub priors: PriorSource,
+    /// With learned priors, a child's prior mean is exp((score - best score) / this): at 1,
+    /// its probability under the model relative to the likeliest child's.
+    pub learned_temperature: f32,
+    /// With learned priors, use them only at the nodes where the searching side moves;
+    /// the other colours' nodes keep the hand-made priors (the search's model of how they
+    /// play).
+    pub learned_own_only: bool,
     /// Playouts prefer the biggest stones three times in four (else uniformly random, on the
     /// core's fast playout loop).
     pub big_stones_first: bool,
@@ -100,12 +112,44 @@ impl Default for MctsConfig {
             full_prior_depth: 1,
             full_prior_after: 16,
             room_in_priors: None,
+            priors: PriorSource::Scenario,
+            learned_temperature: 1.0,
+            learned_own_only: false,
             big_stones_first: true,
             answer_last_move: true,
             endgame_stones: 6,
             endgame_nodes: 200_000,
             reuse: true,
             label: "mcts".into(),
+        }
+    }
+}
+
+/// Where a search's move priors come from.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum PriorSource {
+    /// As the scenario's settings say (`scenarios.toml`, `learned_priors`): the learned
+    /// model compiled in (`priors.toml`) on the boards and player counts they name, the
+    /// hand-made priors elsewhere (a board they do not list among them).
+    #[default]
+    Scenario,
+    /// The greedy evaluation (hand-made), on every board.
+    Hand,
+    /// A learned model on every board: its full weights where the greedy evaluation would
+    /// be used (the root and, in two-player games, nodes visited often), its quick weights
+    /// elsewhere, and everywhere where the scenario's settings leave the room out.
+    Learned(Arc<PriorModel>),
+}
+
+impl PriorSource {
+    /// The learned model a search on this board uses, if any.
+    pub fn model(&self, site: &Site) -> Option<Arc<PriorModel>> {
+        match self {
+            PriorSource::Hand => None,
+            PriorSource::Learned(m) => Some(m.clone()),
+            PriorSource::Scenario => scenario::settings(&site.board().name)
+                .learned_priors_with(site.players())
+                .then(|| Arc::new(PriorModel::builtin().clone())),
         }
     }
 }
@@ -479,6 +523,7 @@ fn run_tree(
     nodes: Vec<Node>,
 ) -> (TreeStats, Vec<Node>) {
     let mut tree = TreeSearch::new(site, cfg, seed, nodes);
+    tree.own = root.to_move(site);
     while !tree.out_of_budget(budget, deadline) {
         tree.sims += 1;
         let mut pos = root.clone();
@@ -522,10 +567,34 @@ struct TreeSearch<'a> {
     full_prior_depth: usize,
     /// Deeper nodes get them once visited `full_prior_after` times (two-player games).
     late_full_priors: bool,
+    /// The learned model and what its features need of the site, when the priors are learned.
+    learned: Option<(Arc<PriorModel>, SiteShape)>,
+    /// The searching colour (with `learned_own_only`, its side's nodes alone get the
+    /// learned priors).
+    own: Option<rumis_core::Colour>,
+}
+
+impl TreeSearch<'_> {
+    /// Whether a node where `mover` moves gets the learned priors.
+    fn learned_for(&self, mover: rumis_core::Colour) -> bool {
+        if self.learned.is_none() {
+            return false;
+        }
+        if !self.cfg.learned_own_only {
+            return true;
+        }
+        let Some(own) = self.own else { return false };
+        let site = self.site;
+        own == mover || (site.player_of(own).is_some() && site.player_of(own) == site.player_of(mover))
+    }
 }
 
 impl<'a> TreeSearch<'a> {
     fn new(site: &'a Site, cfg: &'a MctsConfig, seed: u64, nodes: Vec<Node>) -> TreeSearch<'a> {
+        let learned = cfg.priors.model(site).map(|m| (m, SiteShape::new(site)));
+        // Without the room (Coricancha) a learned model uses its quick weights everywhere,
+        // as the hand-made priors use the columns covered: with the room features the
+        // learned priors lost to greedy there too (docs/strength.md).
         let room = cfg
             .room_in_priors
             .unwrap_or_else(|| scenario::settings(&site.board().name).room_in_priors);
@@ -548,6 +617,8 @@ impl<'a> TreeSearch<'a> {
             weights: Weights::default(),
             full_prior_depth: if room { cfg.full_prior_depth } else { 0 },
             late_full_priors: room && cfg.full_prior_after > 0 && cfg.prior_visits > 0.0 && site.players() == 2,
+            learned,
+            own: None,
         }
     }
 
@@ -601,7 +672,21 @@ impl<'a> TreeSearch<'a> {
         let site = self.site;
         pos.legal_moves(site, &mut self.moves);
         self.priors.clear();
-        if self.cfg.prior_visits > 0.0 {
+        let mut temperature = self.cfg.prior_temperature;
+        let use_learned = self.learned_for(mover);
+        if let (Some((model, shape)), true) = (
+            self.learned.as_ref().filter(|_| use_learned),
+            self.cfg.prior_visits > 0.0,
+        ) {
+            temperature = self.cfg.learned_temperature;
+            let full = self.path.len() <= self.full_prior_depth;
+            self.nodes[node].full_priors = full;
+            let w = if full { &model.full } else { &model.quick };
+            self.priors.extend(self.moves.iter().map(|&m| {
+                let f = priors::features(site, shape, pos, m, mover, full);
+                (PriorModel::score(w, &f), m)
+            }));
+        } else if self.cfg.prior_visits > 0.0 {
             // The greedy evaluation at the root; below it the cheaper one from the
             // columns covered (it needs no copy of the position).
             if self.path.len() <= self.full_prior_depth {
@@ -628,7 +713,7 @@ impl<'a> TreeSearch<'a> {
         let first = self.nodes.len() as u32;
         for &(v, m) in self.priors.iter() {
             let mut child = Node::new(m, mover.index() as u8);
-            child.prior = ((v - top) / self.cfg.prior_temperature).exp();
+            child.prior = ((v - top) / temperature).exp();
             self.nodes.push(child);
         }
         let n = &mut self.nodes[node];
@@ -640,17 +725,31 @@ impl<'a> TreeSearch<'a> {
     /// Re-evaluates the priors of `node`'s children by the greedy evaluation: it has been
     /// visited often enough to pay for the room counts.
     fn full_priors(&mut self, node: usize, pos: &Position) {
+        let mover = pos.to_move(self.site).filter(|&m| self.learned_for(m));
         let n = &mut self.nodes[node];
         n.full_priors = true;
         let (first, count) = (n.first_child as usize, n.children as usize);
         let children = &mut self.nodes[first..first + count];
         let mut top = f32::MIN;
-        for c in children.iter_mut() {
-            c.prior = eval::evaluate(self.site, pos, c.mv);
-            top = top.max(c.prior);
+        let mut temperature = self.cfg.prior_temperature;
+        match (self.learned.as_ref(), mover) {
+            (Some((model, shape)), Some(mover)) => {
+                temperature = self.cfg.learned_temperature;
+                for c in children.iter_mut() {
+                    let f = priors::features(self.site, shape, pos, c.mv, mover, true);
+                    c.prior = PriorModel::score(&model.full, &f);
+                    top = top.max(c.prior);
+                }
+            }
+            _ => {
+                for c in children.iter_mut() {
+                    c.prior = eval::evaluate(self.site, pos, c.mv);
+                    top = top.max(c.prior);
+                }
+            }
         }
         for c in children.iter_mut() {
-            c.prior = ((c.prior - top) / self.cfg.prior_temperature).exp();
+            c.prior = ((c.prior - top) / temperature).exp();
         }
     }
 
@@ -813,6 +912,53 @@ mod tests {
     use super::*;
     use crate::test_game as game;
     use rumis_core::Variant;
+
+    /// A learned model is used: weights that want the biggest stone, or the smallest, make
+    /// the search's most visited first move one of those; where the scenario's settings
+    /// name no player count (today every board, a user's too) the search keeps the
+    /// hand-made priors.
+    #[test]
+    fn learned_priors_steer_the_search() {
+        let g = game("chullpa", 2, Variant::Standard);
+        for (weight, want) in [(40.0, 4), (-40.0, 2)] {
+            let mut w = [0.0; priors::FEATURES];
+            w[6] = weight;
+            let model = Arc::new(PriorModel { full: w, quick: w });
+            let mut p = Mcts::new(MctsConfig {
+                simulations: Some(60),
+                priors: PriorSource::Learned(model),
+                seed: 3,
+                ..MctsConfig::default()
+            });
+            let r = p.search(&g).unwrap();
+            assert_eq!(g.site().template(r.best).stone.size(), want, "{}", g.notation(r.best));
+        }
+        // Where the scenario leaves the room out (Coricancha) the quick weights rule at the
+        // root too: full weights that want big stones, quick ones that want dominoes.
+        let coricancha = game("coricancha", 4, Variant::Standard);
+        let (mut full, mut quick) = ([0.0; priors::FEATURES], [0.0; priors::FEATURES]);
+        full[6] = 40.0;
+        quick[6] = -40.0;
+        let model = Arc::new(PriorModel { full, quick });
+        for (g, want) in [(&coricancha, 2), (&g, 4)] {
+            let mut p = Mcts::new(MctsConfig {
+                simulations: Some(60),
+                priors: PriorSource::Learned(model.clone()),
+                seed: 3,
+                ..MctsConfig::default()
+            });
+            let r = p.search(g).unwrap();
+            assert_eq!(g.site().template(r.best).stone.size(), want, "{}", g.notation(r.best));
+        }
+        assert!(PriorSource::Scenario.model(coricancha.site()).is_none());
+        assert!(PriorSource::Scenario.model(g.site()).is_none());
+        assert!(PriorSource::Hand.model(coricancha.site()).is_none());
+        let model = Arc::new(PriorModel::builtin().clone());
+        assert_eq!(
+            PriorSource::Learned(model).model(g.site()).as_deref(),
+            Some(PriorModel::builtin())
+        );
+    }
 
     /// Two-player games (two sides, also with four colours) search the two-player budget
     /// when there is one; games of three or four players the other.

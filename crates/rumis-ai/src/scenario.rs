@@ -10,12 +10,24 @@ use serde::Deserialize;
 const SCENARIOS: &str = include_str!("../scenarios.toml");
 
 /// What the search does differently on one scenario.
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
 pub struct ScenarioSettings {
     /// Whether the move priors count the room a placement leaves the other colours.
     #[serde(default = "yes")]
     pub room_in_priors: bool,
+    /// The player counts with which the search takes its move priors from the learned
+    /// model (`priors.toml`) rather than the hand-made greedy evaluation (2 also covers
+    /// the two-player four-colour game).
+    #[serde(default)]
+    pub learned_priors: Vec<usize>,
+}
+
+impl ScenarioSettings {
+    /// Whether the learned priors are used with this many players.
+    pub fn learned_priors_with(&self, players: usize) -> bool {
+        self.learned_priors.contains(&players)
+    }
 }
 
 fn yes() -> bool {
@@ -24,7 +36,10 @@ fn yes() -> bool {
 
 impl Default for ScenarioSettings {
     fn default() -> Self {
-        ScenarioSettings { room_in_priors: true }
+        ScenarioSettings {
+            room_in_priors: true,
+            learned_priors: Vec::new(),
+        }
     }
 }
 
@@ -42,7 +57,7 @@ fn table() -> &'static HashMap<String, ScenarioSettings> {
 pub fn settings(board_name: &str) -> ScenarioSettings {
     table()
         .get(&board_name.trim().to_ascii_lowercase())
-        .copied()
+        .cloned()
         .unwrap_or_default()
 }
 
@@ -61,6 +76,14 @@ mod tests {
         assert!(!settings("Coricancha").room_in_priors);
         assert!(settings("Chullpa").room_in_priors);
         assert!(settings("my own board").room_in_priors);
+        assert!(!settings("my own board").learned_priors_with(4));
+        // The switch names player counts.
+        let t = parse("[chullpa]\nlearned_priors = [3, 4]\n").unwrap();
+        let chullpa = &t["chullpa"];
+        assert!(chullpa.learned_priors_with(3) && chullpa.learned_priors_with(4));
+        assert!(!chullpa.learned_priors_with(2));
+        assert!(chullpa.room_in_priors);
+        assert!(parse("[chullpa]\nlearned_priors = true\n").is_err());
         assert!(parse("[chullpa]\nroom_in_prior = false\n").is_err());
     }
 }

@@ -134,7 +134,9 @@ pub fn analyze(src: &Source, args: &SearchArgs) -> Result<String, String> {
 #[derive(Args, Debug, Clone)]
 pub struct MatchArgs {
     /// Player A: random, greedy, level:1..9, mcts:SIMS, or that search with one part
-    /// changed: uniform:, rave:, fresh:, noprior:, deep:, noanswer:, quickprior:, roomprior:SIMS.
+    /// changed: uniform:, rave:, fresh:, noprior:, deep:, noanswer:, quickprior:, roomprior:,
+    /// learned:, hand:, ownlearned:SIMS, learned@FILE:SIMS (a weights file); MSms for SIMS
+    /// searches that many milliseconds a move (`mcts:200ms`).
     #[arg(long)]
     pub a: String,
     /// Player B.
@@ -154,6 +156,11 @@ pub struct MatchArgs {
     /// Write each game's record here.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
+    /// One seat of A against every other seat played by B, A's seat rotated from game to
+    /// game (chance: one win in the number of seats); by default the sides alternate round
+    /// the table.
+    #[arg(long)]
+    pub one_against_rest: bool,
     #[command(flatten)]
     pub source: Source,
 }
@@ -183,6 +190,7 @@ pub fn run_match(args: &MatchArgs) -> Result<String, String> {
         parallel: args.threads.max(1),
         search_threads: args.search_threads,
         seed: args.seed,
+        one_against_rest: args.one_against_rest,
     };
     let out_dir = args.out.clone();
     let (summary, results) = play_match(&cfg, |r| {
@@ -203,6 +211,23 @@ pub fn run_match(args: &MatchArgs) -> Result<String, String> {
             let path = dir.join(format!("game-{:04}.txt", r.index + 1));
             std::fs::write(&path, &r.record).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         }
+    }
+    if cfg.one_against_rest && cfg.site.players() > 2 {
+        let seats = cfg.site.order().len();
+        return Ok(format!(
+            "A {} alone vs B {} at the other {} seats: {} games, A won {}, shared {}, lost {}; A's share of the wins {:.3} (95% interval {:.3}-{:.3}; chance {:.3})",
+            cfg.a,
+            cfg.b,
+            seats - 1,
+            summary.games,
+            summary.wins,
+            summary.draws,
+            summary.losses,
+            summary.score,
+            summary.low,
+            summary.high,
+            1.0 / seats as f64
+        ));
     }
     Ok(format!(
         "A {} vs B {}: {} games, A won {}, shared {}, lost {}; score {:.3} (95% interval {:.3}-{:.3}); Elo {:+.0}",

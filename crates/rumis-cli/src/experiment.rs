@@ -2,7 +2,11 @@
 //! docs/strength.md measures what each part of the search brings. These switches are the
 //! command line's, not the AI's: to the AI each is just a search configuration.
 
-use rumis_ai::{MctsConfig, PlayerSpec};
+use std::sync::Arc;
+use std::time::Duration;
+
+use rumis_ai::priors::PriorModel;
+use rumis_ai::{MctsConfig, PlayerSpec, PriorSource};
 
 /// A part of the search, changed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,10 +29,19 @@ enum Change {
     /// `roomprior:SIMS`: the room term in the priors on every board, whatever the
     /// scenario's settings say (the levels' search before `scenarios.toml`).
     RoomPriors,
+    /// `learned:SIMS`: priors from the learned model compiled in (`priors.toml`) on every
+    /// board; `learned@FILE:SIMS` from a weights file.
+    Learned,
+    /// `hand:SIMS`: the hand-made priors on every board, whatever the scenario's settings
+    /// say (the levels' search before the learned priors).
+    Hand,
+    /// `ownlearned:SIMS`: the learned priors at the searching side's nodes only, the
+    /// hand-made ones at the others' (the search's model of how the others play).
+    OwnLearned,
 }
 
 impl Change {
-    const ALL: [Change; 8] = [
+    const ALL: [Change; 11] = [
         Change::Uniform,
         Change::Rave,
         Change::Fresh,
@@ -37,6 +50,9 @@ impl Change {
         Change::NoAnswer,
         Change::QuickPriors,
         Change::RoomPriors,
+        Change::Learned,
+        Change::Hand,
+        Change::OwnLearned,
     ];
 
     fn prefix(self) -> &'static str {
@@ -49,6 +65,9 @@ impl Change {
             Change::NoAnswer => "noanswer",
             Change::QuickPriors => "quickprior",
             Change::RoomPriors => "roomprior",
+            Change::Learned => "learned",
+            Change::Hand => "hand",
+            Change::OwnLearned => "ownlearned",
         }
     }
 
@@ -82,24 +101,74 @@ impl Change {
                 room_in_priors: Some(true),
                 ..base
             },
+            Change::Learned => MctsConfig {
+                priors: PriorSource::Learned(Arc::new(PriorModel::builtin().clone())),
+                ..base
+            },
+            Change::Hand => MctsConfig {
+                priors: PriorSource::Hand,
+                ..base
+            },
+            Change::OwnLearned => MctsConfig {
+                priors: PriorSource::Learned(Arc::new(PriorModel::builtin().clone())),
+                learned_own_only: true,
+                ..base
+            },
         }
+    }
+}
+
+/// The search's budget from `SIMS` or `MSms` (a time a move, for matches at equal time).
+fn budget(spec: &str, prefix: &str, text: &str) -> Result<MctsConfig, String> {
+    if let Some(ms) = text.strip_suffix("ms") {
+        return match ms.parse::<u64>() {
+            Ok(n) if n > 0 => Ok(MctsConfig {
+                simulations: None,
+                time: Some(Duration::from_millis(n)),
+                label: format!("{prefix}:{n}ms"),
+                ..MctsConfig::default()
+            }),
+            _ => Err(format!(
+                "'{spec}': {prefix}:MSms needs a positive number of milliseconds"
+            )),
+        };
+    }
+    match text.parse::<u64>() {
+        Ok(n) if n > 0 => Ok(MctsConfig {
+            label: format!("{prefix}:{n}"),
+            ..MctsConfig::with_simulations(n)
+        }),
+        _ => Err(format!(
+            "'{spec}': {prefix}:SIMS needs a positive number of simulations"
+        )),
     }
 }
 
 /// A player of a match or self-play: what [`PlayerSpec::parse`] reads, or `PART:SIMS` for
 /// the search of `mcts:SIMS` with one part changed (`uniform`, `rave`, `fresh`,
-/// `noprior`, `deep`, `noanswer`, `quickprior`, `roomprior`).
+/// `noprior`, `deep`, `noanswer`, `quickprior`, `roomprior`, `learned`, `hand`, and
+/// `learned@FILE` for a weights file of one's own); `mcts:MSms` and `PART:MSms` search that
+/// many milliseconds a move instead.
 pub fn player(s: &str) -> Result<PlayerSpec, String> {
-    let t = s.trim().to_ascii_lowercase();
+    let trimmed = s.trim();
+    if let Some((head, sims)) = trimmed.rsplit_once(':') {
+        if let Some(path) = head.strip_prefix("learned@").or_else(|| head.strip_prefix("LEARNED@")) {
+            let model = PriorModel::load(std::path::Path::new(path))?;
+            let sims = sims.to_ascii_lowercase();
+            let base = budget(s, head, &sims)?;
+            return Ok(PlayerSpec::Search(MctsConfig {
+                priors: PriorSource::Learned(Arc::new(model)),
+                ..base
+            }));
+        }
+    }
+    let t = trimmed.to_ascii_lowercase();
     if let Some((prefix, sims)) = t.split_once(':') {
         if let Some(change) = Change::ALL.into_iter().find(|c| c.prefix() == prefix) {
-            return match sims.parse::<u64>() {
-                Ok(n) if n > 0 => Ok(PlayerSpec::Search(change.apply(MctsConfig {
-                    label: format!("{prefix}:{n}"),
-                    ..MctsConfig::with_simulations(n)
-                }))),
-                _ => Err(format!("'{s}': {prefix}:SIMS needs a positive number of simulations")),
-            };
+            return Ok(PlayerSpec::Search(change.apply(budget(s, prefix, sims)?)));
+        }
+        if prefix == "mcts" && sims.ends_with("ms") {
+            return Ok(PlayerSpec::Search(budget(s, prefix, sims)?));
         }
     }
     PlayerSpec::parse(s)
@@ -135,6 +204,11 @@ mod tests {
             "noanswer:3",
             "quickprior:2",
             "roomprior:1",
+            "learned:3",
+            "hand:4",
+            "ownlearned:5",
+            "learned:250ms",
+            "mcts:40ms",
         ] {
             let p = player(spec).unwrap();
             assert_eq!(p.to_string(), spec);
@@ -143,6 +217,38 @@ mod tests {
         assert!(player("noprior:0").is_err());
         assert!(player("rave:x").is_err());
         assert!(player("grandmaster").is_err());
+        assert!(player("learned:0ms").is_err());
+        match player("mcts:40ms").unwrap() {
+            PlayerSpec::Search(c) => assert_eq!((c.simulations, c.time), (None, Some(Duration::from_millis(40)))),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// `learned@FILE:SIMS` reads the weights file, and refuses a missing or corrupt one
+    /// with what is wrong.
+    #[test]
+    fn a_weights_file_is_read_or_refused() {
+        let dir = std::env::temp_dir().join(format!("rumis-weights-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let good = dir.join("good.toml");
+        std::fs::write(&good, "[full]\nsize = 2.5\n[quick]\nsize = 1.5\n").unwrap();
+        match player(&format!("learned@{}:30", good.display())).unwrap() {
+            PlayerSpec::Search(c) => {
+                let PriorSource::Learned(m) = c.priors else {
+                    panic!("{:?}", c.priors)
+                };
+                assert_eq!((m.full[6], m.quick[6]), (2.5, 1.5));
+                assert_eq!(c.simulations, Some(30));
+            }
+            other => panic!("{other:?}"),
+        }
+        let bad = dir.join("bad.toml");
+        std::fs::write(&bad, "[full]\nsize = 2.5\n").unwrap();
+        let e = player(&format!("learned@{}:30", bad.display())).unwrap_err();
+        assert!(e.contains("bad.toml") && e.contains("no [quick] table"), "{e}");
+        let e = player(&format!("learned@{}:30", dir.join("none.toml").display())).unwrap_err();
+        assert!(e.contains("cannot read"), "{e}");
+        std::fs::remove_dir_all(&dir).ok();
     }
 
     /// Each changed search changes what it says, and only that.
@@ -179,6 +285,8 @@ mod tests {
             "noanswer:60",
             "quickprior:60",
             "fresh:60",
+            "learned:60",
+            "ownlearned:60",
         ];
         let setups = [
             ("chullpa", 2, Variant::Standard),

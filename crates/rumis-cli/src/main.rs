@@ -8,6 +8,7 @@ mod serve;
 mod solve;
 mod source;
 mod text;
+mod train;
 
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
@@ -85,6 +86,9 @@ enum Command {
     },
     /// Play games between two players, seats rotated; report the score, its 95% interval and the Elo difference.
     Match(ai::MatchArgs),
+    /// Learn the search's move priors from game records (maximum likelihood of the moves
+    /// played) and write the weights file; reports move prediction against today's priors.
+    TrainPriors(train::TrainArgs),
     /// Speak the engine protocol on standard input and output (docs/engine-protocol.md).
     Engine,
     /// Solitaire puzzles: fill a box with stones.
@@ -246,6 +250,7 @@ fn run(command: Command) -> Result<(), String> {
         Command::Hint { source, search } => print(ai::hint(&source, &search)?)?,
         Command::Analyze { source, search } => print(ai::analyze(&source, &search)?)?,
         Command::Match(args) => print(ai::run_match(&args)?)?,
+        Command::TrainPriors(args) => print(train::run(&args)?)?,
         Command::Engine => engine::run()?,
         Command::Solve(cmd) => print(solve::run(&cmd)?)?,
         Command::Bench(args) => bench::run(&args)?,

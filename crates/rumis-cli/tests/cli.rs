@@ -727,3 +727,131 @@ fn stuck_rule_pass() {
     ]));
     assert!(err.contains("--stuck-rule"), "{err}");
 }
+
+/// `train-priors` learns weights from records, writes a file the search reads back and
+/// plays with, and predicts the moves of held-out games better than chance; a missing or
+/// corrupt weights file is refused with one clear line.
+#[test]
+fn train_priors_learns_a_model_the_search_uses() {
+    let records = std::env::temp_dir().join(format!("rumis-train-{}.txt", std::process::id()));
+    let weights = std::env::temp_dir().join(format!("rumis-train-{}.toml", std::process::id()));
+    let (records_s, weights_s) = (records.to_str().unwrap(), weights.to_str().unwrap());
+    ok(&[
+        "selfplay",
+        "--player",
+        "greedy",
+        "--board",
+        "chullpa",
+        "--players",
+        "2",
+        "--seed",
+        "4",
+        "--games",
+        "10",
+        "--out",
+        records_s,
+    ]);
+    let out = ok(&["train-priors", records_s, "--out", weights_s, "--iterations", "60"]);
+    assert!(out.starts_with("8 games learned from"), "{out}");
+    // Held out: the learned full model's log-likelihood beats a uniform choice.
+    let held = out.split("held-out games").nth(1).expect("a held-out report");
+    let line = held.lines().find(|l| l.contains("learned, full")).unwrap();
+    let number = |after: &str| -> f64 {
+        let rest = line.split(after).nth(1).unwrap().trim_start();
+        rest.split(|c: char| c.is_whitespace() || c == ')')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    assert!(number("log-likelihood") > number("(uniform"), "{line}");
+    let text = std::fs::read_to_string(&weights).unwrap();
+    assert!(text.contains("[full]") && text.contains("[quick]"), "{text}");
+    // The search plays with it.
+    let spec = format!("learned@{weights_s}:20");
+    let played = ok(&[
+        "match",
+        "--a",
+        &spec,
+        "--b",
+        "random",
+        "--games",
+        "1",
+        "--board",
+        "chullpa",
+        "--players",
+        "2",
+    ]);
+    assert!(played.contains("1 games"), "{played}");
+    // A corrupt file and a missing one are refused.
+    let bad = temp("corrupt.toml", "[full]\nsize = 1\n[quick]\nsize = \"big\"\n");
+    let spec = format!("learned@{}:20", bad.display());
+    let err = fails(rumis(&[
+        "match",
+        "--a",
+        &spec,
+        "--b",
+        "random",
+        "--board",
+        "chullpa",
+        "--players",
+        "2",
+    ]));
+    assert!(err.contains("corrupt.toml") && err.contains("not a number"), "{err}");
+    let err = fails(rumis(&[
+        "match",
+        "--a",
+        "learned@/nonexistent/w.toml:20",
+        "--b",
+        "random",
+        "--board",
+        "chullpa",
+        "--players",
+        "2",
+    ]));
+    assert!(err.contains("cannot read /nonexistent/w.toml"), "{err}");
+    let err = fails(rumis(&["train-priors", "/nonexistent/records.txt", "--out", weights_s]));
+    assert!(err.contains("cannot read /nonexistent/records.txt"), "{err}");
+    // Match records name each colour's player: --learn-from keeps one side's moves.
+    let dir = std::env::temp_dir().join(format!("rumis-train-match-{}", std::process::id()));
+    ok(&[
+        "match",
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--games",
+        "4",
+        "--board",
+        "chullpa",
+        "--players",
+        "2",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    let files: Vec<String> = (1..=4)
+        .map(|i| dir.join(format!("game-{i:04}.txt")).to_str().unwrap().to_string())
+        .collect();
+    let positions = |extra: &[&str]| -> usize {
+        let mut args = vec!["train-priors", "--out", weights_s, "--iterations", "5"];
+        args.extend(files.iter().map(|f| f.as_str()));
+        args.extend(extra);
+        let out = ok(&args);
+        let n = out.split('(').nth(1).unwrap().split(' ').next().unwrap();
+        n.parse().unwrap()
+    };
+    let (all, greedy, random) = (
+        positions(&[]),
+        positions(&["--learn-from", "greedy"]),
+        positions(&["--learn-from", "random"]),
+    );
+    assert_eq!(greedy + random, all, "{greedy} + {random} != {all}");
+    assert!(greedy > 0 && random > 0);
+    let mut args = vec!["train-priors", "--out", weights_s, "--learn-from", "nobody"];
+    args.extend(files.iter().map(|f| f.as_str()));
+    let err = fails(rumis(&args));
+    assert!(err.contains("no position"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+    std::fs::remove_file(&records).ok();
+    std::fs::remove_file(&weights).ok();
+}

@@ -1,0 +1,473 @@
+//! Learned move priors: features of a placement that a player would name, and a softmax
+//! model over them whose weights are data (`priors.toml`, learned from game records by
+//! `rumis train-priors`, [`crate::train`]).
+//!
+//! A model's score of a placement is the dot product of its weights with the placement's
+//! features; the probability that a player picks a placement is the softmax of the scores
+//! over the legal placements. The search uses exp(score - best score), the probability
+//! relative to the likeliest placement's, as a child's prior mean.
+//!
+//! A model has two weight vectors: `full`, over every feature, where the search can pay
+//! for counting the placements left to each colour (at the root and, in two-player games,
+//! at nodes visited often), and `quick`, over the features that need no copy of the
+//! position (the room features weigh nothing there), everywhere else.
+
+use std::fmt;
+use std::sync::OnceLock;
+
+use rumis_core::{Colour, Cube, Move, Position, Site};
+
+/// The number of features.
+pub const FEATURES: usize = 22;
+
+/// The features' names, as the weights file spells them.
+pub const NAMES: [&str; FEATURES] = [
+    "gained",
+    "covered",
+    "kept",
+    "secured",
+    "secured_taken",
+    "left_one_below_limit",
+    "size",
+    "size_early",
+    "columns",
+    "level",
+    "top_height",
+    "edge",
+    "centre",
+    "first_size",
+    "first_edge",
+    "own_contact",
+    "other_contact",
+    "open_faces",
+    "own_room",
+    "other_room",
+    "others_stuck",
+    "own_stuck",
+];
+
+/// Where the room features start: those need the placements counted after the placement
+/// (a copy of the position per placement), the quick weights leave them out.
+pub const ROOM_FEATURES: std::ops::Range<usize> = 18..22;
+
+/// A placement's features, in the order of [`NAMES`].
+pub type Features = [f32; FEATURES];
+
+/// What each feature means (for the weights file's comments and `--help`):
+///
+/// - `gained`: columns the stone tops that the mover's side did not top before;
+/// - `covered`: of those, the ones taken from another side, per other side (the greedy
+///   evaluation's term);
+/// - `kept`: columns the stone covers that the mover's side already topped;
+/// - `secured`: columns the stone raises to their height limit: nobody covers them again;
+/// - `secured_taken`: of those, the ones taken from another side;
+/// - `left_one_below_limit`: columns the stone tops one level below their limit: the next
+///   stone on them is out of reach for good;
+/// - `size`: cubes in the stone; `size_early`: the same times the share of the mover's
+///   stones still in hand (big stones early);
+/// - `columns`: columns the stone covers (lying flat against standing);
+/// - `level`: the stone's lowest level over the board's highest limit; `top_height`: the
+///   mean new height of its columns over their limits;
+/// - `edge`: share of its columns on the footprint's edge; `centre`: one less the mean
+///   distance of its columns from the footprint's centre over the farthest;
+/// - `first_size`, `first_edge`: size and edge for a colour's first stone (zero after);
+/// - `own_contact`, `other_contact`: faces the stone shares with cubes of the mover's side
+///   and of the other sides (the latter takes cells the others could touch);
+/// - `open_faces`: empty cells under the limits that share a face with the stone, over ten
+///   (where the mover's later stones can touch its colour);
+/// - `own_room`: ln(1 + the mover's placements after it), the room for the stones it holds;
+/// - `other_room`: the same per other side, averaged;
+/// - `others_stuck`: other colours in play left with no placement; `own_stuck`: the mover
+///   left with none.
+pub fn describe() -> &'static str {
+    "features of a placement: columns gained, covered from others, kept, secured at the \
+     height limit, stone size, level, edge and centre, first stone, contact faces, open \
+     faces and the room left to each side"
+}
+
+/// Whether two colours are on the same side (the same player in the two-player four-colour
+/// game).
+fn same_side(site: &Site, a: Colour, b: Colour) -> bool {
+    a == b || (site.player_of(a).is_some() && site.player_of(a) == site.player_of(b))
+}
+
+/// What the features need of a site, computed once per site rather than per placement.
+#[derive(Clone, Debug)]
+pub struct SiteShape {
+    /// Per column: on the footprint's edge (fewer than 4 buildable neighbours).
+    edge: Vec<bool>,
+    /// Per column: 1 - its distance from the footprint's centre over the farthest column's.
+    centre: Vec<f32>,
+    /// The highest height limit.
+    top_limit: f32,
+    /// Colours not on each colour's side, at least 1 (to divide by).
+    others: [f32; 4],
+}
+
+impl SiteShape {
+    pub fn new(site: &Site) -> SiteShape {
+        let files = site.board().files.max(1);
+        let n = site.columns();
+        let cells: Vec<usize> = site.footprint().collect();
+        let count = cells.len().max(1) as f32;
+        let (mut cx, mut cy) = (0.0f32, 0.0f32);
+        for &c in &cells {
+            cx += (c % files) as f32;
+            cy += (c / files) as f32;
+        }
+        let (cx, cy) = (cx / count, cy / count);
+        let dist = |c: usize| (((c % files) as f32 - cx).powi(2) + ((c / files) as f32 - cy).powi(2)).sqrt();
+        let far = cells.iter().map(|&c| dist(c)).fold(0.0f32, f32::max).max(1e-6);
+        let mut edge = vec![false; n];
+        let mut centre = vec![0.0; n];
+        for &c in &cells {
+            edge[c] = site.neighbours(c).len() < 4;
+            centre[c] = 1.0 - dist(c) / far;
+        }
+        let mut others = [1.0f32; 4];
+        for &me in site.order() {
+            others[me.index()] = site.order().iter().filter(|&&c| !same_side(site, c, me)).count().max(1) as f32;
+        }
+        SiteShape {
+            edge,
+            centre,
+            top_limit: site.footprint().map(|c| site.limits()[c]).max().unwrap_or(1).max(1) as f32,
+            others,
+        }
+    }
+}
+
+/// The features of placement `m` for `me`, the colour to move on `pos`. With `room` the
+/// room features are counted too (costly: a copy of the position and a count of each
+/// colour's placements); without, they are zero.
+pub fn features(site: &Site, shape: &SiteShape, pos: &Position, m: Move, me: Colour, room: bool) -> Features {
+    let mut f = [0.0f32; FEATURES];
+    let t = site.template(m);
+    let files = site.board().files.max(1);
+    let len = t.len as usize;
+    // The stone's lowest level: for a legal placement every column gives the same.
+    let z0 = t
+        .entries()
+        .map(|(c, b, _)| pos.height(c).saturating_sub(b))
+        .max()
+        .unwrap_or(0);
+    let (mut gained, mut covered, mut kept, mut secured, mut secured_taken, mut below) = (0, 0, 0, 0, 0, 0);
+    let (mut edge, mut centre, mut top_height) = (0.0f32, 0.0f32, 0.0f32);
+    for (c, b, k) in t.entries() {
+        let new_height = z0 + b + k;
+        let limit = site.limits()[c];
+        let taken = match pos.top(c) {
+            Some(Cube::Stone(k)) if same_side(site, k, me) => {
+                kept += 1;
+                false
+            }
+            Some(Cube::Stone(_)) => {
+                gained += 1;
+                covered += 1;
+                true
+            }
+            _ => {
+                gained += 1;
+                false
+            }
+        };
+        if new_height >= limit {
+            secured += 1;
+            if taken {
+                secured_taken += 1;
+            }
+        } else if new_height + 1 == limit {
+            below += 1;
+        }
+        edge += shape.edge[c] as u8 as f32;
+        centre += shape.centre[c];
+        top_height += new_height as f32 / limit.max(1) as f32;
+    }
+    let lenf = len.max(1) as f32;
+    let size = t.stone.size() as f32;
+    let in_hand = pos.stones_left(me).len() as f32 / rumis_core::STONE_COUNT as f32;
+    let first = pos.stones_placed(me) == 0;
+    f[0] = gained as f32;
+    f[1] = covered as f32 / shape.others[me.index()];
+    f[2] = kept as f32;
+    f[3] = secured as f32;
+    f[4] = secured_taken as f32;
+    f[5] = below as f32;
+    f[6] = size;
+    f[7] = size * in_hand;
+    f[8] = len as f32;
+    f[9] = z0 as f32 / shape.top_limit;
+    f[10] = top_height / lenf;
+    f[11] = edge / lenf;
+    f[12] = centre / lenf;
+    if first {
+        f[13] = size;
+        f[14] = edge / lenf;
+    }
+    // Faces: each cube of the stone against its four side neighbours and the cells above
+    // and below. The stone's own cells are empty on `pos`, so they are told apart by the
+    // list of its cubes.
+    let mut cells = [(0usize, 0u8); 4];
+    let mut ncells = 0;
+    for (c, b, k) in t.entries() {
+        for j in 0..k {
+            if ncells < 4 {
+                cells[ncells] = (c, z0 + b + j);
+                ncells += 1;
+            }
+        }
+    }
+    let cells = &cells[..ncells];
+    let (mut own_contact, mut other_contact, mut open) = (0, 0, 0);
+    let mut face = |n: usize, z: u8| {
+        if cells.contains(&(n, z)) {
+            return;
+        }
+        if z < pos.height(n) {
+            match pos.cube(n, z + 1) {
+                Some(Cube::Stone(k)) if same_side(site, k, me) => own_contact += 1,
+                Some(Cube::Stone(_)) => other_contact += 1,
+                _ => {}
+            }
+        } else if z < site.limits()[n] {
+            open += 1;
+        }
+    };
+    for &(c, z) in cells {
+        for &n in site.neighbours(c) {
+            face(n as usize, z);
+        }
+        if z > 0 {
+            face(c, z - 1);
+        }
+        face(c, z + 1);
+    }
+    let _ = files;
+    f[15] = own_contact as f32;
+    f[16] = other_contact as f32;
+    f[17] = open as f32 / 10.0;
+    if room {
+        let counts = pos.count_moves_after(site, m);
+        let (mut own, mut other, mut stuck) = (0.0f32, 0.0f32, 0.0f32);
+        let mut own_any = false;
+        for &c in site.order() {
+            let n = counts[c.index()];
+            let r = (1.0 + n as f32).ln();
+            if same_side(site, c, me) {
+                own = own.max(r);
+                own_any |= n > 0;
+            } else {
+                other += r;
+                if n == 0 && !pos.is_out(c) {
+                    stuck += 1.0;
+                }
+            }
+        }
+        f[18] = own;
+        f[19] = other / shape.others[me.index()];
+        f[20] = stuck;
+        f[21] = (!own_any) as u8 as f32;
+    }
+    f
+}
+
+/// A softmax model over the features: its weights with and without the room features.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PriorModel {
+    pub full: Features,
+    pub quick: Features,
+}
+
+impl PriorModel {
+    /// The score of a placement's features (the softmax's logit).
+    pub fn score(weights: &Features, f: &Features) -> f32 {
+        weights.iter().zip(f).map(|(w, x)| w * x).sum()
+    }
+
+    /// Reads a weights file: a `[full]` and a `[quick]` table of `feature = weight`; every
+    /// feature named must be one of [`NAMES`] (a feature not named weighs 0), every weight
+    /// a finite number, and `quick` may not weigh a room feature.
+    pub fn from_toml(text: &str) -> Result<PriorModel, String> {
+        let value: toml::Table = toml::from_str(text).map_err(|e| format!("not a weights file: {e}"))?;
+        for key in value.keys() {
+            if key != "full" && key != "quick" {
+                return Err(format!("unknown table [{key}]: a weights file has [full] and [quick]"));
+            }
+        }
+        let read = |name: &str| -> Result<Features, String> {
+            let table = value
+                .get(name)
+                .ok_or_else(|| format!("no [{name}] table"))?
+                .as_table()
+                .ok_or_else(|| format!("'{name}' is not a table"))?;
+            let mut w = [0.0f32; FEATURES];
+            for (k, v) in table {
+                let i = NAMES
+                    .iter()
+                    .position(|n| n == k)
+                    .ok_or_else(|| format!("[{name}]: unknown feature '{k}'"))?;
+                let x = match v {
+                    toml::Value::Float(x) => *x,
+                    toml::Value::Integer(x) => *x as f64,
+                    _ => return Err(format!("[{name}] {k}: not a number")),
+                };
+                if !x.is_finite() || x.abs() > 1e6 {
+                    return Err(format!("[{name}] {k}: {x} is not a usable weight"));
+                }
+                w[i] = x as f32;
+            }
+            Ok(w)
+        };
+        let model = PriorModel {
+            full: read("full")?,
+            quick: read("quick")?,
+        };
+        if let Some(i) = ROOM_FEATURES.clone().find(|&i| model.quick[i] != 0.0) {
+            return Err(format!("[quick] {}: the quick weights cannot count the room", NAMES[i]));
+        }
+        Ok(model)
+    }
+
+    /// Reads a weights file from disk.
+    pub fn load(path: &std::path::Path) -> Result<PriorModel, String> {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        PriorModel::from_toml(&text).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    /// The model compiled in (`crates/rumis-ai/priors.toml`).
+    pub fn builtin() -> &'static PriorModel {
+        static MODEL: OnceLock<PriorModel> = OnceLock::new();
+        // A unit test parses the file, so the fallback (all weights 0) is never taken.
+        MODEL.get_or_init(|| {
+            PriorModel::from_toml(BUILTIN).unwrap_or(PriorModel {
+                full: [0.0; FEATURES],
+                quick: [0.0; FEATURES],
+            })
+        })
+    }
+}
+
+const BUILTIN: &str = include_str!("../priors.toml");
+
+impl fmt::Display for PriorModel {
+    /// The weights file's text.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (name, w) in [("full", &self.full), ("quick", &self.quick)] {
+            writeln!(f, "[{name}]")?;
+            for (i, n) in NAMES.iter().enumerate() {
+                if name == "quick" && ROOM_FEATURES.contains(&i) {
+                    continue;
+                }
+                writeln!(f, "{n} = {:.4}", w[i])?;
+            }
+            if name == "full" {
+                writeln!(f)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rumis_core::{Board, Game, Variant};
+    use std::sync::Arc;
+
+    /// A 4 x 2 board, height limit 2.
+    fn strip() -> Arc<Site> {
+        let text = "name = \"Two ranks\"\nprovenance = \"reconstruction\"\n\
+                    hmax = { 2 = 2, 3 = 2, 4 = 2 }\ngrid = \"\"\"\n####\n####\n\"\"\"\n";
+        let board = Board::from_toml("ranks.toml", text).unwrap();
+        Arc::new(Site::new(board, 2, Variant::Standard, None).unwrap())
+    }
+
+    /// Features on a hand-built position, counted by hand.
+    #[test]
+    fn features_of_a_placement_on_a_hand_built_position() {
+        let site = strip();
+        let shape = SiteShape::new(&site);
+        let mut g = Game::new(site.clone());
+        // Red lies a domino on a1, b1; yellow one on c1, d1.
+        g.play_text("D2@a1,b1").unwrap();
+        g.play_text("D2@c1,d1").unwrap();
+        // Red: an I3 lying on b1, c1, d1 at level 2 (their limit): it keeps b1, takes c1
+        // and d1 from yellow, and secures all three.
+        let m = g
+            .legal_moves()
+            .into_iter()
+            .find(|&m| g.notation(m) == "I3@b1,c1,d1")
+            .unwrap_or_else(|| panic!("{:?}", g.legal_notations()));
+        let f = features(&site, &shape, g.position(), m, Colour::Red, true);
+        let named = |n: &str| f[NAMES.iter().position(|x| *x == n).unwrap()];
+        assert_eq!(named("gained"), 2.0);
+        assert_eq!(named("covered"), 2.0);
+        assert_eq!(named("kept"), 1.0);
+        assert_eq!(named("secured"), 3.0);
+        assert_eq!(named("secured_taken"), 2.0);
+        assert_eq!(named("left_one_below_limit"), 0.0);
+        assert_eq!(named("size"), 3.0);
+        // Red holds 10 of its 11 stones.
+        assert!((named("size_early") - 3.0 * 10.0 / 11.0).abs() < 1e-6);
+        assert_eq!(named("columns"), 3.0);
+        assert_eq!(named("level"), 0.5);
+        assert_eq!(named("top_height"), 1.0);
+        // Every column of a 4 x 2 board is on its edge.
+        assert_eq!(named("edge"), 1.0);
+        assert_eq!(named("first_size"), 0.0);
+        // Below the stone: b1 (red), c1 and d1 (yellow).
+        assert_eq!(named("own_contact"), 1.0);
+        assert_eq!(named("other_contact"), 2.0);
+        // Open cells at the stone's level: a1 (over red's first cube), b2, c2, d2; nothing
+        // above (the limit).
+        assert!((named("open_faces") - 0.4).abs() < 1e-6);
+        let counts = g.position().count_moves_after(&site, m);
+        assert_eq!(named("own_room"), (1.0 + counts[0] as f32).ln());
+        assert_eq!(named("other_room"), (1.0 + counts[1] as f32).ln());
+        assert_eq!(named("others_stuck"), (counts[1] == 0) as u8 as f32);
+        // Without room: the room features are zero and the rest the same.
+        let q = features(&site, &shape, g.position(), m, Colour::Red, false);
+        assert_eq!(&q[..ROOM_FEATURES.start], &f[..ROOM_FEATURES.start]);
+        assert!(q[ROOM_FEATURES].iter().all(|&x| x == 0.0));
+    }
+
+    /// A colour's first stone: the first-stone features equal size and edge.
+    #[test]
+    fn first_stone_features() {
+        let site = strip();
+        let shape = SiteShape::new(&site);
+        let g = Game::new(site.clone());
+        for m in g.legal_moves() {
+            let f = features(&site, &shape, g.position(), m, Colour::Red, false);
+            assert_eq!(f[13], f[6]);
+            assert_eq!(f[14], f[11]);
+            assert_eq!(f[1], 0.0);
+            assert_eq!(f[15] + f[16], 0.0, "{}", g.notation(m));
+        }
+    }
+
+    #[test]
+    fn the_builtin_weights_parse_and_bad_files_are_refused() {
+        let builtin = PriorModel::from_toml(BUILTIN).unwrap();
+        assert!(builtin.full.iter().any(|&w| w != 0.0));
+        // What the model writes, it reads back.
+        let again = PriorModel::from_toml(&builtin.to_string()).unwrap();
+        for (a, b) in again.full.iter().zip(&builtin.full) {
+            assert!((a - b).abs() < 1e-4);
+        }
+        for (bad, why) in [
+            ("[full]\ngained = 1\n", "no [quick]"),
+            ("[full]\ngained = 1\n[quick]\nsize = \"big\"\n", "not a number"),
+            ("[full]\ngaind = 1\n[quick]\n", "unknown feature 'gaind'"),
+            ("[full]\n[quick]\nown_room = 1\n", "cannot count the room"),
+            ("[full]\ngained = nan\n[quick]\n", "not a usable weight"),
+            ("[full]\n[quick]\n[extra]\n", "unknown table"),
+            ("gained = ", "not a weights file"),
+        ] {
+            let e = PriorModel::from_toml(bad).unwrap_err();
+            assert!(e.contains(why), "{bad:?}: {e}");
+        }
+        let e = PriorModel::load(std::path::Path::new("/nonexistent/weights.toml")).unwrap_err();
+        assert!(e.contains("cannot read /nonexistent/weights.toml"), "{e}");
+    }
+}
