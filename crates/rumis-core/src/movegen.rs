@@ -20,16 +20,19 @@
 //! stones are all used is skipped. A legal-move set ([`MoveSet`]) is a bitset over these
 //! slots; the site maps a slot to its template id and back.
 //!
-//! Three code paths compute the same bits: AVX-512 VBMI (`vpermb` holds the whole per-column
-//! table of up to 128 columns in registers), AVX2 (`vpshufb` over 16-column sub-tables) and
-//! a portable scalar loop. The widest one the CPU has is chosen at run time
-//! ([`CodePath::active`]); the environment variable `RUMIS_CODE_PATH` (`avx512`, `avx2`,
+//! Four code paths compute the same bits: AVX-512 VBMI (`vpermb` holds the whole per-column
+//! table of up to 128 columns in registers), AVX2 (`vpshufb` over 16-column sub-tables),
+//! WebAssembly SIMD (`i8x16.swizzle` over the same sub-tables, 16 templates per
+//! instruction) and a portable scalar loop. The widest one the CPU has is chosen at run
+//! time ([`CodePath::active`]); on WebAssembly there is no run-time detection — a module
+//! either is compiled with `simd128` (and then only an engine with SIMD can load it at all)
+//! or has only the scalar path, so the web app builds two modules and picks one; the environment variable `RUMIS_CODE_PATH` (`avx512`, `avx2`,
 //! `scalar`) forces a narrower one, e.g. to run under valgrind, which cannot run AVX-512:
 //! the paths wider than it named then count as unavailable for the whole process.
 //!
 //! # Soundness
 //! Running an AVX-512 or AVX2 path on a CPU without those instructions is undefined
-//! behaviour, so a [`CodePath`] value alone proves nothing: every public function that
+//! behaviour (the WebAssembly SIMD path exists only in modules compiled with `simd128`), so a [`CodePath`] value alone proves nothing: every public function that
 //! takes one (`Position::legal_set_with`, `Position::play_generate_with`, `perft_with`,
 //! `random_playout_with`, `random_playout_in_place`) checks [`CodePath::is_available`]
 //! first and refuses with [`CodePathUnavailable`], changing nothing. The crate's own loops
@@ -57,18 +60,22 @@ pub enum CodePath {
     Avx512,
     /// AVX2: `vpshufb` lookups over 16-column sub-tables, 32 templates per instruction.
     Avx2,
+    /// WebAssembly SIMD (`simd128`): `i8x16.swizzle` lookups over 16-column sub-tables,
+    /// 16 templates per instruction. Only in a module compiled with the feature.
+    Simd128,
     /// Portable Rust, one template at a time.
     Scalar,
 }
 
 impl CodePath {
     /// Widest first.
-    pub const ALL: [CodePath; 3] = [CodePath::Avx512, CodePath::Avx2, CodePath::Scalar];
+    pub const ALL: [CodePath; 4] = [CodePath::Avx512, CodePath::Avx2, CodePath::Simd128, CodePath::Scalar];
 
     pub fn name(self) -> &'static str {
         match self {
             CodePath::Avx512 => "avx512",
             CodePath::Avx2 => "avx2",
+            CodePath::Simd128 => "simd128",
             CodePath::Scalar => "scalar",
         }
     }
@@ -99,6 +106,10 @@ impl CodePath {
             }
             #[cfg(target_arch = "x86_64")]
             CodePath::Avx2 => std::arch::is_x86_feature_detected!("avx2"),
+            // A compile-time feature on WebAssembly: a module built with it does not even
+            // load (validate) on an engine without it, so there is nothing to detect.
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            CodePath::Simd128 => true,
             CodePath::Scalar => true,
             #[allow(unreachable_patterns)]
             _ => false,
@@ -111,7 +122,8 @@ impl CodePath {
         match self {
             CodePath::Avx512 => 0,
             CodePath::Avx2 => 1,
-            CodePath::Scalar => 2,
+            CodePath::Simd128 => 2,
+            CodePath::Scalar => 3,
         }
     }
 
@@ -267,7 +279,12 @@ impl ChunkMeta {
 /// of covered columns then by stone then by template id.
 #[derive(Clone)]
 pub struct GenTables {
-    /// The chunks whose templates cover `l + 1` columns: `by_len[l]..by_len[l + 1]`.
+    /// The chunks whose templates cover `l + 1` columns: `by_len[l]..by_len[l + 1]` (the
+    /// SIMD paths' loops; the scalar one reads each chunk's `len`).
+    #[cfg_attr(
+        not(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128"))),
+        allow(dead_code)
+    )]
     by_len: [usize; 5],
     chunks: Vec<ChunkData>,
     meta: Vec<ChunkMeta>,
@@ -769,6 +786,8 @@ pub(crate) fn generate(tables: &GenTables, input: &GenInput, path: CodePath, out
         // SAFETY: as above, `path` (AVX2) is available on this CPU.
         #[cfg(target_arch = "x86_64")]
         CodePath::Avx2 => unsafe { x86::gen_avx2::<SET>(tables, input, o) as usize },
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        CodePath::Simd128 => wasm::gen_simd128::<SET>(tables, input, o) as usize,
         _ => gen_scalar::<SET>(tables, input, o) as usize,
     }
 }
@@ -787,6 +806,8 @@ pub(crate) fn any(tables: &GenTables, input: &GenInput, path: CodePath) -> bool 
         // SAFETY: as above, `path` (AVX2) is available on this CPU.
         #[cfg(target_arch = "x86_64")]
         CodePath::Avx2 => unsafe { x86::gen_avx2::<ANY>(tables, input, o) != 0 },
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        CodePath::Simd128 => wasm::gen_simd128::<ANY>(tables, input, o) != 0,
         _ => gen_scalar::<ANY>(tables, input, o) != 0,
     }
 }
@@ -806,6 +827,8 @@ pub(crate) fn count(tables: &GenTables, input: &GenInput, path: CodePath) -> usi
         // SAFETY: as above, `path` (AVX2) is available on this CPU.
         #[cfg(target_arch = "x86_64")]
         CodePath::Avx2 => unsafe { x86::gen_avx2::<COUNT>(tables, input, o) as usize },
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        CodePath::Simd128 => wasm::gen_simd128::<COUNT>(tables, input, o) as usize,
         _ => gen_scalar::<COUNT>(tables, input, o) as usize,
     }
 }
@@ -863,6 +886,163 @@ fn chunk_scalar<const L: usize>(cd: &ChunkData, packed: &[u8; MAX_COLUMNS], vali
         bits |= ((r.wrapping_sub(1) < 15) as u64) << s;
     }
     bits
+}
+
+/// The WebAssembly SIMD path: the AVX2 kernel's lookups with `i8x16.swizzle`, a quarter
+/// chunk (16 slots) per instruction. Compiled only into modules built with `simd128`
+/// (`RUSTFLAGS="-C target-feature=+simd128"`), where every engine that loads the module
+/// has the instructions, so these functions are safe to call.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod wasm {
+    use super::*;
+    use core::arch::wasm32::*;
+
+    /// Slots `16 q..16 q + 16` of a row (`q` is masked to 0-3).
+    #[inline(always)]
+    fn quarter(p: &[u8; CHUNK], q: usize) -> v128 {
+        // SAFETY: (q & 3) * 16 + 16 <= CHUNK: 16 readable bytes.
+        unsafe { v128_load(p.as_ptr().add((q & 3) * 16).cast()) }
+    }
+
+    /// See [`super::gen_scalar`] for `MODE`.
+    pub(super) fn gen_simd128<const MODE: u8>(t: &GenTables, input: &GenInput, out: Out) -> u32 {
+        let mut packed = [0u8; MAX_COLUMNS];
+        pack(input, t.columns, &mut packed);
+        let table = |k: usize| {
+            // SAFETY: k < 8, so 16 k + 16 <= MAX_COLUMNS (128): 16 readable bytes.
+            unsafe { v128_load(packed.as_ptr().add((k & 7) * 16).cast()) }
+        };
+        if let Some(g) = &t.gather {
+            // The two windows of 16 columns ([`lane_windows`]): quarters 0 and 2 of a
+            // chunk look up the first, 1 and 3 the second. A gather index of 0x80 is out
+            // of range, which `swizzle` answers with 0.
+            let (a, b) = (table(0), table(1));
+            let win = |w: usize| {
+                // SAFETY: each gather row has 32 bytes and w is 0 or 1.
+                let (g0, g1) = unsafe {
+                    (
+                        v128_load(g[0].as_ptr().add(16 * (w & 1)).cast()),
+                        v128_load(g[1].as_ptr().add(16 * (w & 1)).cast()),
+                    )
+                };
+                v128_or(i8x16_swizzle(a, g0), i8x16_swizzle(b, g1))
+            };
+            return run::<2, true, MODE>(t, input, [win(0), win(1)], out);
+        }
+        // Sub-table k holds columns 16 k..16 k + 16; it is looked up with the column minus
+        // 16 k, which `swizzle` answers with 0 unless it lies in 0..16 (unlike `vpshufb`,
+        // no XOR telescoping is needed), so the OR over the sub-tables is the column's byte.
+        match t.columns.div_ceil(16) {
+            0 | 1 => run::<1, false, MODE>(t, input, [table(0)], out),
+            2 => run::<2, false, MODE>(t, input, std::array::from_fn(table), out),
+            3 => run::<3, false, MODE>(t, input, std::array::from_fn(table), out),
+            4 => run::<4, false, MODE>(t, input, std::array::from_fn(table), out),
+            5 => run::<5, false, MODE>(t, input, std::array::from_fn(table), out),
+            6 => run::<6, false, MODE>(t, input, std::array::from_fn(table), out),
+            7 => run::<7, false, MODE>(t, input, std::array::from_fn(table), out),
+            _ => run::<8, false, MODE>(t, input, std::array::from_fn(table), out),
+        }
+    }
+
+    /// Every chunk, by number of covered columns. `x`: the sub-tables (with `WIN`, the two
+    /// windows).
+    #[inline(always)]
+    fn run<const NT: usize, const WIN: bool, const MODE: u8>(
+        t: &GenTables,
+        input: &GenInput,
+        x: [v128; NT],
+        out: Out,
+    ) -> u32 {
+        debug_assert!(MODE != SET || (out.words.len() == t.chunks.len() && out.prefix.len() == t.chunks.len()));
+        let mut total = 0;
+        let mut out = out;
+        let r = &t.by_len;
+        if range::<1, NT, WIN, MODE>(t, input, &x, r[0], r[1], &mut out, &mut total)
+            || range::<2, NT, WIN, MODE>(t, input, &x, r[1], r[2], &mut out, &mut total)
+            || range::<3, NT, WIN, MODE>(t, input, &x, r[2], r[3], &mut out, &mut total)
+            || range::<4, NT, WIN, MODE>(t, input, &x, r[3], r[4], &mut out, &mut total)
+        {
+            return 1;
+        }
+        total
+    }
+
+    /// Chunks `a..b`, whose templates cover `L` columns. With `ANY`, returns whether one
+    /// has a legal placement; otherwise writes their words (`SET`) and counts.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn range<const L: usize, const NT: usize, const WIN: bool, const MODE: u8>(
+        t: &GenTables,
+        input: &GenInput,
+        x: &[v128; NT],
+        a: usize,
+        b: usize,
+        out: &mut Out,
+        total: &mut u32,
+    ) -> bool {
+        let f0 = u8x16_splat(0xf0);
+        let one = u8x16_splat(1);
+        let fifteen = u8x16_splat(15);
+        let sixteen = u8x16_splat(16);
+        for j in a..b {
+            // SAFETY: j < by_len[4] == meta.len() == chunks.len() (`GenTables::new`).
+            let (m, cd) = unsafe { (t.meta.get_unchecked(j), t.chunks.get_unchecked(j)) };
+            let live = m.stones & input.left;
+            // The slots of live stones (padding is in no stone's slots): quarters without
+            // one are skipped, and the kernel's bits are masked with them.
+            let valid = if live == 0 { 0 } else { m.valid(live) };
+            let mut bits = 0u64;
+            for q in 0..CHUNK / 16 {
+                if (valid >> (16 * q)) & 0xffff == 0 {
+                    continue;
+                }
+                let look = |i: usize| {
+                    if WIN {
+                        return i8x16_swizzle(x[q & 1], quarter(&cd.idx2[i], q));
+                    }
+                    let mut r = i8x16_swizzle(x[0], quarter(&cd.col[i], q));
+                    if NT > 1 {
+                        let mut idx = quarter(&cd.idx2[i], q);
+                        r = v128_or(r, i8x16_swizzle(x[1], idx));
+                        for xk in &x[2..] {
+                            idx = i8x16_sub(idx, sixteen);
+                            r = v128_or(r, i8x16_swizzle(*xk, idx));
+                        }
+                    }
+                    r
+                };
+                let v0 = look(0);
+                let z = v128_and(v0, f0);
+                // A colour's first stone rests on the board: its limit is 0.
+                let lim = if input.first { quarter(&cd.zero, q) } else { quarter(&cd.lim, q) };
+                let mut r = v128_or(u8x16_sub_sat(z, lim), v128_and(v0, quarter(&cd.mask[0], q)));
+                for i in 1..L {
+                    let v = look(i);
+                    let d = i8x16_sub(v, i8x16_add(z, quarter(&cd.sub[i - 1], q)));
+                    r = v128_or(r, v128_and(d, quarter(&cd.mask[i], q)));
+                }
+                let ok = u8x16_lt(i8x16_sub(r, one), fifteen);
+                bits |= (i8x16_bitmask(ok) as u64) << (16 * q);
+            }
+            let bits = bits & valid;
+            if MODE == ANY {
+                if bits != 0 {
+                    return true;
+                }
+            } else {
+                if MODE == SET {
+                    // SAFETY: j < chunks.len() == words.len() == prefix.len() (see
+                    // `generate`).
+                    unsafe {
+                        *out.words.get_unchecked_mut(j) = bits;
+                        *out.prefix.get_unchecked_mut(j) = *total as u16;
+                    }
+                }
+                *total += bits.count_ones();
+            }
+        }
+        false
+    }
 }
 
 #[cfg(target_arch = "x86_64")]

@@ -121,6 +121,10 @@ struct OnGame {
     /// playouts: how many random games from this position.
     #[serde(default)]
     count: Option<u32>,
+    /// perft: how many placements deep (at most 3: the browser has no time limit to cut a
+    /// deep count short).
+    #[serde(default)]
+    depth: Option<u32>,
 }
 
 /// Answers one request. Commands:
@@ -144,6 +148,10 @@ struct OnGame {
 ///   searched with `count` simulations (200)
 /// - `playouts` {record, count, seed?} → {games, plies}: random games to the end (a speed
 ///   figure)
+/// - `perft` {record, depth} → {depth, leaves}: the core's perft (rules §8), depth 1-3 (a
+///   speed figure, and a check of the generator)
+/// - `engine` → {code_path}: the generator's code path in this build (`simd128` in a module
+///   compiled with WebAssembly SIMD, else `scalar`; natively the CPU's widest)
 /// - `boards` → {boards: [...]}, `stones` → {stones: [...]}
 pub fn handle(request: &str) -> String {
     let answer = match dispatch(request) {
@@ -249,6 +257,17 @@ fn dispatch(request: &str) -> Result<Value, Failure> {
             }
             Ok(json!({ "games": count, "plies": plies }))
         }
+        "perft" => {
+            let r = parse("perft")?;
+            let game = load(&r.record)?;
+            let depth = r.depth.unwrap_or(1);
+            if !(1..=3).contains(&depth) {
+                return Err(fail("bad_request", format!("perft: depth {depth} is not 1, 2 or 3")));
+            }
+            let leaves = rumis_core::perft(game.site(), game.position(), depth);
+            Ok(json!({ "depth": depth, "leaves": leaves }))
+        }
+        "engine" => Ok(json!({ "code_path": rumis_core::CodePath::active().name() })),
         "boards" => Ok(json!({ "boards": Board::builtins().iter().map(boards::board_json).collect::<Vec<_>>() })),
         "stones" => Ok(json!({ "stones": Stone::ALL.iter().map(|&s| boards::stone_json(s)).collect::<Vec<_>>() })),
         other => Err(fail("unknown_command", format!("unknown command '{other}'"))),

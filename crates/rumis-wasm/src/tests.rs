@@ -201,3 +201,15 @@ fn an_analysis_has_an_estimate_per_position() {
     assert_eq!(a["moves"].as_array().unwrap().len(), 4);
     assert_eq!(a["colours"], json!(["R", "Y"]));
 }
+
+#[test]
+fn perft_is_the_cores_and_bounded() {
+    // rules §8's figure (README, `rumis perft --depth 2 --board chullpa --players 4`).
+    let p = call(json!({ "cmd": "perft", "record": new("chullpa", 4), "depth": 2 }));
+    assert_eq!(p["leaves"], 165_662);
+    let deep = call(json!({ "cmd": "perft", "record": new("chullpa", 4), "depth": 4 }));
+    assert_eq!(deep["error"], "bad_request");
+    let path = call(json!({ "cmd": "engine" }));
+    let name = path["code_path"].as_str().unwrap();
+    assert!(rumis_core::CodePath::from_name(name).is_some_and(|p| p.is_available()), "{name}");
+}
