@@ -236,6 +236,18 @@ pub(crate) struct ChunkData {
     /// Zeros: the limit row of a colour's first stone (it rests on the board).
     zero: [u8; CHUNK],
     stone: [u8; CHUNK],
+    /// The WebAssembly SIMD path's lookups without windows: per entry and quarter chunk
+    /// (16 slots), the lowest column of its templates (`wbase`) and how many 16-column
+    /// tables from there hold them all (`wn`, 1-8); `widx` the column minus its quarter's
+    /// base. A quarter holds consecutive shifts of one stone, whose columns lie close
+    /// together, so it mostly needs one or two `swizzle`s where the whole board takes up
+    /// to eight. (Not in native builds: the x86 paths look up the whole board at once.)
+    #[cfg(target_arch = "wasm32")]
+    widx: [[u8; CHUNK]; 4],
+    #[cfg(target_arch = "wasm32")]
+    wbase: [[u8; CHUNK / 16]; 4],
+    #[cfg(target_arch = "wasm32")]
+    wn: [[u8; CHUNK / 16]; 4],
 }
 
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
@@ -420,6 +432,12 @@ impl GenTables {
                 lim: [0; CHUNK],
                 zero: [0; CHUNK],
                 stone: [PAD_STONE; CHUNK],
+                #[cfg(target_arch = "wasm32")]
+                widx: [[0; CHUNK]; 4],
+                #[cfg(target_arch = "wasm32")]
+                wbase: [[0; CHUNK / 16]; 4],
+                #[cfg(target_arch = "wasm32")]
+                wn: [[1; CHUNK / 16]; 4],
             };
             let mut m = ChunkMeta {
                 len: 0,
@@ -454,6 +472,22 @@ impl GenTables {
                 cd.half_stones[s / 32] |= 1 << t.stone.index();
                 m.slots[t.stone.index()] |= 1 << s;
                 id_to_slot[id as usize] = (j * CHUNK + s) as u16;
+            }
+            #[cfg(target_arch = "wasm32")]
+            for k in 0..m.len as usize {
+                for (q, quarter) in ids.chunks(16).enumerate() {
+                    let cols = || (0..16).filter(|&p| quarter[p] != NONE).map(|p| cd.col[k][16 * q + p]);
+                    let (Some(lo), Some(hi)) = (cols().min(), cols().max()) else {
+                        continue;
+                    };
+                    cd.wbase[k][q] = lo;
+                    cd.wn[k][q] = (hi - lo) / 16 + 1;
+                    for (p, &id) in quarter.iter().enumerate() {
+                        if id != NONE {
+                            cd.widx[k][16 * q + p] = cd.col[k][16 * q + p] - lo;
+                        }
+                    }
+                }
             }
             chunks.push(cd);
             meta.push(m);
@@ -906,8 +940,12 @@ mod wasm {
 
     /// See [`super::gen_scalar`] for `MODE`.
     pub(super) fn gen_simd128<const MODE: u8>(t: &GenTables, input: &GenInput, out: Out) -> u32 {
-        let mut packed = [0u8; MAX_COLUMNS];
-        pack(input, t.columns, &mut packed);
+        // Twice the most columns, zeros past the board's: the based lookups below read up
+        // to eight tables of 16 from any column.
+        let mut packed = [0u8; 2 * MAX_COLUMNS];
+        let (board, _) = packed.split_at_mut(MAX_COLUMNS);
+        pack(input, t.columns, board.try_into().expect("MAX_COLUMNS bytes"));
+        let packed = &packed;
         let table = |k: usize| {
             // SAFETY: k < 8, so 16 k + 16 <= MAX_COLUMNS (128): 16 readable bytes.
             unsafe { v128_load(packed.as_ptr().add((k & 7) * 16).cast()) }
@@ -927,29 +965,26 @@ mod wasm {
                 };
                 v128_or(i8x16_swizzle(a, g0), i8x16_swizzle(b, g1))
             };
-            return run::<2, true, MODE>(t, input, [win(0), win(1)], out);
+            return run::<2, true, MODE>(t, input, packed, [win(0), win(1)], out);
         }
-        // Sub-table k holds columns 16 k..16 k + 16; it is looked up with the column minus
-        // 16 k, which `swizzle` answers with 0 unless it lies in 0..16 (unlike `vpshufb`,
-        // no XOR telescoping is needed), so the OR over the sub-tables is the column's byte.
-        match t.columns.div_ceil(16) {
-            0 | 1 => run::<1, false, MODE>(t, input, [table(0)], out),
-            2 => run::<2, false, MODE>(t, input, std::array::from_fn(table), out),
-            3 => run::<3, false, MODE>(t, input, std::array::from_fn(table), out),
-            4 => run::<4, false, MODE>(t, input, std::array::from_fn(table), out),
-            5 => run::<5, false, MODE>(t, input, std::array::from_fn(table), out),
-            6 => run::<6, false, MODE>(t, input, std::array::from_fn(table), out),
-            7 => run::<7, false, MODE>(t, input, std::array::from_fn(table), out),
-            _ => run::<8, false, MODE>(t, input, std::array::from_fn(table), out),
+        if t.columns <= 16 {
+            return run::<1, false, MODE>(t, input, packed, [table(0)], out);
         }
+        // More columns: each quarter's lookups start at its own base column
+        // (`ChunkData::wbase`). Table k from there is looked up with the index minus 16 k,
+        // which `swizzle` answers with 0 unless it lies in 0..16 (unlike `vpshufb`, no XOR
+        // telescoping is needed), so the OR over the tables is the column's byte.
+        run::<0, false, MODE>(t, input, packed, [], out)
     }
 
-    /// Every chunk, by number of covered columns. `x`: the sub-tables (with `WIN`, the two
-    /// windows).
+    /// Every chunk, by number of covered columns. `x`: the one table of a board of at most
+    /// 16 columns (`NT` = 1), the two windows (`WIN`), or none (`NT` = 0: the lookups read
+    /// `packed` from each quarter's base column).
     #[inline(always)]
     fn run<const NT: usize, const WIN: bool, const MODE: u8>(
         t: &GenTables,
         input: &GenInput,
+        packed: &[u8; 2 * MAX_COLUMNS],
         x: [v128; NT],
         out: Out,
     ) -> u32 {
@@ -957,10 +992,10 @@ mod wasm {
         let mut total = 0;
         let mut out = out;
         let r = &t.by_len;
-        if range::<1, NT, WIN, MODE>(t, input, &x, r[0], r[1], &mut out, &mut total)
-            || range::<2, NT, WIN, MODE>(t, input, &x, r[1], r[2], &mut out, &mut total)
-            || range::<3, NT, WIN, MODE>(t, input, &x, r[2], r[3], &mut out, &mut total)
-            || range::<4, NT, WIN, MODE>(t, input, &x, r[3], r[4], &mut out, &mut total)
+        if range::<1, NT, WIN, MODE>(t, input, packed, &x, r[0], r[1], &mut out, &mut total)
+            || range::<2, NT, WIN, MODE>(t, input, packed, &x, r[1], r[2], &mut out, &mut total)
+            || range::<3, NT, WIN, MODE>(t, input, packed, &x, r[2], r[3], &mut out, &mut total)
+            || range::<4, NT, WIN, MODE>(t, input, packed, &x, r[3], r[4], &mut out, &mut total)
         {
             return 1;
         }
@@ -974,6 +1009,7 @@ mod wasm {
     fn range<const L: usize, const NT: usize, const WIN: bool, const MODE: u8>(
         t: &GenTables,
         input: &GenInput,
+        packed: &[u8; 2 * MAX_COLUMNS],
         x: &[v128; NT],
         a: usize,
         b: usize,
@@ -1000,21 +1036,30 @@ mod wasm {
                     if WIN {
                         return i8x16_swizzle(x[q & 1], quarter(&cd.idx2[i], q));
                     }
-                    let mut r = i8x16_swizzle(x[0], quarter(&cd.col[i], q));
-                    if NT > 1 {
-                        let mut idx = quarter(&cd.idx2[i], q);
-                        r = v128_or(r, i8x16_swizzle(x[1], idx));
-                        for xk in &x[2..] {
-                            idx = i8x16_sub(idx, sixteen);
-                            r = v128_or(r, i8x16_swizzle(*xk, idx));
-                        }
+                    if NT == 1 {
+                        return i8x16_swizzle(x[0], quarter(&cd.col[i], q));
+                    }
+                    // The tables from this quarter's base column on (see `ChunkData::wbase`).
+                    let (base, n) = (cd.wbase[i][q & 3] as usize & 127, cd.wn[i][q & 3] as usize);
+                    let mut idx = quarter(&cd.widx[i], q);
+                    // SAFETY: base <= 127, so base + 16 <= packed's length (256).
+                    let mut r = i8x16_swizzle(unsafe { v128_load(packed.as_ptr().add(base).cast()) }, idx);
+                    for k in 1..n.min(8) {
+                        idx = i8x16_sub(idx, sixteen);
+                        // SAFETY: base + 16 k + 16 <= 127 + 128 = 255 < 256.
+                        let tab = unsafe { v128_load(packed.as_ptr().add(base + 16 * k).cast()) };
+                        r = v128_or(r, i8x16_swizzle(tab, idx));
                     }
                     r
                 };
                 let v0 = look(0);
                 let z = v128_and(v0, f0);
                 // A colour's first stone rests on the board: its limit is 0.
-                let lim = if input.first { quarter(&cd.zero, q) } else { quarter(&cd.lim, q) };
+                let lim = if input.first {
+                    quarter(&cd.zero, q)
+                } else {
+                    quarter(&cd.lim, q)
+                };
                 let mut r = v128_or(u8x16_sub_sat(z, lim), v128_and(v0, quarter(&cd.mask[0], q)));
                 for i in 1..L {
                     let v = look(i);

@@ -211,5 +211,8 @@ fn perft_is_the_cores_and_bounded() {
     assert_eq!(deep["error"], "bad_request");
     let path = call(json!({ "cmd": "engine" }));
     let name = path["code_path"].as_str().unwrap();
-    assert!(rumis_core::CodePath::from_name(name).is_some_and(|p| p.is_available()), "{name}");
+    assert!(
+        rumis_core::CodePath::from_name(name).is_some_and(|p| p.is_available()),
+        "{name}"
+    );
 }
