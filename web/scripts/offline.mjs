@@ -2,12 +2,19 @@
 // use, with the list of the build's files (their names carry content hashes, so they are
 // known only now) and a version from their contents (a new build replaces the old cache).
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, dirname, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const web = join(dirname(fileURLToPath(import.meta.url)), "..");
 const dist = join(web, "dist");
+// The pages that play without a server, each as a folder's index.html (the app routes by
+// address, and its files are addressed from the root), so a plain static file server serves
+// /puzzle and /how-to-play without rewrite rules.
+for (const page of ["puzzle", "how-to-play"]) {
+  mkdirSync(join(dist, page), { recursive: true });
+  copyFileSync(join(dist, "index.html"), join(dist, page, "index.html"));
+}
 const files = [];
 const hash = createHash("sha256");
 for (const name of readdirSync(dist, { recursive: true }).map(String).sort()) {

@@ -22,8 +22,12 @@ const game = location.pathname.match(/^\/game\/([A-Za-z0-9]+)\/?$/);
 // (which knows nothing of /game/ID) serves it too.
 const local = new URLSearchParams(location.search).get("local");
 registerOffline();
-if (local && /^[A-Za-z0-9]+$/.test(local)) void new GamePage(root, local, localBackend).start();
-else if (game) {
+if (local && /^[A-Za-z0-9]+$/.test(local)) {
+  const page = new GamePage(root, local, localBackend);
+  void page.start();
+  // A guided first game started without a server is a local one.
+  attachTutorial(local, page.guideSlot, localBackend);
+} else if (game) {
   const page = new GamePage(root, game[1]);
   void page.start();
   attachTutorial(game[1], page.guideSlot);

@@ -14,6 +14,7 @@
 mod boards;
 #[cfg(target_arch = "wasm32")]
 mod ffi;
+mod puzzle;
 mod view;
 
 use std::sync::Arc;
@@ -93,6 +94,20 @@ struct NewGame {
     ruins: Option<Vec<String>>,
 }
 
+/// `puzzle` {size, moves} and `puzzle_solution` {name}.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Puzzle {
+    #[allow(dead_code)]
+    cmd: String,
+    #[serde(default)]
+    size: Option<String>,
+    #[serde(default)]
+    moves: Vec<String>,
+    #[serde(default)]
+    name: Option<String>,
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct OnGame {
@@ -152,6 +167,9 @@ struct OnGame {
 ///   speed figure, and a check of the generator)
 /// - `engine` → {code_path}: the generator's code path in this build (`simd128` in a module
 ///   compiled with WebAssembly SIMD, else `scalar`; natively the CPU's widest)
+/// - `puzzle` {size, moves} → the box after the stones (the server's `POST /puzzles/cube`)
+/// - `puzzle_solution` {name} → `cube3` or `tower5` to watch (`GET /puzzles/{name}`)
+/// - `lessons` → the "How to play" examples (`GET /lessons`)
 /// - `boards` → {boards: [...]}, `stones` → {stones: [...]}
 pub fn handle(request: &str) -> String {
     let answer = match dispatch(request) {
@@ -267,6 +285,16 @@ fn dispatch(request: &str) -> Result<Value, Failure> {
             let leaves = rumis_core::perft(game.site(), game.position(), depth);
             Ok(json!({ "depth": depth, "leaves": leaves }))
         }
+        "puzzle" | "puzzle_solution" => {
+            let r: Puzzle =
+                serde_json::from_str(request).map_err(|e| fail("bad_request", format!("{}: {e}", req.cmd)))?;
+            if req.cmd == "puzzle" {
+                puzzle::cube(r.size.as_deref().unwrap_or("3x3x3"), &r.moves)
+            } else {
+                puzzle::solution(r.name.as_deref().unwrap_or(""))
+            }
+        }
+        "lessons" => puzzle::lessons(),
         "engine" => Ok(json!({ "code_path": rumis_core::CodePath::active().name() })),
         "boards" => Ok(json!({ "boards": Board::builtins().iter().map(boards::board_json).collect::<Vec<_>>() })),
         "stones" => Ok(json!({ "stones": Stone::ALL.iter().map(|&s| boards::stone_json(s)).collect::<Vec<_>>() })),
