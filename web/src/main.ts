@@ -11,6 +11,7 @@ import { HowToPage } from "./howto/page";
 import { attachTutorial } from "./tutorial/overlay";
 import { EditorPage } from "./editor/page";
 import { localBackend } from "./engine/local";
+import { localGames } from "./engine/games";
 import { registerOffline } from "./offline";
 import { LobbyPage } from "./lobby/page";
 import { LeaderboardPage, PlayerPage } from "./players/page";
@@ -23,10 +24,13 @@ const game = location.pathname.match(/^\/game\/([A-Za-z0-9]+)\/?$/);
 const local = new URLSearchParams(location.search).get("local");
 registerOffline();
 if (local && /^[A-Za-z0-9]+$/.test(local)) {
-  const page = new GamePage(root, local, localBackend);
-  void page.start();
-  // A guided first game started without a server is a local one.
-  attachTutorial(local, page.guideSlot, localBackend);
+  // The local games are read from IndexedDB first (games.ts).
+  void localGames.ready().then(() => {
+    const page = new GamePage(root, local, localBackend);
+    void page.start();
+    // A guided first game started without a server is a local one.
+    attachTutorial(local, page.guideSlot, localBackend);
+  });
 } else if (game) {
   const page = new GamePage(root, game[1]);
   void page.start();

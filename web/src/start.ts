@@ -382,6 +382,7 @@ export class StartPage {
 
   private async renderRecent() {
     const el = this.el.recent;
+    await localGames.ready();
     const mine = localGames.list().slice(0, 8);
     const localList: HTMLElement[] = mine.length
       ? [
