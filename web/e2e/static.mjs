@@ -1,8 +1,9 @@
 // A plain static file server for the browser tests of the app without `rumis serve`: it
-// serves web/dist as any static host would — files by path, `/` as index.html, nothing
-// else (no /api, no fallback page) — on a free loopback port.
+// serves web/dist as any static host would — files by path, a folder's index.html for the
+// folder (`/` and `/puzzle`), nothing else (no /api, no fallback page) — on a free loopback
+// port.
 import { createServer } from "node:http";
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { join, normalize, extname } from "node:path";
 import { webDir } from "./harness.mjs";
 
@@ -22,9 +23,10 @@ export async function startStatic(root = join(webDir, "dist")) {
   const server = createServer(async (req, res) => {
     const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
     requests.push(path);
-    const file = normalize(join(root, path === "/" ? "index.html" : path));
+    let file = normalize(join(root, path));
     if (!file.startsWith(root)) return res.writeHead(403).end();
     try {
+      if ((await stat(file)).isDirectory()) file = join(file, "index.html");
       const body = await readFile(file);
       res.writeHead(200, { "Content-Type": TYPES[extname(file)] ?? "application/octet-stream" }).end(body);
     } catch {

@@ -2,23 +2,45 @@
 // use, with the list of the build's files (their names carry content hashes, so they are
 // known only now) and a version from their contents (a new build replaces the old cache).
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, dirname, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const web = join(dirname(fileURLToPath(import.meta.url)), "..");
 const dist = join(web, "dist");
+// The pages that play without a server, each as a folder's index.html (the app routes by
+// address, and its files are addressed from the root), so a plain static file server serves
+// /puzzle and /how-to-play without rewrite rules.
+for (const page of ["puzzle", "how-to-play"]) {
+  mkdirSync(join(dist, page), { recursive: true });
+  copyFileSync(join(dist, "index.html"), join(dist, page, "index.html"));
+}
 const files = [];
 const hash = createHash("sha256");
 for (const name of readdirSync(dist, { recursive: true }).map(String).sort()) {
   const path = join(dist, name);
   if (!statSync(path).isFile() || /\.(br|gz)$/.test(name) || name === "sw.js") continue;
-  files.push("/" + relative(dist, path).split(sep).join("/"));
   hash.update(name).update(readFileSync(path));
+  // The engine modules are cached when the worker first fetches one (sw.template.js).
+  if (name.endsWith(".wasm")) continue;
+  files.push("/" + relative(dist, path).split(sep).join("/"));
 }
 const version = `rumis-${hash.digest("hex").slice(0, 16)}`;
+// The engine's two modules (Vite names them rumis-HASH.wasm and rumis-simd-HASH.wasm) and
+// the worker's SIMD probe, so the service worker keeps the module this browser loads.
+const wasm = readdirSync(join(dist, "assets")).filter((n) => n.endsWith(".wasm"));
+const modules = {
+  simd: wasm.find((n) => n.startsWith("rumis-simd-")),
+  scalar: wasm.find((n) => /^rumis-(?!simd-)/.test(n)),
+};
+if (!modules.simd || !modules.scalar) throw new Error(`dist/assets lacks an engine module: ${wasm.join(", ")}`);
+const simdTs = readFileSync(join(web, "src", "engine", "simd.ts"), "utf8");
+const probe = simdTs.match(/const PROBE = new Uint8Array\(\[([^\]]*)\]\)/)?.[1].replace(/\/\/[^\n]*/g, "");
+if (!probe) throw new Error("src/engine/simd.ts: no PROBE module found");
 const worker = readFileSync(join(web, "scripts", "sw.template.js"), "utf8")
   .replace("__VERSION__", version)
-  .replace("__FILES__", JSON.stringify(files, null, 2));
+  .replace("__FILES__", JSON.stringify(files, null, 2))
+  .replace("__MODULES__", JSON.stringify({ simd: `/assets/${modules.simd}`, scalar: `/assets/${modules.scalar}` }))
+  .replace("__PROBE__", `[${probe.split(",").map((b) => b.trim()).filter(Boolean).join(", ")}]`);
 writeFileSync(join(dist, "sw.js"), worker);
 console.log(`service worker ${version}: ${files.length} files kept for offline use`);

@@ -1,13 +1,33 @@
 // The app's service worker (written into dist/ by scripts/offline.mjs): the build's files
 // are kept in a cache when it installs, so a reload without a network still loads the app
-// and a local game resumes (its record is in localStorage). Pages are asked of the network
-// first (a new build shows at once), the hashed files of the cache first; the server's API
-// is never cached.
+// and a local game resumes (its record is in the browser's storage). Pages are asked of
+// the network first (a new build shows at once), the hashed files of the cache first; the
+// server's API is never cached. Of the engine's two modules (scalar and SIMD) only the one
+// this browser loads is kept: the install asks the same question as the page's worker
+// (src/engine/simd.ts, whose probe module offline.mjs copies here), so nobody downloads
+// the other.
 const VERSION = "__VERSION__";
 const FILES = __FILES__;
+const MODULES = __MODULES__;
+const PROBE = new Uint8Array(__PROBE__);
+
+function engineModule() {
+  let simd = false;
+  try {
+    simd = WebAssembly.validate(PROBE);
+  } catch {
+    simd = false;
+  }
+  return simd ? MODULES.simd : MODULES.scalar;
+}
 
 self.addEventListener("install", (e) => {
-  e.waitUntil(caches.open(VERSION).then((c) => c.addAll(FILES)).then(() => self.skipWaiting()));
+  e.waitUntil(
+    caches
+      .open(VERSION)
+      .then((c) => c.addAll([...FILES, engineModule()]))
+      .then(() => self.skipWaiting()),
+  );
 });
 
 self.addEventListener("activate", (e) => {
@@ -28,5 +48,18 @@ self.addEventListener("fetch", (e) => {
     e.respondWith(fetch(req).catch(() => caches.match("/index.html", { cacheName: VERSION })));
     return;
   }
-  e.respondWith(caches.match(req, { cacheName: VERSION }).then((hit) => hit ?? fetch(req)));
+  e.respondWith(
+    caches.match(req, { cacheName: VERSION }).then(
+      (hit) =>
+        hit ??
+        fetch(req).then((res) => {
+          // A build file not kept at install (an engine module): keep it now.
+          if (res.ok && url.pathname.startsWith("/assets/")) {
+            const copy = res.clone();
+            caches.open(VERSION).then((c) => c.put(req, copy));
+          }
+          return res;
+        }),
+    ),
+  );
 });

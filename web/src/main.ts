@@ -11,6 +11,7 @@ import { HowToPage } from "./howto/page";
 import { attachTutorial } from "./tutorial/overlay";
 import { EditorPage } from "./editor/page";
 import { localBackend } from "./engine/local";
+import { localGames } from "./engine/games";
 import { registerOffline } from "./offline";
 import { LobbyPage } from "./lobby/page";
 import { LeaderboardPage, PlayerPage } from "./players/page";
@@ -22,8 +23,15 @@ const game = location.pathname.match(/^\/game\/([A-Za-z0-9]+)\/?$/);
 // (which knows nothing of /game/ID) serves it too.
 const local = new URLSearchParams(location.search).get("local");
 registerOffline();
-if (local && /^[A-Za-z0-9]+$/.test(local)) void new GamePage(root, local, localBackend).start();
-else if (game) {
+if (local && /^[A-Za-z0-9]+$/.test(local)) {
+  // The local games are read from IndexedDB first (games.ts).
+  void localGames.ready().then(() => {
+    const page = new GamePage(root, local, localBackend);
+    void page.start();
+    // A guided first game started without a server is a local one.
+    attachTutorial(local, page.guideSlot, localBackend);
+  });
+} else if (game) {
   const page = new GamePage(root, game[1]);
   void page.start();
   attachTutorial(game[1], page.guideSlot);

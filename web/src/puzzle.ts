@@ -1,6 +1,6 @@
 // The solitaire (rules §6): try the 3 × 3 × 3 cube yourself with the rules checked by the
 // server, or watch a solution — a 3 × 3 × 3 filling, or the 5 × 5 × 5 in turn — stone by stone.
-import { api } from "./api";
+import { eitherEngine } from "./engine/fallback";
 import { errorText } from "./errors";
 import type { Letter, PuzzleSolution, PuzzleState, StoneInfo, Xyz } from "./api";
 import { Structure3D } from "./view3d";
@@ -85,7 +85,7 @@ export class PuzzlePage {
     };
     window.addEventListener("keydown", (e) => this.onKey(e));
     try {
-      for (const s of await api.stones()) this.stones.set(s.code, s);
+      for (const s of await eitherEngine.stones()) this.stones.set(s.code, s);
     } catch (e) {
       this.el.status.textContent = (e as Error).message;
       return;
@@ -120,7 +120,7 @@ export class PuzzlePage {
     } else {
       this.el.about.textContent = mode === "tower5" ? t("puzzle.about.tower5") : t("puzzle.about.cube");
       try {
-        this.solution = await api.puzzleSolution(mode === "tower5" ? "tower5" : "cube3");
+        this.solution = await eitherEngine.puzzleSolution(mode === "tower5" ? "tower5" : "cube3");
       } catch (e) {
         this.el.status.textContent = (e as Error).message;
         return;
@@ -146,13 +146,13 @@ export class PuzzlePage {
   private async refresh() {
     let st: PuzzleState;
     try {
-      st = await api.puzzle(SIZE, this.moves);
+      st = await eitherEngine.puzzle(SIZE, this.moves);
     } catch (e) {
       // A stored attempt that no longer fits (an old version): start afresh.
       toast(errorText(e), true);
       this.moves = [];
       localStorage.removeItem("rumis.puzzle.cube3");
-      st = await api.puzzle(SIZE, []);
+      st = await eitherEngine.puzzle(SIZE, []);
     }
     this.state = st;
     this.showBoard(st.size);
@@ -177,7 +177,7 @@ export class PuzzlePage {
   private async play(placement: string) {
     const next = [...this.moves, placement];
     try {
-      await api.puzzle(SIZE, next);
+      await eitherEngine.puzzle(SIZE, next);
     } catch (e) {
       toast(t("puzzle.notPlaced", { reason: (e as Error).message }), true);
       return;

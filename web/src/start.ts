@@ -94,9 +94,9 @@ export class StartPage {
       // the boards, and every game is a local one.
       this.server = false;
       this.local = true;
-      // What needs a server (the guide, How to play, the solitaire, the editor, joining by
-      // link) is not offered.
-      for (const id of ["newcomer", "howto-link", "puzzle-link", "editor-link"]) document.getElementById(id)?.setAttribute("hidden", "");
+      // What needs a server (the editor, joining by link) is not offered; the guided game,
+      // How to play and the solitaire run on the engine here too.
+      for (const id of ["editor-link"]) document.getElementById(id)?.setAttribute("hidden", "");
       this.el.join.hidden = true;
       try {
         this.boards = (await engine.call<{ boards: BoardInfo[] }>({ cmd: "boards" })).boards;
@@ -382,6 +382,7 @@ export class StartPage {
 
   private async renderRecent() {
     const el = this.el.recent;
+    await localGames.ready();
     const mine = localGames.list().slice(0, 8);
     const localList: HTMLElement[] = mine.length
       ? [

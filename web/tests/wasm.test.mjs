@@ -1,8 +1,9 @@
 // The WebAssembly engine against the native core: random games on every built-in board,
 // variant and player count (and the house stuck rule), and at every position the module's
 // legal placements equal those of the native `rumis engine` (docs/engine-protocol.md),
-// whose generator runs the machine's SIMD path while the module runs the scalar one. The
-// games end with the same record on both sides.
+// whose generator runs the machine's SIMD path, in both of the app's modules: the scalar one
+// and the one compiled with WebAssembly SIMD (its generator's simd128 path; Node.js has
+// SIMD). The games end with the same record on all sides.
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
@@ -11,7 +12,7 @@ import { join, dirname } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { transformWithOxc } from "vite";
-import { buildWasm } from "../scripts/wasm.mjs";
+import { buildWasmModules } from "../scripts/wasm.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..", "..");
@@ -69,10 +70,13 @@ function rng(seed) {
 // The module and the native binary, built (or found up to date) before the tests, whose
 // time limits are then the comparisons' alone.
 let wasmBytes;
+let simdBytes;
 let bin;
 before(
   () => {
-    wasmBytes = readFileSync(buildWasm());
+    const built = buildWasmModules();
+    wasmBytes = readFileSync(built.scalar);
+    simdBytes = readFileSync(built.simd);
     bin = nativeBinary();
   },
   { timeout: 1_800_000 },
@@ -81,7 +85,12 @@ before(
 const moves = (record) => record.split("\n\n").slice(1).join("\n").trim();
 
 test("the WebAssembly engine's legal placements equal the native core's at every position", { timeout: 180_000 }, async () => {
-  const wasm = await (await loadTs("engine/module.ts")).instantiate(wasmBytes);
+  const { instantiate } = await loadTs("engine/module.ts");
+  const wasm = await instantiate(wasmBytes);
+  const simd = await instantiate(simdBytes);
+  // Each module runs the generator path it is meant to (so the comparison covers both).
+  assert.equal(wasm.call({ cmd: "engine" }).code_path, "scalar");
+  assert.equal(simd.call({ cmd: "engine" }).code_path, "simd128");
   const native = nativeEngine(bin);
   const boards = wasm.call({ cmd: "boards" }).boards.map((b) => b.name.toLowerCase());
   assert.deepEqual(boards, ["chullpa", "pirka", "tambo", "pisac", "coricancha", "cucho"]);
@@ -113,6 +122,7 @@ test("the WebAssembly engine's legal placements equal the native core's at every
           const legal = wasm.call({ cmd: "legal", record }).legal;
           const theirs = await native.send("legal_moves");
           assert.deepEqual(legal, theirs === "" ? [] : theirs.split(" "), `${where}, after ${ply} moves`);
+          assert.deepEqual(simd.call({ cmd: "legal", record }).legal, legal, `${where}, after ${ply} moves (SIMD module)`);
           positions++;
           if (legal.length === 0) break;
           const placement = legal[Math.floor(pick() * legal.length)];
@@ -133,6 +143,23 @@ test("the WebAssembly engine's legal placements equal the native core's at every
   // 6 boards × 7 setups, each game 15-44 moves and its final position.
   assert.ok(positions > 6 * 7 * 15, `only ${positions} positions compared`);
   console.log(`compared ${positions} positions`);
+});
+
+test("perft in both modules equals the native `rumis perft` (rules §8)", async () => {
+  const { instantiate } = await loadTs("engine/module.ts");
+  const cases = [["chullpa", 4, 2], ["coricancha", 4, 2], ["cucho", 3, 2], ["pisac", 2, 3]];
+  const theirs = cases.map(([board, players, depth]) =>
+    Number(execFileSync(bin, ["perft", "--depth", String(depth), "--board", board, "--players", String(players)], { encoding: "utf8" }).trim().split(/\s+/).pop()),
+  );
+  for (const bytes of [wasmBytes, simdBytes]) {
+    const wasm = await instantiate(bytes);
+    for (const [i, [board, players, depth]] of cases.entries()) {
+      const { record } = wasm.call({ cmd: "new", board, players });
+      assert.equal(wasm.call({ cmd: "perft", record, depth }).leaves, theirs[i], `${board} ${players} perft ${depth}`);
+    }
+  }
+  // rules §8's pinned figure, so the comparison cannot pass on two wrong counts.
+  assert.equal(theirs[0], 165662);
 });
 
 test("a refused placement carries the core's sentence, and changes nothing", async () => {
@@ -158,4 +185,12 @@ test("level 9 in the module keeps its time by the page's clock, a slice of simul
   // Liveness bounds, not a speed figure: it stopped after 4.5 s, having searched more than a slice.
   assert.ok(took >= 4500 && took < 60_000, `${took} ms`);
   assert.ok(a.simulations > 250, JSON.stringify(a));
+});
+
+test("the app's SIMD probe: valid in Node.js (which has WebAssembly SIMD), so the SIMD module is picked", async () => {
+  const { hasSimd, pickModule } = await loadTs("engine/simd.ts");
+  assert.equal(hasSimd(), true);
+  assert.equal(pickModule({ simd: "s.wasm", scalar: "p.wasm" }), "s.wasm");
+  // The module it vouches for does compile here.
+  await WebAssembly.compile(simdBytes);
 });

@@ -20,16 +20,19 @@
 //! stones are all used is skipped. A legal-move set ([`MoveSet`]) is a bitset over these
 //! slots; the site maps a slot to its template id and back.
 //!
-//! Three code paths compute the same bits: AVX-512 VBMI (`vpermb` holds the whole per-column
-//! table of up to 128 columns in registers), AVX2 (`vpshufb` over 16-column sub-tables) and
-//! a portable scalar loop. The widest one the CPU has is chosen at run time
-//! ([`CodePath::active`]); the environment variable `RUMIS_CODE_PATH` (`avx512`, `avx2`,
+//! Four code paths compute the same bits: AVX-512 VBMI (`vpermb` holds the whole per-column
+//! table of up to 128 columns in registers), AVX2 (`vpshufb` over 16-column sub-tables),
+//! WebAssembly SIMD (`i8x16.swizzle` over the same sub-tables, 16 templates per
+//! instruction) and a portable scalar loop. The widest one the CPU has is chosen at run
+//! time ([`CodePath::active`]); on WebAssembly there is no run-time detection — a module
+//! either is compiled with `simd128` (and then only an engine with SIMD can load it at all)
+//! or has only the scalar path, so the web app builds two modules and picks one; the environment variable `RUMIS_CODE_PATH` (`avx512`, `avx2`,
 //! `scalar`) forces a narrower one, e.g. to run under valgrind, which cannot run AVX-512:
 //! the paths wider than it named then count as unavailable for the whole process.
 //!
 //! # Soundness
 //! Running an AVX-512 or AVX2 path on a CPU without those instructions is undefined
-//! behaviour, so a [`CodePath`] value alone proves nothing: every public function that
+//! behaviour (the WebAssembly SIMD path exists only in modules compiled with `simd128`), so a [`CodePath`] value alone proves nothing: every public function that
 //! takes one (`Position::legal_set_with`, `Position::play_generate_with`, `perft_with`,
 //! `random_playout_with`, `random_playout_in_place`) checks [`CodePath::is_available`]
 //! first and refuses with [`CodePathUnavailable`], changing nothing. The crate's own loops
@@ -57,19 +60,23 @@ pub enum CodePath {
     Avx512,
     /// AVX2: `vpshufb` lookups over 16-column sub-tables, 32 templates per instruction.
     Avx2,
+    /// WebAssembly SIMD (`simd128`): `i8x16.swizzle` lookups over 16-column sub-tables,
+    /// 16 templates per instruction. Only in a module compiled with the feature.
+    Simd128,
     /// Portable Rust, one template at a time.
     Scalar,
 }
 
 impl CodePath {
     /// Widest first.
-    pub const ALL: [CodePath; 3] = [CodePath::Avx512, CodePath::Avx2, CodePath::Scalar];
+    pub const ALL: [CodePath; 4] = [CodePath::Avx512, CodePath::Avx2, CodePath::Simd128, CodePath::Scalar];
 
     /// The path's name: `avx512`, `avx2` or `scalar`.
     pub fn name(self) -> &'static str {
         match self {
             CodePath::Avx512 => "avx512",
             CodePath::Avx2 => "avx2",
+            CodePath::Simd128 => "simd128",
             CodePath::Scalar => "scalar",
         }
     }
@@ -101,6 +108,10 @@ impl CodePath {
             }
             #[cfg(target_arch = "x86_64")]
             CodePath::Avx2 => std::arch::is_x86_feature_detected!("avx2"),
+            // A compile-time feature on WebAssembly: a module built with it does not even
+            // load (validate) on an engine without it, so there is nothing to detect.
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            CodePath::Simd128 => true,
             CodePath::Scalar => true,
             #[allow(unreachable_patterns)]
             _ => false,
@@ -113,7 +124,8 @@ impl CodePath {
         match self {
             CodePath::Avx512 => 0,
             CodePath::Avx2 => 1,
-            CodePath::Scalar => 2,
+            CodePath::Simd128 => 2,
+            CodePath::Scalar => 3,
         }
     }
 
@@ -226,6 +238,18 @@ pub(crate) struct ChunkData {
     /// Zeros: the limit row of a colour's first stone (it rests on the board).
     zero: [u8; CHUNK],
     stone: [u8; CHUNK],
+    /// The WebAssembly SIMD path's lookups without windows: per entry and quarter chunk
+    /// (16 slots), the lowest column of its templates (`wbase`) and how many 16-column
+    /// tables from there hold them all (`wn`, 1-8); `widx` the column minus its quarter's
+    /// base. A quarter holds consecutive shifts of one stone, whose columns lie close
+    /// together, so it mostly needs one or two `swizzle`s where the whole board takes up
+    /// to eight. (Not in native builds: the x86 paths look up the whole board at once.)
+    #[cfg(target_arch = "wasm32")]
+    widx: [[u8; CHUNK]; 4],
+    #[cfg(target_arch = "wasm32")]
+    wbase: [[u8; CHUNK / 16]; 4],
+    #[cfg(target_arch = "wasm32")]
+    wn: [[u8; CHUNK / 16]; 4],
 }
 
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
@@ -277,7 +301,12 @@ impl ChunkMeta {
 /// promised.
 #[derive(Clone)]
 pub struct GenTables {
-    /// The chunks whose templates cover `l + 1` columns: `by_len[l]..by_len[l + 1]`.
+    /// The chunks whose templates cover `l + 1` columns: `by_len[l]..by_len[l + 1]` (the
+    /// SIMD paths' loops; the scalar one reads each chunk's `len`).
+    #[cfg_attr(
+        not(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128"))),
+        allow(dead_code)
+    )]
     by_len: [usize; 5],
     chunks: Vec<ChunkData>,
     meta: Vec<ChunkMeta>,
@@ -413,6 +442,12 @@ impl GenTables {
                 lim: [0; CHUNK],
                 zero: [0; CHUNK],
                 stone: [PAD_STONE; CHUNK],
+                #[cfg(target_arch = "wasm32")]
+                widx: [[0; CHUNK]; 4],
+                #[cfg(target_arch = "wasm32")]
+                wbase: [[0; CHUNK / 16]; 4],
+                #[cfg(target_arch = "wasm32")]
+                wn: [[1; CHUNK / 16]; 4],
             };
             let mut m = ChunkMeta {
                 len: 0,
@@ -447,6 +482,22 @@ impl GenTables {
                 cd.half_stones[s / 32] |= 1 << t.stone.index();
                 m.slots[t.stone.index()] |= 1 << s;
                 id_to_slot[id as usize] = (j * CHUNK + s) as u16;
+            }
+            #[cfg(target_arch = "wasm32")]
+            for k in 0..m.len as usize {
+                for (q, quarter) in ids.chunks(16).enumerate() {
+                    let cols = || (0..16).filter(|&p| quarter[p] != NONE).map(|p| cd.col[k][16 * q + p]);
+                    let (Some(lo), Some(hi)) = (cols().min(), cols().max()) else {
+                        continue;
+                    };
+                    cd.wbase[k][q] = lo;
+                    cd.wn[k][q] = (hi - lo) / 16 + 1;
+                    for (p, &id) in quarter.iter().enumerate() {
+                        if id != NONE {
+                            cd.widx[k][16 * q + p] = cd.col[k][16 * q + p] - lo;
+                        }
+                    }
+                }
             }
             chunks.push(cd);
             meta.push(m);
@@ -787,6 +838,8 @@ pub(crate) fn generate(tables: &GenTables, input: &GenInput, path: CodePath, out
         // SAFETY: as above, `path` (AVX2) is available on this CPU.
         #[cfg(target_arch = "x86_64")]
         CodePath::Avx2 => unsafe { x86::gen_avx2::<SET>(tables, input, o) as usize },
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        CodePath::Simd128 => wasm::gen_simd128::<SET>(tables, input, o) as usize,
         _ => gen_scalar::<SET>(tables, input, o) as usize,
     }
 }
@@ -805,6 +858,8 @@ pub(crate) fn any(tables: &GenTables, input: &GenInput, path: CodePath) -> bool 
         // SAFETY: as above, `path` (AVX2) is available on this CPU.
         #[cfg(target_arch = "x86_64")]
         CodePath::Avx2 => unsafe { x86::gen_avx2::<ANY>(tables, input, o) != 0 },
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        CodePath::Simd128 => wasm::gen_simd128::<ANY>(tables, input, o) != 0,
         _ => gen_scalar::<ANY>(tables, input, o) != 0,
     }
 }
@@ -824,6 +879,8 @@ pub(crate) fn count(tables: &GenTables, input: &GenInput, path: CodePath) -> usi
         // SAFETY: as above, `path` (AVX2) is available on this CPU.
         #[cfg(target_arch = "x86_64")]
         CodePath::Avx2 => unsafe { x86::gen_avx2::<COUNT>(tables, input, o) as usize },
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        CodePath::Simd128 => wasm::gen_simd128::<COUNT>(tables, input, o) as usize,
         _ => gen_scalar::<COUNT>(tables, input, o) as usize,
     }
 }
@@ -881,6 +938,175 @@ fn chunk_scalar<const L: usize>(cd: &ChunkData, packed: &[u8; MAX_COLUMNS], vali
         bits |= ((r.wrapping_sub(1) < 15) as u64) << s;
     }
     bits
+}
+
+/// The WebAssembly SIMD path: the AVX2 kernel's lookups with `i8x16.swizzle`, a quarter
+/// chunk (16 slots) per instruction. Compiled only into modules built with `simd128`
+/// (`RUSTFLAGS="-C target-feature=+simd128"`), where every engine that loads the module
+/// has the instructions, so these functions are safe to call.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod wasm {
+    use super::*;
+    use core::arch::wasm32::*;
+
+    /// Slots `16 q..16 q + 16` of a row (`q` is masked to 0-3).
+    #[inline(always)]
+    fn quarter(p: &[u8; CHUNK], q: usize) -> v128 {
+        // SAFETY: (q & 3) * 16 + 16 <= CHUNK: 16 readable bytes.
+        unsafe { v128_load(p.as_ptr().add((q & 3) * 16).cast()) }
+    }
+
+    /// See [`super::gen_scalar`] for `MODE`.
+    pub(super) fn gen_simd128<const MODE: u8>(t: &GenTables, input: &GenInput, out: Out) -> u32 {
+        // Twice the most columns, zeros past the board's: the based lookups below read up
+        // to eight tables of 16 from any column.
+        let mut packed = [0u8; 2 * MAX_COLUMNS];
+        let (board, _) = packed.split_at_mut(MAX_COLUMNS);
+        pack(input, t.columns, board.try_into().expect("MAX_COLUMNS bytes"));
+        let packed = &packed;
+        let table = |k: usize| {
+            // SAFETY: k < 8, so 16 k + 16 <= MAX_COLUMNS (128): 16 readable bytes.
+            unsafe { v128_load(packed.as_ptr().add((k & 7) * 16).cast()) }
+        };
+        if let Some(g) = &t.gather {
+            // The two windows of 16 columns ([`lane_windows`]): quarters 0 and 2 of a
+            // chunk look up the first, 1 and 3 the second. A gather index of 0x80 is out
+            // of range, which `swizzle` answers with 0.
+            let (a, b) = (table(0), table(1));
+            let win = |w: usize| {
+                // SAFETY: each gather row has 32 bytes and w is 0 or 1.
+                let (g0, g1) = unsafe {
+                    (
+                        v128_load(g[0].as_ptr().add(16 * (w & 1)).cast()),
+                        v128_load(g[1].as_ptr().add(16 * (w & 1)).cast()),
+                    )
+                };
+                v128_or(i8x16_swizzle(a, g0), i8x16_swizzle(b, g1))
+            };
+            return run::<2, true, MODE>(t, input, packed, [win(0), win(1)], out);
+        }
+        if t.columns <= 16 {
+            return run::<1, false, MODE>(t, input, packed, [table(0)], out);
+        }
+        // More columns: each quarter's lookups start at its own base column
+        // (`ChunkData::wbase`). Table k from there is looked up with the index minus 16 k,
+        // which `swizzle` answers with 0 unless it lies in 0..16 (unlike `vpshufb`, no XOR
+        // telescoping is needed), so the OR over the tables is the column's byte.
+        run::<0, false, MODE>(t, input, packed, [], out)
+    }
+
+    /// Every chunk, by number of covered columns. `x`: the one table of a board of at most
+    /// 16 columns (`NT` = 1), the two windows (`WIN`), or none (`NT` = 0: the lookups read
+    /// `packed` from each quarter's base column).
+    #[inline(always)]
+    fn run<const NT: usize, const WIN: bool, const MODE: u8>(
+        t: &GenTables,
+        input: &GenInput,
+        packed: &[u8; 2 * MAX_COLUMNS],
+        x: [v128; NT],
+        out: Out,
+    ) -> u32 {
+        debug_assert!(MODE != SET || (out.words.len() == t.chunks.len() && out.prefix.len() == t.chunks.len()));
+        let mut total = 0;
+        let mut out = out;
+        let r = &t.by_len;
+        if range::<1, NT, WIN, MODE>(t, input, packed, &x, r[0], r[1], &mut out, &mut total)
+            || range::<2, NT, WIN, MODE>(t, input, packed, &x, r[1], r[2], &mut out, &mut total)
+            || range::<3, NT, WIN, MODE>(t, input, packed, &x, r[2], r[3], &mut out, &mut total)
+            || range::<4, NT, WIN, MODE>(t, input, packed, &x, r[3], r[4], &mut out, &mut total)
+        {
+            return 1;
+        }
+        total
+    }
+
+    /// Chunks `a..b`, whose templates cover `L` columns. With `ANY`, returns whether one
+    /// has a legal placement; otherwise writes their words (`SET`) and counts.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn range<const L: usize, const NT: usize, const WIN: bool, const MODE: u8>(
+        t: &GenTables,
+        input: &GenInput,
+        packed: &[u8; 2 * MAX_COLUMNS],
+        x: &[v128; NT],
+        a: usize,
+        b: usize,
+        out: &mut Out,
+        total: &mut u32,
+    ) -> bool {
+        let f0 = u8x16_splat(0xf0);
+        let bias = u8x16_splat(0x70);
+        let sixteen = u8x16_splat(16);
+        for j in a..b {
+            // SAFETY: j < by_len[4] == meta.len() == chunks.len() (`GenTables::new`).
+            let (m, cd) = unsafe { (t.meta.get_unchecked(j), t.chunks.get_unchecked(j)) };
+            let live = m.stones & input.left;
+            // The slots of live stones (padding is in no stone's slots): quarters without
+            // one are skipped, and the kernel's bits are masked with them.
+            let valid = if live == 0 { 0 } else { m.valid(live) };
+            let mut bits = 0u64;
+            for q in 0..CHUNK / 16 {
+                if (valid >> (16 * q)) & 0xffff == 0 {
+                    continue;
+                }
+                let look = |i: usize| {
+                    if WIN {
+                        return i8x16_swizzle(x[q & 1], quarter(&cd.idx2[i], q));
+                    }
+                    if NT == 1 {
+                        return i8x16_swizzle(x[0], quarter(&cd.col[i], q));
+                    }
+                    // The tables from this quarter's base column on (see `ChunkData::wbase`).
+                    let (base, n) = (cd.wbase[i][q & 3] as usize & 127, cd.wn[i][q & 3] as usize);
+                    let mut idx = quarter(&cd.widx[i], q);
+                    // SAFETY: base <= 127, so base + 16 <= packed's length (256).
+                    let mut r = i8x16_swizzle(unsafe { v128_load(packed.as_ptr().add(base).cast()) }, idx);
+                    for k in 1..n.min(8) {
+                        idx = i8x16_sub(idx, sixteen);
+                        // SAFETY: base + 16 k + 16 <= 127 + 128 = 255 < 256.
+                        let tab = unsafe { v128_load(packed.as_ptr().add(base + 16 * k).cast()) };
+                        r = v128_or(r, i8x16_swizzle(tab, idx));
+                    }
+                    r
+                };
+                let v0 = look(0);
+                let z = v128_and(v0, f0);
+                // A colour's first stone rests on the board: its limit is 0.
+                let lim = if input.first {
+                    quarter(&cd.zero, q)
+                } else {
+                    quarter(&cd.lim, q)
+                };
+                let mut r = v128_or(u8x16_sub_sat(z, lim), v128_and(v0, quarter(&cd.mask[0], q)));
+                for i in 1..L {
+                    let v = look(i);
+                    let d = i8x16_sub(v, i8x16_add(z, quarter(&cd.sub[i - 1], q)));
+                    r = v128_or(r, v128_and(d, quarter(&cd.mask[i], q)));
+                }
+                // 1 <= r <= 15 exactly when r + 0x70 is above 0x70 as a signed byte (one
+                // signed compare; an unsigned one costs V8 three instructions on x86).
+                let ok = i8x16_gt(i8x16_add(r, bias), bias);
+                bits |= (i8x16_bitmask(ok) as u64) << (16 * q);
+            }
+            let bits = bits & valid;
+            if MODE == ANY {
+                if bits != 0 {
+                    return true;
+                }
+            } else {
+                if MODE == SET {
+                    // SAFETY: j < chunks.len() == words.len() == prefix.len() (see
+                    // `generate`).
+                    unsafe {
+                        *out.words.get_unchecked_mut(j) = bits;
+                        *out.prefix.get_unchecked_mut(j) = *total as u16;
+                    }
+                }
+                *total += bits.count_ones();
+            }
+        }
+        false
+    }
 }
 
 #[cfg(target_arch = "x86_64")]

@@ -116,7 +116,12 @@ async fn web(State(app): Shared, req: Request) -> Response {
                 .precompressed_gzip();
             // ServeDir refuses `..` and other non-normal components after decoding, so a
             // path never leaves the directory.
+            // A folder is never served as such: the static build has folders with their own
+            // index.html (`/puzzle/`, `/how-to-play/`: web/scripts/offline.mjs, for plain
+            // file servers), which ServeDir would answer with a redirect to the address with
+            // a slash; here every page is index.html at its own address.
             match tower_http::services::ServeDir::new(dir)
+                .append_index_html_on_directories(false)
                 .precompressed_br()
                 .precompressed_gzip()
                 .fallback(index)

@@ -27,6 +27,9 @@ async fn compressed_copies_and_cache_headers() {
     std::fs::write(web.join("assets/app-1a2b.js"), "console.log('rumis');").unwrap();
     std::fs::write(web.join("assets/app-1a2b.js.br"), "BROTLI-JS").unwrap();
     std::fs::write(web.join("assets/app-1a2b.js.gz"), "GZIP-JS").unwrap();
+    // The static build's page folders (for plain file servers: web/scripts/offline.mjs).
+    std::fs::create_dir_all(web.join("puzzle")).unwrap();
+    std::fs::write(web.join("puzzle/index.html"), "<!doctype html><title>rumis app</title>").unwrap();
     let mut c = config(&dir.db_url());
     c.web_dir = Some(web.clone());
     let server = start(c).await;
@@ -53,6 +56,11 @@ async fn compressed_copies_and_cache_headers() {
         assert!(r.header("content-type").unwrap().starts_with("text/html"), "{path}");
         assert_eq!(r.header("cache-control"), Some("no-cache"), "{path}");
     }
+    // A page folder is the app's page at the address asked, not a redirect to `/puzzle/`
+    // (which ServeDir would answer for a folder).
+    let r = fetch(addr, "/puzzle", "identity").await;
+    assert_eq!(r.status, 200);
+    assert!(r.text().contains("rumis app"));
     // A missing asset gets the app's page, which must not be cached for good.
     let r = fetch(addr, "/assets/gone-9z9z.js", "identity").await;
     assert_eq!(r.status, 200);

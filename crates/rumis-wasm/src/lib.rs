@@ -14,6 +14,7 @@
 mod boards;
 #[cfg(target_arch = "wasm32")]
 mod ffi;
+mod puzzle;
 mod view;
 
 use rumis_ai::{level_config, Mcts, MctsConfig, SearchResult};
@@ -91,6 +92,20 @@ struct NewGame {
     ruins: Option<Vec<String>>,
 }
 
+/// `puzzle` {size, moves} and `puzzle_solution` {name}.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Puzzle {
+    #[allow(dead_code)]
+    cmd: String,
+    #[serde(default)]
+    size: Option<String>,
+    #[serde(default)]
+    moves: Vec<String>,
+    #[serde(default)]
+    name: Option<String>,
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct OnGame {
@@ -119,6 +134,10 @@ struct OnGame {
     /// playouts: how many random games from this position.
     #[serde(default)]
     count: Option<u32>,
+    /// perft: how many placements deep (at most 3: the browser has no time limit to cut a
+    /// deep count short).
+    #[serde(default)]
+    depth: Option<u32>,
 }
 
 /// Answers one request. Commands:
@@ -142,6 +161,13 @@ struct OnGame {
 ///   searched with `count` simulations (200)
 /// - `playouts` {record, count, seed?} → {games, plies}: random games to the end (a speed
 ///   figure)
+/// - `perft` {record, depth} → {depth, leaves}: the core's perft (rules §8), depth 1-3 (a
+///   speed figure, and a check of the generator)
+/// - `engine` → {code_path}: the generator's code path in this build (`simd128` in a module
+///   compiled with WebAssembly SIMD, else `scalar`; natively the CPU's widest)
+/// - `puzzle` {size, moves} → the box after the stones (the server's `POST /puzzles/cube`)
+/// - `puzzle_solution` {name} → `cube3` or `tower5` to watch (`GET /puzzles/{name}`)
+/// - `lessons` → the "How to play" examples (`GET /lessons`)
 /// - `boards` → {boards: [...]}, `stones` → {stones: [...]}
 pub fn handle(request: &str) -> String {
     let answer = match dispatch(request) {
@@ -247,6 +273,27 @@ fn dispatch(request: &str) -> Result<Value, Failure> {
             }
             Ok(json!({ "games": count, "plies": plies }))
         }
+        "perft" => {
+            let r = parse("perft")?;
+            let game = load(&r.record)?;
+            let depth = r.depth.unwrap_or(1);
+            if !(1..=3).contains(&depth) {
+                return Err(fail("bad_request", format!("perft: depth {depth} is not 1, 2 or 3")));
+            }
+            let leaves = rumis_core::perft(game.site(), game.position(), depth);
+            Ok(json!({ "depth": depth, "leaves": leaves }))
+        }
+        "puzzle" | "puzzle_solution" => {
+            let r: Puzzle =
+                serde_json::from_str(request).map_err(|e| fail("bad_request", format!("{}: {e}", req.cmd)))?;
+            if req.cmd == "puzzle" {
+                puzzle::cube(r.size.as_deref().unwrap_or("3x3x3"), &r.moves)
+            } else {
+                puzzle::solution(r.name.as_deref().unwrap_or(""))
+            }
+        }
+        "lessons" => puzzle::lessons(),
+        "engine" => Ok(json!({ "code_path": rumis_core::CodePath::active().name() })),
         "boards" => Ok(json!({ "boards": Board::builtins().iter().map(boards::board_json).collect::<Vec<_>>() })),
         "stones" => Ok(json!({ "stones": Stone::ALL.iter().map(|&s| boards::stone_json(s)).collect::<Vec<_>>() })),
         other => Err(fail("unknown_command", format!("unknown command '{other}'"))),

@@ -201,3 +201,52 @@ fn an_analysis_has_an_estimate_per_position() {
     assert_eq!(a["moves"].as_array().unwrap().len(), 4);
     assert_eq!(a["colours"], json!(["R", "Y"]));
 }
+
+#[test]
+fn perft_is_the_cores_and_bounded() {
+    // rules §8's figure (README, `rumis perft --depth 2 --board chullpa --players 4`).
+    let p = call(json!({ "cmd": "perft", "record": new("chullpa", 4), "depth": 2 }));
+    assert_eq!(p["leaves"], 165_662);
+    let deep = call(json!({ "cmd": "perft", "record": new("chullpa", 4), "depth": 4 }));
+    assert_eq!(deep["error"], "bad_request");
+    let path = call(json!({ "cmd": "engine" }));
+    let name = path["code_path"].as_str().unwrap();
+    assert!(
+        rumis_core::CodePath::from_name(name).is_some_and(|p| p.is_available()),
+        "{name}"
+    );
+}
+
+#[test]
+fn the_puzzle_and_the_lessons_without_a_server() {
+    let empty = call(json!({ "cmd": "puzzle", "size": "3x3x3", "moves": [] }));
+    assert_eq!(empty["volume"], 27);
+    assert_eq!(empty["filled"], 0);
+    let first = empty["placements"][0]["placement"].as_str().unwrap().to_string();
+    let one = call(json!({ "cmd": "puzzle", "size": "3x3x3", "moves": [first.clone()] }));
+    assert_eq!(one["placed"].as_array().unwrap().len(), 1);
+    assert!(one["filled"].as_u64().unwrap() >= 2);
+    // The same stone twice is refused with the stone's number, and nothing is kept.
+    let twice = call(json!({ "cmd": "puzzle", "size": "3x3x3", "moves": [first.clone(), first] }));
+    assert_eq!(twice["error"], "illegal_move");
+    assert!(twice["reason"].as_str().unwrap().starts_with("stone 2:"), "{twice}");
+    assert_eq!(call(json!({ "cmd": "puzzle", "size": "9x9x9" }))["error"], "bad_size");
+    // The 3 x 3 x 3 solution fills the box: 27 cubes.
+    let cube3 = call(json!({ "cmd": "puzzle_solution", "name": "cube3" }));
+    let cubes: usize = cube3["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["cubes"].as_array().unwrap().len())
+        .sum();
+    assert_eq!(cubes, 27);
+    let tower = call(json!({ "cmd": "puzzle_solution", "name": "tower5" }));
+    assert_eq!(tower["size"], json!([5, 5, 5]));
+    assert_eq!(
+        call(json!({ "cmd": "puzzle_solution", "name": "cube9" }))["error"],
+        "not_found"
+    );
+    let lessons = call(json!({ "cmd": "lessons" }));
+    assert_eq!(lessons["examples"][0]["id"], "first_stone");
+    assert!(lessons["scores"].as_array().is_some_and(|s| !s.is_empty()));
+}

@@ -1,5 +1,5 @@
-// The local implementation of the engine interface: the game lives in localStorage as its
-// record (games.ts), every question goes to the WebAssembly engine in the worker
+// The local implementation of the engine interface: the game lives in the browser's
+// IndexedDB as its record (games.ts), every question goes to the WebAssembly engine in the worker
 // (client.ts), and the events the page follows are made here in the order things happen —
 // a person's move, then each AI seat's, one after another.
 import { ApiError, tokens } from "../api";
@@ -51,7 +51,7 @@ class LocalBackend implements GameBackend {
     });
     const id = localGames.newId();
     const now = Date.now();
-    localGames.save({ id, record: made.record, seats: setup.seats, hot_seat: setup.hot_seat, seed, created: now, updated: now });
+    await localGames.save({ id, record: made.record, seats: setup.seats, hot_seat: setup.hot_seat, seed, created: now, updated: now });
     // Every person's seat is this browser's.
     setup.seats.forEach((s, i) => s.kind === "human" && tokens.add(id, i, "local"));
     return localGameUrl(id);
@@ -68,7 +68,7 @@ class LocalBackend implements GameBackend {
     const now = Date.now();
     const seats: LocalSeat[] = Array.from({ length: r.players }, () => ({ kind: "human" }));
     const seed = crypto.getRandomValues(new Uint32Array(1))[0];
-    localGames.save({ id, record: r.record, seats, hot_seat: true, seed, created: now, updated: now });
+    await localGames.save({ id, record: r.record, seats, hot_seat: true, seed, created: now, updated: now });
     seats.forEach((_, i) => tokens.add(id, i, "local"));
     return localGameUrl(id);
   }
@@ -101,7 +101,7 @@ class LocalBackend implements GameBackend {
     if (expected !== number) throw new ApiError(409, "stale_move_number", `the next move is number ${number}, not ${expected}`);
     const r = await engine.call<{ record: string; removed: number[] }>({ cmd: "undo", record: g.record, seats: g.seats });
     g.record = r.record;
-    localGames.save(g);
+    await localGames.save(g);
     this.emit(id, { type: "undo", game: id, removed: r.removed, move_number: r.removed[0] ?? number, to_move: null });
     return { removed: r.removed };
   }
@@ -148,7 +148,7 @@ class LocalBackend implements GameBackend {
   private async play(g: LocalGame, placement: string, by: "human" | "ai"): Promise<Played> {
     const p = await engine.call<Played>({ cmd: "play", record: g.record, placement });
     g.record = p.record;
-    localGames.save(g);
+    await localGames.save(g);
     this.emit(g.id, { type: "move", game: g.id, number: p.number, colour: p.colour, placement: p.placement, by, move_number: p.number + 1, to_move: p.to_move });
     for (const c of p.out) this.emit(g.id, { type: "out", game: g.id, colour: c, after_move: p.number });
     if (p.over) {

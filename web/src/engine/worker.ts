@@ -1,10 +1,16 @@
 // The Web Worker that runs the engine's WebAssembly module, so the page never waits on a
 // search: each message is one request to the engine, answered in order.
-import wasmUrl from "./rumis.wasm?url";
+import scalarUrl from "./rumis.wasm?url";
+import simdUrl from "./rumis-simd.wasm?url";
 import { instantiate } from "./module";
+import { pickModule } from "./simd";
 import type { EngineModule } from "./module";
 
 let engine: Promise<EngineModule> | null = null;
+
+// The SIMD module where the browser runs WebAssembly SIMD (simd.ts), else the scalar one:
+// only one of the two is ever downloaded.
+const wasmUrl = pickModule({ simd: simdUrl, scalar: scalarUrl });
 
 function load(): Promise<EngineModule> {
   engine ??= fetch(wasmUrl)

@@ -1,4 +1,8 @@
-// The lessons' positions and placements, as the core judges them (`GET /api/v1/lessons`).
+// The lessons' positions and placements, as the core judges them (`GET /api/v1/lessons`, or
+// the engine's `lessons` in this browser when no server answers).
+import { call } from "../api";
+import { engine } from "../engine/client";
+import { serverOr } from "../engine/fallback";
 import type { Letter, Xyz } from "../api";
 import type { SceneBoard } from "./scene";
 
@@ -39,10 +43,11 @@ export interface Lessons {
 
 let cached: Promise<Lessons> | null = null;
 
+/** The lessons: the server's, or without one the same list from the engine in this browser. */
 export function lessons(): Promise<Lessons> {
-  cached ??= fetch("/api/v1/lessons").then(async (r) => {
-    if (!r.ok) throw new Error(`${r.status} ${r.statusText}`);
-    return (await r.json()) as Lessons;
-  });
+  cached ??= serverOr(
+    () => call<Lessons>("GET", "/lessons"),
+    () => engine.call<Lessons>({ cmd: "lessons" }),
+  );
   return cached;
 }

@@ -1,7 +1,7 @@
 // The "How to play" page (`/how-to-play`): every rule in words, each with pictures of real
 // positions and placements that the core judged (`GET /api/v1/lessons`), so a picture can
 // never disagree with the engine.
-import { api } from "../api";
+import { eitherEngine } from "../engine/fallback";
 import { errorText } from "../errors";
 import type { Letter, StoneInfo, Xyz } from "../api";
 import { h, toast } from "../ui";
@@ -157,7 +157,7 @@ export class HowToPage {
     let data: Lessons;
     let stones: StoneInfo[];
     try {
-      [data, stones] = await Promise.all([lessons(), api.stones()]);
+      [data, stones] = await Promise.all([lessons(), eitherEngine.stones()]);
     } catch (e) {
       body.replaceChildren(h("p", {}, t("start.unreachable", { reason: (e as Error).message })));
       return;

@@ -2,7 +2,9 @@
 // matters, with "Next" and "Skip". It follows the game by itself (the game's events and
 // its own state fetches), so the game page knows nothing of it but the place for its card:
 // a slot in the panel, so that the card never hides the structure or the marked places.
-import { api, Events, tokens } from "../api";
+import { tokens } from "../api";
+import { serverBackend } from "../engine/backend";
+import type { EventStream, GameBackend } from "../engine/backend";
 import type { GameState, Letter, Placement } from "../api";
 import { h } from "../ui";
 import { t } from "../i18n";
@@ -13,11 +15,12 @@ import type { Progress } from "./progress";
 import { seenFromAbove, STEPS } from "./steps";
 import type { Moment } from "./steps";
 
-/** Attaches the guide, its card in `host`, when this browser started game `id` as a guided game. */
-export function attachTutorial(id: string, host: HTMLElement) {
+/** Attaches the guide, its card in `host`, when this browser started game `id` as a guided
+ * game: a server's game, or a local one (`backend`, the engine in this browser). */
+export function attachTutorial(id: string, host: HTMLElement, backend: GameBackend = serverBackend) {
   const progress = loadProgress(id);
   if (!progress || progress.skipped) return;
-  new Tutorial(id, progress, host);
+  new Tutorial(id, progress, host, backend);
 }
 
 class Tutorial {
@@ -25,16 +28,17 @@ class Tutorial {
   private state: GameState | null = null;
   private placements: Placement[] = [];
   private timer = 0;
-  private events: Events;
+  private events: EventStream;
   private shown = "";
 
   constructor(
     private id: string,
     private progress: Progress,
     host: HTMLElement,
+    private backend: GameBackend,
   ) {
     host.append(this.card);
-    this.events = new Events(id, () => this.soon(), () => this.soon());
+    this.events = backend.events(id, () => this.soon(), () => this.soon());
     this.soon();
   }
 
@@ -46,9 +50,9 @@ class Tutorial {
 
   private async refresh() {
     try {
-      const state = await api.state(this.id);
+      const state = await this.backend.state(this.id);
       // The legal places, to tell when building on top or reaching the limit first matters.
-      this.placements = this.moment(state).myTurn ? (await api.placements(this.id)).placements : [];
+      this.placements = this.moment(state).myTurn ? (await this.backend.placements(this.id)).placements : [];
       this.state = state;
     } catch {
       return; // The next event or reconnection tries again.

@@ -1,0 +1,93 @@
+// The pages for learning without a server: web/dist from a plain static file server
+// (static.mjs, no `rumis serve`, no /api), the engine in the browser answering. How to play
+// draws the core's lessons, the solitaire checks stones, the guided first game is a local
+// game with its guide; and after a reload with the network cut (service worker) each still
+// works.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { launch, outDir } from "./harness.mjs";
+import { startStatic } from "./static.mjs";
+
+let site;
+let browser;
+
+before(async () => {
+  site = await startStatic();
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await site?.stop();
+});
+
+const shot = (page, name) => page.screenshot({ path: join(outDir, `${name}.png`) });
+
+/** Places one stone of the solitaire from the keyboard (the first place offered). */
+async function placeFirst(page) {
+  const before = Number(await page.evaluate(() => document.body.dataset.filled));
+  await page.click(".stone:not([disabled])");
+  await page.keyboard.press("n");
+  assert.ok(await page.evaluate(() => window.rumis.current()), "N shows a place");
+  await page.keyboard.press("Enter");
+  await page.waitForFunction((b) => Number(document.body.dataset.filled) > b, before);
+  return Number(await page.evaluate(() => document.body.dataset.filled));
+}
+
+test("without a server: How to play, the solitaire and the guided game on the engine, also offline after a reload", { timeout: 150_000 }, async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+
+  // The start page offers them, with no server to answer.
+  await page.goto(site.url);
+  await page.waitForSelector("#no-server");
+  for (const id of ["#guided-game", "#howto-link", "#puzzle-link"]) assert.ok(await page.isVisible(id), `${id} is offered`);
+  assert.ok(!(await page.isVisible("#editor-link")), "the editor needs a server");
+
+  // How to play: every picture drawn from the engine's lessons (the core's verdicts).
+  await page.click("#howto-link");
+  await page.waitForURL(/\/how-to-play$/);
+  await page.waitForSelector('body[data-lessons="ready"]');
+  const figures = await page.$$eval(".howto figure", (f) => f.length);
+  assert.ok(figures >= 10, `${figures} pictures`);
+  assert.match(await page.textContent('figure[data-lesson="hole"] .verdict'), /b2/);
+  await shot(page, "offline-howto");
+
+  // The solitaire: stones checked by the engine, the attempt kept.
+  await page.goto(`${site.url}/puzzle`);
+  await page.waitForSelector('#status[data-state="building"]');
+  const filled = await placeFirst(page);
+  assert.ok(filled >= 2);
+  await shot(page, "offline-puzzle");
+
+  // The guided first game: a local game against level 1 with the guide's card.
+  await page.goto(site.url);
+  await page.click("#guided-game");
+  await page.waitForURL(/\/\?local=L[a-z0-9]+$/);
+  await page.waitForSelector('#tutorial[data-step="welcome"]');
+  await page.click("#tutorial-next");
+  await page.waitForSelector('#tutorial[data-step="first_stone"] figure');
+  await shot(page, "offline-guided");
+  const guided = page.url();
+
+  // Offline: a reload of each still works from the service worker's copy.
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
+  await context.setOffline(true);
+  const served = site.requests.length;
+  await page.reload();
+  await page.waitForSelector('#tutorial[data-step="first_stone"]');
+  await page.goto(`${site.url}/puzzle`);
+  await page.waitForFunction((f) => Number(document.body.dataset.filled) === f, filled);
+  assert.ok((await placeFirst(page)) > filled, "a second stone, offline");
+  await page.goto(`${site.url}/how-to-play`);
+  await page.waitForSelector('body[data-lessons="ready"]');
+  await page.goto(guided);
+  await page.waitForSelector('#tutorial[data-step="first_stone"]');
+  await shot(page, "offline-guided-reload");
+  assert.equal(site.requests.length, served, "nothing was fetched from the network");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
