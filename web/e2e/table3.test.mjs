@@ -122,12 +122,16 @@ test("three players meet, one times out and the AI plays on, he ranks last; a re
   assert.equal(notes.length, 1, JSON.stringify(notes));
   assert.match(notes[0].title, /your turn/i);
   assert.match(await ben.title(), /^● Your turn/);
+  // Ben moves at once: his 18 s run from the AI's move for Cid, and the checks and the
+  // screenshot below took that long on a loaded CI machine (Ben timed out too, and the AI
+  // played his seat: CI stop 25).
+  await keyboardMove(ben);
   const st = await api(server.url, `/games/${id}`);
   assert.equal(st.seats[1].kind, "ai");
   assert.equal(st.moves[1].colour, "Y", "the AI placed Cid's stone");
+  assert.deepEqual(st.seats.map((s) => s.kind), ["human", "ai", "human"], "only Cid's seat was taken over");
   await cid.waitForFunction(() => /AI/.test(document.querySelector('#players tr[data-colour="Y"] td.who')?.textContent ?? ""));
   await shot(cid, "table3-ai-took-over");
-  await keyboardMove(ben);
   // Past the second move a game can no longer be aborted: the button goes by itself.
   await ana.waitForSelector("#abort", { state: "detached", timeout: 10000 });
 
@@ -153,7 +157,7 @@ test("three players meet, one times out and the AI plays on, he ranks last; a re
   const end = await api(server.url, `/games/${id}`);
   const [pa, pb, pc] = [await rated(a.id, 1), await rated(b.id, 1), await rated(c.id, 1)];
   const change = (p) => p.finished.find((g) => g.game === id).rating_change;
-  assert.equal(change(pc).place, 3, `scores ${end.players}`);
+  assert.equal(change(pc).place, 3, `scores ${end.players}, seats ${end.seats.map((s) => s.kind)}`);
   assert.ok(pc.rating.rating < 1500, `${pc.rating.rating}`);
   const [sa, sb] = [end.players[0], end.players[2]];
   assert.equal(change(pa).place, sa >= sb ? 1 : 2);
