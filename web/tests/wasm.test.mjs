@@ -73,8 +73,8 @@ let wasmBytes;
 let simdBytes;
 let bin;
 before(
-  () => {
-    const built = buildWasmModules();
+  async () => {
+    const built = await buildWasmModules();
     wasmBytes = readFileSync(built.scalar);
     simdBytes = readFileSync(built.simd);
     bin = nativeBinary();

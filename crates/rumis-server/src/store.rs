@@ -13,12 +13,14 @@
 //! `fsync` for the writes that arrived together), so that readers (WAL: they never wait for
 //! the writer) always find a connection.
 
+use std::borrow::Cow;
+use std::sync::LazyLock;
 use std::time::Duration;
 
 use rumis_core::{Colour, StuckRule, Variant};
 use sqlx::any::{AnyPoolOptions, AnyRow};
-use sqlx::migrate::{MigrateDatabase, Migrator};
-use sqlx::{Any, AnyConnection, AnyPool, Row, Transaction};
+use sqlx::migrate::{MigrateDatabase, Migration, MigrationType, Migrator};
+use sqlx::{Any, AnyConnection, AnyPool, Row, SqlSafeStr, Transaction};
 
 use crate::clock::{self, Clock, OnTimeout};
 use crate::error::GameError;
@@ -201,12 +203,33 @@ pub struct Store {
     writers: Option<std::sync::Arc<group::Group>>,
 }
 
-/// The schema's migrations, `migrations/NNNN_name.sql`, embedded at build time. sqlx
-/// records each applied one in `_sqlx_migrations` by version and the SHA-384 of its text,
-/// and refuses to start on a database whose applied migration's text has changed; the
-/// description it stores is not compared (so databases migrated when this list was
+/// The schema's migrations, `migrations/NNNN_name.sql`: (version, description, text), listed
+/// and embedded at build time by `build.rs` (as `sqlx::migrate!` would, without its
+/// proc-macro crate). A text starting `-- no-transaction` runs outside a transaction, as
+/// sqlx's own reading of the folder has it.
+const MIGRATIONS: &[(i64, &str, &str)] = include!(concat!(env!("OUT_DIR"), "/migrations.rs"));
+
+/// sqlx records each applied migration in `_sqlx_migrations` by version and the SHA-384 of
+/// its text, and refuses to start on a database whose applied migration's text has changed;
+/// the description it stores is not compared (so databases migrated when this list was
 /// written by hand, with `custom_boards` for `custom boards`, are accepted as they are).
-static MIGRATOR: Migrator = sqlx::migrate!("./migrations");
+static MIGRATOR: LazyLock<Migrator> = LazyLock::new(|| {
+    Migrator::with_migrations(
+        MIGRATIONS
+            .iter()
+            .map(|&(version, description, text)| {
+                let no_tx = text.starts_with("-- no-transaction");
+                Migration::new(
+                    version,
+                    Cow::Borrowed(description),
+                    MigrationType::Simple,
+                    text.into_sql_str(),
+                    no_tx,
+                )
+            })
+            .collect(),
+    )
+});
 
 fn colours_text(colours: &[Colour]) -> String {
     colours.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" ")

@@ -1,4 +1,5 @@
-//! The schema's migrations run by `sqlx::migrate!`: a database migrated when the server
+//! The schema's migrations, listed from `migrations/` by `build.rs` and run by sqlx's
+//! `Migrator`: a database migrated when the server
 //! still listed its migrations by hand (descriptions with `_`, the same texts) is accepted
 //! as it is and keeps its games; one whose applied migration's text differs is refused.
 
