@@ -83,7 +83,8 @@ export interface MoveInfo {
 
 export interface GameState {
   id: string;
-  status: "open" | "finished" | "abandoned";
+  /** `waiting`: seats still free in the lobby; `aborted`: called off before its second move. */
+  status: "waiting" | "open" | "finished" | "abandoned" | "aborted";
   created: number;
   updated: number;
   hot_seat: boolean;

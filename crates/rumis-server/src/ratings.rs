@@ -100,6 +100,9 @@ mod tests {
         assert_eq!(places(&[9, 5, 7], &[0]), vec![3, 2, 1]);
         assert_eq!(places(&[4, 4], &[]), vec![1, 1]);
         assert_eq!(places(&[9, 5, 7, 2], &[0, 2]), vec![3, 1, 3, 2]);
+        // Two tie for first, the forfeit is the next place, not the third (the three-player
+        // browser test of CI stop 25: scores 1, 12, 1 with the middle seat forfeited).
+        assert_eq!(places(&[4, 10, 4], &[1]), vec![1, 2, 1]);
     }
 
     /// Two new players: the winner gains what the loser loses; a draw moves neither mu.

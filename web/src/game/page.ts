@@ -206,7 +206,7 @@ export class GamePage {
 
   private canPlay(): boolean {
     const s = this.state;
-    if (!s || s.over || s.seat_to_move === null || this.replayAt !== null || this.busy || this.dropping) return false;
+    if (!s || s.over || s.status === "aborted" || s.seat_to_move === null || this.replayAt !== null || this.busy || this.dropping) return false;
     return this.tokenFor(s.seat_to_move) !== null;
   }
 

@@ -26,6 +26,9 @@ export function renderStatus(el: HTMLElement, v: Seen) {
   el.replaceChildren();
   if (v.replayAt !== null) {
     el.append(t("game.status.replay", { at: v.replayAt, total: s.moves_played }));
+  } else if (s.status === "aborted") {
+    // Called off: nobody is to move any more (it said "Waiting for Red" before).
+    el.append(t("game.status.aborted"));
   } else if (s.over) {
     const w = (s.winners ?? []).map((p) => playerName(s, p));
     el.append(h("strong", {}, w.length === 1 ? t("game.status.wins", { name: w[0] }) : t("game.status.draw", { names: w.join(t("game.status.and")) })));
@@ -45,7 +48,7 @@ export function renderStatus(el: HTMLElement, v: Seen) {
       );
     } else el.append(t("game.status.waiting", { colour: colourName(to) }));
   }
-  el.dataset.state = s.over ? "over" : v.canPlay ? "your-turn" : "waiting";
+  el.dataset.state = s.status === "aborted" ? "aborted" : s.over ? "over" : v.canPlay ? "your-turn" : "waiting";
 }
 
 /** Columns showing this colour from above. */

@@ -123,6 +123,9 @@ export class GameStore extends Emitter<StoreEvents> {
         const n = e.state.moves_played;
         if (!this.state || n < cur || n - cur > WALK) await this.fresh(e.state);
         else if (n > cur) await this.walk(n);
+        // No move since, but the game itself changed (aborted, expired, started) while the
+        // socket was away or before it first connected: the snapshot is the state.
+        else if (e.state.status !== this.state.status) await this.fresh(e.state);
         return;
       }
       case "move":
@@ -149,8 +152,17 @@ export class GameStore extends Emitter<StoreEvents> {
       case "resigned":
       case "timeout":
       case "seat_changed":
-        // Who plays (or is out) changed without a move: the whole state says it.
+      case "aborted":
+      case "expired":
+      case "abandoned":
+        // Who plays (or is out), or whether the game goes on at all, changed without a
+        // move: the whole state says it (an aborted game's status line said "Waiting for
+        // Red" until a reload).
         await this.fresh();
+        return;
+      case "rematch_declined":
+        // Declining calls the rematch off (it is this game when its id is the rematch's).
+        if (e.rematch === this.id) await this.fresh();
         return;
     }
   }
@@ -198,7 +210,8 @@ export class GameStore extends Emitter<StoreEvents> {
 
   /** The legal placements when a seat this browser holds is to move (checked against the state's move number). */
   private async placementsFor(state: GameState): Promise<Placement[] | null | "stale"> {
-    if (state.over || state.seat_to_move === null || this.tokenFor(state.seat_to_move) === null) return null;
+    // An aborted game has a colour to move but takes no move (the server answers 409).
+    if (state.over || state.status === "aborted" || state.seat_to_move === null || this.tokenFor(state.seat_to_move) === null) return null;
     const p = await this.backend.placements(this.id);
     return p.move_number === state.move_number ? p.placements : "stale";
   }

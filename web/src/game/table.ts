@@ -48,9 +48,11 @@ export function attachTable(id: string, slot: HTMLElement) {
       h("li", { class: `seat-${s.state}` }, `${s.colours.join(" ")}: `, s.player ? playerLabel(s.player) : s.state === "ai" ? t("lobby.seat.ai", { level: s.level ?? 0 }) : t(`lobby.seat.${s.state === "taken" ? "guest" : "free"}`)),
     );
     const seated = !!myToken();
-    const over = t0.status === "finished" || t0.status === "aborted" || t0.status === "abandoned";
+    // A rematch follows a game that was played: not one called off (an aborted game, or a
+    // rematch declined), which offered its own Rematch button before.
+    const played = t0.status === "finished" || t0.status === "abandoned";
     const iAmOffered = t0.rematch !== null;
-    const offer = seated && over && t0.lobby && me.get();
+    const offer = seated && played && t0.lobby && me.get();
     box.replaceChildren(
       ...present(
       t0.status === "waiting" ? h("p", { class: "banner", id: "waiting" }, t("lobby.waiting", { count: t0.free_seats })) : null,
