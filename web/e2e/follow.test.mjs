@@ -71,21 +71,25 @@ test("4 players: each opponent's move drops in, in order, one after another, and
       await shot(page, "follow-4p-mid-animation");
     }
     if (round === 2) {
-      // S ends a drop at once: caught early in a drop, it lands well before its half second.
+      // S ends a drop at once: caught early in a drop (by the page's clock), S is pressed in
+      // the same moment, inside the page: a key sent from here took up to 1.5 s to arrive on a
+      // loaded machine, after the drop's natural end (CI runs of this test).
       const n = await page.waitForFunction(
-        () => (window.__rumisShownMoves ?? []).find((m) => m.animated && m.landedAt === null && performance.now() - m.shownAt < 150)?.number,
+        () => {
+          const m = (window.__rumisShownMoves ?? []).find((m) => m.animated && m.landedAt === null && performance.now() - m.shownAt < 150);
+          if (!m) return undefined;
+          window.__sAt = performance.now();
+          window.dispatchEvent(new KeyboardEvent("keydown", { key: "s" }));
+          return m.number;
+        },
         null,
         { timeout: 30000, polling: 10 },
       );
       const number = await n.jsonValue();
-      // When the page saw the key, by its own clock: on a loaded machine the key itself can
-      // take a few hundred ms to arrive (CI: "skipped after 400.6 ms" from the drop's start).
-      await page.evaluate(() => window.addEventListener("keydown", (e) => e.key === "s" && (window.__sAt = performance.now()), { once: true, capture: true }));
-      await page.keyboard.press("s");
       await page.waitForFunction((k) => window.__rumisShownMoves.find((m) => m.number === k).landedAt !== null, number);
       const m = await page.evaluate((k) => ({ ...window.__rumisShownMoves.find((m) => m.number === k), keyAt: window.__sAt }), number);
-      assert.ok(m.keyAt - m.shownAt < 450, `the key came ${m.keyAt - m.shownAt} ms into the drop, not before its end`);
-      assert.ok(m.landedAt - m.keyAt < 150, `move ${number} landed ${m.landedAt - m.keyAt} ms after S, ${m.landedAt - m.shownAt} ms into its drop`);
+      assert.ok(m.keyAt - m.shownAt < 150);
+      assert.ok(m.landedAt - m.keyAt < 250, `move ${number} landed ${m.landedAt - m.keyAt} ms after S, ${m.landedAt - m.shownAt} ms into its drop`);
       skipped.add(number);
     }
   }
