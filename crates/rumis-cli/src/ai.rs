@@ -77,6 +77,17 @@ pub fn hint(src: &Source, args: &SearchArgs) -> Result<String, String> {
         pct(r.value),
         r.simulations
     ));
+    // The search plays the move it visited most, so the list goes by visits; a move tried
+    // less often can show a higher mean by chance, and the line says so rather than
+    // letting a higher estimate stand below a lower one unexplained.
+    if r.simulations == 0 {
+        // Few stones left: the endgame solver played it out exactly, without a search.
+        out.push_str("solved exactly to the end (no search, so no runners-up)\n");
+    } else {
+        out.push_str(
+            "runners-up by visits (the search plays the most visited; the estimate is the mean of its simulations):\n",
+        );
+    }
     for (m, visits, value) in r.moves.iter().take(5) {
         out.push_str(&format!(
             "  {:<20} {:>6} visits  {}\n",

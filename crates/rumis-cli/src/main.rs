@@ -4,17 +4,18 @@ mod ai;
 mod bench;
 mod engine;
 mod experiment;
+mod play;
 mod serve;
 mod solve;
 mod source;
 mod text;
 mod train;
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use rumis_core::{perft, perft_divide, record, Board, Game, Rng};
+use rumis_core::{perft, perft_divide, record, Board, Rng};
 
 use source::Source;
 
@@ -68,8 +69,9 @@ enum Command {
     },
     /// The scores of a record, one line per colour, then the winner once the game is over.
     Score(Source),
-    /// Play in the terminal: type placements for each colour in turn (hot-seat).
-    Play(Source),
+    /// Play in the terminal: type placements for each colour in turn (hot-seat), or
+    /// against the AI (`--vs level:5`); `help` at the prompt lists the commands.
+    Play(play::PlayArgs),
     /// The best placement for the colour to move, with its win estimate.
     Hint {
         #[command(flatten)]
@@ -246,7 +248,7 @@ fn run(command: Command) -> Result<(), String> {
             let game = src.game()?;
             print(text::score(&game))?;
         }
-        Command::Play(src) => play(src.game()?)?,
+        Command::Play(args) => play::run(&args)?,
         Command::Hint { source, search } => print(ai::hint(&source, &search)?)?,
         Command::Analyze { source, search } => print(ai::analyze(&source, &search)?)?,
         Command::Match(args) => print(ai::run_match(&args)?)?,
@@ -257,43 +259,4 @@ fn run(command: Command) -> Result<(), String> {
         Command::Serve(args) => serve::run(&args)?,
     }
     Ok(())
-}
-
-/// A hot-seat game in the terminal.
-fn play(mut game: Game) -> Result<(), String> {
-    let stdin = std::io::stdin();
-    let mut lines = stdin.lock().lines();
-    println!("{}", text::show(&game));
-    println!("Type a placement (e.g. L4@a1,a2,a3,b1), or: moves, undo, show, record, quit.");
-    loop {
-        let Some(colour) = game.to_move() else {
-            println!("{}", text::score(&game));
-            println!("{}", record::write(&game));
-            return Ok(());
-        };
-        print!("{} to move> ", colour.name());
-        let _ = std::io::stdout().flush();
-        let Some(line) = lines.next() else { return Ok(()) };
-        let line = line.map_err(|e| format!("cannot read input: {e}"))?;
-        match line.trim() {
-            "" => {}
-            "quit" | "q" => return Ok(()),
-            "moves" => println!("{}", game.legal_notations().join(" ")),
-            "show" => println!("{}", text::show(&game)),
-            "record" => println!("{}", record::write(&game)),
-            "undo" => match game.undo() {
-                Some(m) => println!("took back {}", game.notation(m)),
-                None => println!("nothing to undo"),
-            },
-            placement => match game.play_text(placement) {
-                Ok(m) => println!(
-                    "{} plays {}\n{}",
-                    colour.name(),
-                    game.notation(m),
-                    text::top_view(&game)
-                ),
-                Err(e) => println!("? {e}"),
-            },
-        }
-    }
 }

@@ -444,6 +444,23 @@ fn hint_match_and_player_selfplay() {
     assert!(pct.ends_with('%'));
     let moves = ok(&["moves", "--board", "chullpa", "--players", "2"]);
     assert!(moves.lines().any(|l| l == mv), "hint {mv} is a legal move");
+    // The runners-up go by visits, never rising, and the output says that is the order (a
+    // higher estimate may stand below a lower one: the line says why).
+    assert!(
+        out.contains("runners-up by visits (the search plays the most visited"),
+        "{out}"
+    );
+    let visits: Vec<u64> = out
+        .lines()
+        .skip(3)
+        .map(|l| l.split_whitespace().nth(1).unwrap().parse().unwrap())
+        .collect();
+    assert!(!visits.is_empty() && visits.windows(2).all(|w| w[0] >= w[1]), "{out}");
+    assert_eq!(
+        out.lines().nth(3).unwrap().split_whitespace().next(),
+        Some(mv),
+        "the move played heads the list: {out}"
+    );
 
     let out = ok(&[
         "match",
@@ -854,4 +871,113 @@ fn train_priors_learns_a_model_the_search_uses() {
     std::fs::remove_dir_all(&dir).ok();
     std::fs::remove_file(&records).ok();
     std::fs::remove_file(&weights).ok();
+}
+
+/// `rumis play --vs`: a person at the keyboard against the AI, driven through the prompt as
+/// a player would: ask `moves`, type the first one listed, until the game ends with its
+/// scores and record; the AI's placements are printed as they come.
+#[test]
+fn play_against_the_ai_to_the_end() {
+    use std::io::Read;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rumis"))
+        .args([
+            "play",
+            "--board",
+            "chullpa",
+            "--players",
+            "2",
+            "--vs",
+            "level:1",
+            "--seat",
+            "2",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("rumis runs");
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    // Everything up to the next prompt, or to the end of the output.
+    let mut until_prompt = || {
+        let mut text = Vec::new();
+        let mut byte = [0u8];
+        while !text.ends_with(b"to move> ") {
+            if stdout.read(&mut byte).unwrap() == 0 {
+                return (String::from_utf8(text).unwrap(), false);
+            }
+            text.push(byte[0]);
+        }
+        (String::from_utf8(text).unwrap(), true)
+    };
+    let (intro, prompt) = until_prompt();
+    assert!(prompt);
+    assert!(intro.contains("seat 1: the AI (level:1) plays red"), "{intro}");
+    assert!(intro.contains("seat 2: you play yellow"), "{intro}");
+    assert!(intro.contains("red (AI level:1) plays "), "the AI moved first: {intro}");
+    let mut typed = 0;
+    let mut all = intro;
+    loop {
+        writeln!(stdin, "moves").unwrap();
+        let (list, _) = until_prompt();
+        let first = list
+            .lines()
+            .nth(1)
+            .and_then(|l| l.split_whitespace().next())
+            .expect("a placement listed")
+            .to_string();
+        assert!(first.contains('@'), "{list}");
+        writeln!(stdin, "{first}").unwrap();
+        typed += 1;
+        let (after, prompt) = until_prompt();
+        assert!(after.contains(&format!("yellow plays {first}")), "{after}");
+        all.push_str(&after);
+        if !prompt {
+            break;
+        }
+        assert!(typed < 40, "the game did not end");
+    }
+    assert!(child.wait().unwrap().success());
+    assert!(all.contains("[Board \"Chullpa\"]"), "the record at the end: {all}");
+    assert!(all.matches("(AI level:1) plays").count() >= typed, "{all}");
+}
+
+/// At the prompt: `help`, `stones`, `moves STONE`, a bad placement and `undo` (back to the
+/// person's turn, the AI's reply with it) answer and change nothing else; the end of the
+/// input ends the game cleanly.
+#[test]
+fn play_prompt_commands() {
+    let out = rumis_stdin(
+        &["play", "--board", "chullpa", "--players", "2", "--vs", "greedy"],
+        "help\nstones\nmoves d2\nmoves Q7\nL4@z9\nundo\nD2@a1x2\nundo\n",
+    );
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("moves [STONE]"), "help: {text}");
+    assert!(
+        text.contains("*A4 (4 cubes)") && text.contains("level 2"),
+        "stones: {text}"
+    );
+    assert!(text.contains("51 legal placements:\nD2@a1,a2"), "moves d2: {text}");
+    assert!(text.contains("? no stone 'Q7'"), "{text}");
+    assert!(text.contains("? 'z9' is not a cell of Chullpa"), "{text}");
+    assert!(text.contains("nothing to undo"), "{text}");
+    assert!(text.contains("red plays D2@a1x2"), "{text}");
+    assert!(text.contains("yellow (AI greedy) plays "), "{text}");
+    assert!(text.contains("took back "), "{text}");
+    // After the undo it is red's turn again, at the start.
+    assert!(text.trim_end().ends_with("red to move>"), "{text}");
+    // A seat the game has not: a clear error.
+    let out = rumis(&[
+        "play",
+        "--board",
+        "chullpa",
+        "--players",
+        "2",
+        "--vs",
+        "level:3",
+        "--seat",
+        "3",
+    ]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--seat 3: this game has seats 1 to 2"));
 }
