@@ -46,6 +46,8 @@ test("without a server: How to play, the solitaire and the guided game on the en
   await page.waitForSelector("#no-server");
   for (const id of ["#guided-game", "#howto-link", "#puzzle-link"]) assert.ok(await page.isVisible(id), `${id} is offered`);
   assert.ok(!(await page.isVisible("#editor-link")), "the editor needs a server");
+  assert.ok(!(await page.isVisible("#lobby-link")), "the lobby needs a server (a static host has no /lobby)");
+  assert.equal(await page.$("#clock-kind"), null, "no clock for a game in this browser: the server keeps clocks");
 
   // How to play: every picture drawn from the engine's lessons (the core's verdicts).
   await page.click("#howto-link");
@@ -88,6 +90,27 @@ test("without a server: How to play, the solitaire and the guided game on the en
   await page.waitForSelector('#tutorial[data-step="first_stone"]');
   await shot(page, "offline-guided-reload");
   assert.equal(site.requests.length, served, "nothing was fetched from the network");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("without a server: the pass house rule chosen on the start page holds in the browser's game", { timeout: 60_000 }, async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  await page.goto(site.url);
+  await page.waitForSelector("#no-server");
+  await page.waitForSelector(".board-card img");
+  await page.click('.board-card[data-board="Chullpa"]');
+  await page.click("#stuck-rules summary");
+  await page.click('#stuck-rules label:has(input[value="pass"])');
+  await page.click("#create");
+  await page.waitForURL(/\/\?local=L[a-z0-9]+$/);
+  // The engine made the game under the house rule (before, a game in this browser was
+  // always made under the rulebooks' rule, whatever was chosen).
+  await page.waitForFunction(() => document.querySelector(".game-title")?.dataset.stuckRule === "pass");
+  assert.match(await page.textContent(".game-title"), /a stuck colour passes/);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -96,7 +96,8 @@ export class StartPage {
       this.local = true;
       // What needs a server (the editor, joining by link) is not offered; the guided game,
       // How to play and the solitaire run on the engine here too.
-      for (const id of ["editor-link"]) document.getElementById(id)?.setAttribute("hidden", "");
+      // The lobby too: a static host has no /lobby page (it answered "not found").
+      for (const id of ["editor-link", "lobby-link"]) document.getElementById(id)?.setAttribute("hidden", "");
       this.el.join.hidden = true;
       try {
         this.boards = (await engine.call<{ boards: BoardInfo[] }>({ cmd: "boards" })).boards;
@@ -293,7 +294,8 @@ export class StartPage {
       variant,
       h("div", { class: "seats" }, ...seatRows),
       mode ?? "",
-      this.clock.render(humans > 0 && !(humans > 1 && this.hotSeat), () => this.renderSetup()),
+      // Clocks are kept by the server; a game in this browser has none.
+      this.clock.render(!this.local && humans > 0 && !(humans > 1 && this.hotSeat), () => this.renderSetup()),
       this.houseRules.el,
       // Sticky: "Start the game" stays in view on a short screen.
       h("div", { class: "create-bar" }, h("button", { class: "primary", id: "create", onclick: () => this.create() }, t("start.create"))),
@@ -316,7 +318,15 @@ export class StartPage {
     const hotSeat = humans > 1 && (this.hotSeat || this.local);
     if (this.local) {
       try {
-        location.href = await localBackend.create({ board: this.board, players: this.players, variant: this.variant, seats: seats as { kind: "human" | "ai"; level?: number }[], hot_seat: hotSeat });
+        location.href = await localBackend.create({
+          board: this.board,
+          players: this.players,
+          variant: this.variant,
+          seats: seats as { kind: "human" | "ai"; level?: number }[],
+          hot_seat: hotSeat,
+          // The house rule chosen applies here too (it was dropped for games in this browser).
+          stuck_rule: this.houseRules.stuckRule,
+        });
       } catch (e) {
         toast(errorText(e), true);
       }

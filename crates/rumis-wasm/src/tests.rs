@@ -21,6 +21,17 @@ fn a_new_game_is_the_cores() {
     assert_eq!(s["colours"][0]["stones_left"].as_array().unwrap().len(), 11);
     let record = a["record"].as_str().unwrap();
     assert!(record.contains("[Board \"Chullpa\"]"), "{record}");
+    assert_eq!(s["site"]["stuck_rule"], "out", "the rulebooks' rule unless asked");
+}
+
+/// The house rule asked for is the game's, says so in its state (the page's title reads it)
+/// and stays in its record (a reload replays the record).
+#[test]
+fn a_new_game_under_the_pass_rule() {
+    let a = call(json!({ "cmd": "new", "board": "chullpa", "players": 2, "stuck_rule": "pass" }));
+    assert_eq!(a["state"]["site"]["stuck_rule"], "pass");
+    let record = a["record"].as_str().unwrap();
+    assert!(record.contains("[StuckRule \"pass\"]"), "{record}");
 }
 
 #[test]

@@ -196,6 +196,8 @@ pub fn state(game: &Game, ctx: &Context) -> Value {
             "ruin_colour": f.ruin_colour.map(|c| c.to_string()),
             "ruins": ruins,
             "hmax": f.hmax,
+            // As the server's state says it: the page names the house rule in the title.
+            "stuck_rule": site.stuck_rule().name(),
         },
         "seats": seats,
         "moves_played": shown,

@@ -15,6 +15,8 @@ export interface LocalSetup {
   variant: string;
   seats: LocalSeat[];
   hot_seat: boolean;
+  /** `out` (the rulebooks', the default) or `pass` (rules §6's house rule). */
+  stuck_rule?: string;
 }
 
 interface Played {
@@ -48,6 +50,7 @@ class LocalBackend implements GameBackend {
       players: setup.players,
       variant: setup.variant,
       ...(setup.variant === "ruinas" ? { ruins_seed: seed } : {}),
+      ...(setup.stuck_rule && setup.stuck_rule !== "out" ? { stuck_rule: setup.stuck_rule } : {}),
     });
     const id = localGames.newId();
     const now = Date.now();
