@@ -1,4 +1,4 @@
-//! The PostgreSQL crash test (tests/serve_crash.rs) runs only when `RUMIS_TEST_POSTGRES_URL`
+//! The PostgreSQL crash test (tests/cli/serve_crash.rs) runs only when `RUMIS_TEST_POSTGRES_URL`
 //! is set as it is built, and is listed as ignored otherwise: as in crates/rumis-server/build.rs.
 fn main() {
     println!("cargo::rerun-if-env-changed=RUMIS_TEST_POSTGRES_URL");

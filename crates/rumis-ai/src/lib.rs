@@ -369,7 +369,7 @@ mod player_tests {
     }
 
     /// On a 4 x 1 strip (limit 3) red stood a domino on d1 and yellow one on c1: red is stuck
-    /// (tests/stuck_rule.rs in the core). Yellow's V3@a1,b1x2 or O4@a1x2,b1x2 would raise
+    /// (tests/core/stuck_rule.rs in the core). Yellow's V3@a1,b1x2 or O4@a1x2,b1x2 would raise
     /// b1 to 2 and give red I3@b1,c1,d1 on top of everything: under the house rule red
     /// comes back with it and wins (and yellow must take care not to be forced to open it
     /// later); under "out" red never plays again and yellow wins whatever it does. The

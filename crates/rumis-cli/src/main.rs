@@ -145,16 +145,39 @@ fn main() -> ExitCode {
 /// `RUST_LOG=rumis_server=debug`). The server's lines carry the time, level and source; a
 /// command's progress is its message alone. A command's result and its one error line are
 /// output, not logs: they stay on standard output and standard error as before.
+///
+/// The filter is `tracing_subscriber`'s `Targets` (a level, and `target=level` pairs), not
+/// its regex-based `EnvFilter`: nothing here filters on span fields, and the regex engine
+/// was a tenth of a clean test build (issue #19). A `RUST_LOG` that does not parse is
+/// said once and `info` used.
 fn init_logs(server: bool) {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    let logs = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr);
+    use tracing_subscriber::filter::Targets;
+    use tracing_subscriber::layer::SubscriberExt;
+    use tracing_subscriber::util::SubscriberInitExt;
+    let info = || Targets::new().with_default(tracing::Level::INFO);
+    let (filter, refused) = match std::env::var("RUST_LOG") {
+        Ok(s) if !s.trim().is_empty() => match s.parse::<Targets>() {
+            Ok(t) => (t, None),
+            Err(e) => (
+                info(),
+                Some(format!("RUST_LOG={s:?} is not a filter ({e}): logging at info")),
+            ),
+        },
+        _ => (info(), None),
+    };
+    let logs = tracing_subscriber::fmt().with_writer(std::io::stderr);
     if server {
-        logs.init();
+        logs.finish().with(filter).init();
     } else {
-        logs.without_time().with_level(false).with_target(false).init();
+        logs.without_time()
+            .with_level(false)
+            .with_target(false)
+            .finish()
+            .with(filter)
+            .init();
+    }
+    if let Some(refused) = refused {
+        tracing::warn!("{refused}");
     }
 }
 

@@ -155,7 +155,7 @@ impl Games {
     /// (on PostgreSQL they went out with the commit); an AI seat to move is queued.
     fn committed(&self, events: Vec<Event>, ai_to_move: Option<Job>) {
         if fault_abort_after_commit() {
-            // Fault injection (tests/crash.rs): die as a SIGKILL would, between the commit and
+            // Fault injection (tests/server/crash.rs): die as a SIGKILL would, between the commit and
             // the publication.
             eprintln!("rumis server: RUMIS_FAULT=abort_after_commit: aborting after a commit");
             std::process::abort();

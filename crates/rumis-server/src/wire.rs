@@ -1,5 +1,5 @@
 //! The API's answers and events as typed structs: what goes over the wire is what these
-//! serialize to. `tests/openapi.rs` checks every field against `docs/server-openapi.yaml`.
+//! serialize to. `tests/server/openapi.rs` checks every field against `docs/server-openapi.yaml`.
 
 use serde::{Deserialize, Serialize};
 

@@ -8,9 +8,9 @@
 //! instance that committed it died.
 //!
 //! The server runs as a child process (this test binary again, running the ignored
-//! `child_server`), so that aborting it does not end the test.
+//! `crash::child_server`), so that aborting it does not end the test.
 
-mod common;
+use crate::common;
 
 on_both_databases!(a_crash_between_commit_and_publish_strands_no_game);
 
@@ -35,7 +35,7 @@ impl ChildServer {
         cmd.args([
             "--ignored",
             "--exact",
-            "child_server",
+            "crash::child_server",
             "--nocapture",
             "--test-threads=1",
         ])
@@ -52,7 +52,7 @@ impl ChildServer {
         let mut lines = std::io::BufReader::new(out).lines();
         let addr = loop {
             let line = lines.next().expect("the child prints its address").expect("a line");
-            // After libtest's "test child_server ... " on the same line.
+            // After libtest's "test crash::child_server ... " on the same line.
             if let Some((_, rest)) = line.split_once("rumis server on http://") {
                 let addr = rest.split('/').next().unwrap();
                 break addr.parse().expect("an address");

@@ -1,6 +1,6 @@
 //! Players, the lobby, abort, rematch and ratings over real HTTP on 127.0.0.1.
 
-mod common;
+use crate::common;
 
 on_both_databases!(
     race_for_the_last_seat_seats_exactly_one,

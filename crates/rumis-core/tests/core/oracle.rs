@@ -4,7 +4,7 @@
 //! on its turn is out for good, or under the house rule passes; the next colour that can
 //! place is to move).
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 

@@ -3,7 +3,7 @@
 //! still listed its migrations by hand (descriptions with `_`, the same texts) is accepted
 //! as it is and keeps its games; one whose applied migration's text differs is refused.
 
-mod common;
+use crate::common;
 
 on_both_databases!(
     a_database_migrated_by_the_hand_made_list_is_accepted,
@@ -20,11 +20,15 @@ use sqlx::{AnyPool, Row, SqlSafeStr};
 
 /// The list as `store.rs` held it before `sqlx::migrate!`: (version, description, text).
 const HAND_MADE: [(i64, &str, &str); 5] = [
-    (1, "games", include_str!("../migrations/0001_games.sql")),
-    (2, "lifecycle", include_str!("../migrations/0002_lifecycle.sql")),
-    (3, "players", include_str!("../migrations/0003_players.sql")),
-    (4, "clocks", include_str!("../migrations/0004_clocks.sql")),
-    (5, "custom_boards", include_str!("../migrations/0005_custom_boards.sql")),
+    (1, "games", include_str!("../../migrations/0001_games.sql")),
+    (2, "lifecycle", include_str!("../../migrations/0002_lifecycle.sql")),
+    (3, "players", include_str!("../../migrations/0003_players.sql")),
+    (4, "clocks", include_str!("../../migrations/0004_clocks.sql")),
+    (
+        5,
+        "custom_boards",
+        include_str!("../../migrations/0005_custom_boards.sql"),
+    ),
 ];
 
 /// A connection to the database at `url` (a SQLite file is made if missing).

@@ -1,6 +1,6 @@
 //! Criterion benchmarks of the kernels behind `rumis bench`: one legal-move generation per
 //! code path (averaged over the positions of random Chullpa games), random playouts, and
-//! bulk-counted perft. `cargo bench -p rumis-core --bench movegen`.
+//! bulk-counted perft. `cargo bench -p rumis-bench --bench movegen`.
 
 use std::hint::black_box;
 

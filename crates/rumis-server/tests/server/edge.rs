@@ -4,7 +4,7 @@
 //! link out of the web directory, searches in a line per client address, and the caps on
 //! event WebSockets.
 
-mod common;
+use crate::common;
 
 use std::net::{IpAddr, SocketAddr};
 use std::time::{Duration, Instant};

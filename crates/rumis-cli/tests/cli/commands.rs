@@ -612,7 +612,7 @@ fn bench_solve_figures_name_no_code_path() {
 }
 
 /// The house rule "a stuck colour passes" (`--stuck-rule pass`) on the 4 x 1 strip where red
-/// is stuck after two dominoes (crates/rumis-core/tests/stuck_rule.rs): perft, show,
+/// is stuck after two dominoes (crates/rumis-core/tests/core/stuck_rule.rs): perft, show,
 /// moves, a record and self-play at several levels; a bad value is one clear error.
 #[test]
 fn stuck_rule_pass() {

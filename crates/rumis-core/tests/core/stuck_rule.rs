@@ -3,7 +3,7 @@
 //! figures of both rules where they differ (engine, every code path, and the oracle), and
 //! records of such games.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 

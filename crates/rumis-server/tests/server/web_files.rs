@@ -1,7 +1,7 @@
 //! The web app's files: the precompressed copies the build writes are sent to browsers that
 //! accept them, hashed assets are cached for good, everything else is revalidated.
 
-mod common;
+use crate::common;
 
 use std::net::SocketAddr;
 

@@ -1,6 +1,6 @@
 //! The server over real HTTP and WebSocket on 127.0.0.1, on a temporary SQLite file.
 
-mod common;
+use crate::common;
 
 // Each test runs on SQLite, and on PostgreSQL when RUMIS_TEST_POSTGRES_URL is set.
 on_both_databases!(

@@ -3,7 +3,7 @@
 //! stored with the game, rebuilt after a restart, carried by states and records; the AI,
 //! hints and placements play on it; a colour that passes is named.
 
-mod common;
+use crate::common;
 
 on_both_databases!(
     a_bad_inline_board_is_refused_and_creates_nothing,

@@ -2,7 +2,7 @@
 //! every verdict is the core's (`Board::from_toml`), with its message and line; bad input is
 //! a 4xx, never a 5xx.
 
-mod common;
+use crate::common;
 
 use common::*;
 use rumis_core::Board;

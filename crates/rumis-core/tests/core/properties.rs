@@ -1,7 +1,7 @@
 //! Properties that hold at every position of random games: undo restores, the incremental
 //! hash equals the one from scratch, records and notation round-trip.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 use std::sync::Arc;

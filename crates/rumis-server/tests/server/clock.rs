@@ -3,7 +3,7 @@
 //! rule decides (out, or the AI takes over); resign at any turn; bad clocks are refused and
 //! change nothing.
 
-mod common;
+use crate::common;
 
 on_both_databases!(
     bad_clocks_are_refused_and_create_nothing,

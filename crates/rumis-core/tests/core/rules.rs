@@ -2,7 +2,7 @@
 //! test calls legal is also checked against the oracle (tests/common), and every one it
 //! calls illegal must be missing from the oracle's list.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 

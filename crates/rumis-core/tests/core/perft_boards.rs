@@ -5,7 +5,7 @@
 //! engine's bulk-counting perft and by the original template-scan engine of the first
 //! commit, which agreed too. The figures are pinned here as literals.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 

@@ -384,7 +384,7 @@ fn build_configurations() -> Vec<Config> {
 }
 
 /// A strip of four columns, a1-d1, height limit 3: small enough that a colour is soon
-/// stuck, and a neighbour's stone can open a place for it again (tests/rules.rs).
+/// stuck, and a neighbour's stone can open a place for it again (tests/core/rules.rs).
 pub fn strip_board() -> Board {
     let text = "name = \"Strip\"\nprovenance = \"reconstruction\"\nhmax = { 2 = 3, 3 = 3, 4 = 3 }\ngrid = \"\"\"\n####\n\"\"\"\n";
     Board::from_toml("strip.toml", text).unwrap()

@@ -1,7 +1,7 @@
 //! The server against clients that go away, resend, flood the AI or meet a locked database
 //! (issue 16). Each test here failed on the server before the game service.
 
-mod common;
+use crate::common;
 
 on_both_databases!(
     a_reset_after_sending_a_move_strands_no_game,

@@ -3,7 +3,7 @@
 //! end, and a sample of every typed event (`rumis_server::wire`) are checked against the
 //! document's schemas. A field added in Rust and not in the document fails here.
 
-mod common;
+use crate::common;
 
 use common::*;
 use rumis_server::wire::{GameEvent, Score};

@@ -2,7 +2,7 @@
 //! the page says, and the same placement submitted as a move in a real game gets the same
 //! verdict and reason.
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::{json, Value};

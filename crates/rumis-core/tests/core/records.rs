@@ -1,7 +1,7 @@
 //! Bad records are refused with the line, the move number and the reason; no input makes
 //! the reader panic.
 
-mod common;
+use crate::common;
 
 use proptest::prelude::*;
 use rumis_core::record::{self, read_game, Record};

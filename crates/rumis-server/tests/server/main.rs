@@ -1,0 +1,19 @@
+//! The server's tests, one test binary (issue #19: twelve binaries each linked the whole
+//! server, a tenth of a clean test build). Each module is one subject; `common` holds the
+//! helpers and `on_both_databases!` (a test on SQLite, and one on PostgreSQL).
+
+#[macro_use]
+mod common;
+
+mod api;
+mod boards;
+mod clock;
+mod crash;
+mod edge;
+mod lessons;
+mod lobby;
+mod migrations;
+mod openapi;
+mod own_boards;
+mod robust;
+mod web_files;
