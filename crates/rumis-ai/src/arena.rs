@@ -34,6 +34,76 @@ pub struct GameResult {
     pub record: String,
     /// Which side (0 = A, 1 = B) played each colour, in order of play.
     pub sides: Vec<usize>,
+    /// Each player's share of the win, by player in order of play (the seat): 1 for the
+    /// winner, 1/k each for a win shared by k, 0 otherwise. In the two-player four-colour
+    /// game a player is two colours.
+    pub seat_wins: Vec<f64>,
+    /// Each player's score, by player in order of play (`Outcome::players`).
+    pub seat_scores: Vec<i32>,
+}
+
+/// One seat's figures over a match's games: who moves first, second, … wins how often and
+/// scores how much, whoever sat there.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeatFigures {
+    /// Wins, a shared win counting 1/k.
+    pub wins: f64,
+    /// The share of the games won (`wins / games`).
+    pub share: f64,
+    /// Wilson's 95% interval of that share.
+    pub low: f64,
+    pub high: f64,
+    /// The mean score, and the half width of its 95% interval (normal approximation).
+    pub mean_score: f64,
+    pub score_half_width: f64,
+}
+
+/// Each seat's figures over `results` (games of one site). The Wilson interval is that of
+/// a proportion of `games` trials; a shared win enters as its fraction, which only narrows
+/// the spread a little (shared wins are rare).
+pub fn by_seat(results: &[GameResult]) -> Vec<SeatFigures> {
+    let seats = results.iter().map(|r| r.seat_wins.len()).max().unwrap_or(0);
+    let n = results.len() as f64;
+    (0..seats)
+        .map(|seat| {
+            let wins: f64 = results
+                .iter()
+                .map(|r| r.seat_wins.get(seat).copied().unwrap_or(0.0))
+                .sum();
+            let scores: Vec<f64> = results
+                .iter()
+                .filter_map(|r| r.seat_scores.get(seat).map(|&s| f64::from(s)))
+                .collect();
+            let (low, high) = wilson(wins, n);
+            let mean_score = scores.iter().sum::<f64>() / scores.len().max(1) as f64;
+            let var = if scores.len() > 1 {
+                scores.iter().map(|s| (s - mean_score).powi(2)).sum::<f64>() / (scores.len() - 1) as f64
+            } else {
+                0.0
+            };
+            SeatFigures {
+                wins,
+                share: if n > 0.0 { wins / n } else { 0.0 },
+                low,
+                high,
+                mean_score,
+                score_half_width: 1.96 * (var / scores.len().max(1) as f64).sqrt(),
+            }
+        })
+        .collect()
+}
+
+/// Wilson's score interval (95%) for `k` successes in `n` trials.
+pub fn wilson(k: f64, n: f64) -> (f64, f64) {
+    if n <= 0.0 {
+        return (0.0, 1.0);
+    }
+    let z = 1.96f64;
+    let p = k / n;
+    let denom = 1.0 + z * z / n;
+    let centre = (p + z * z / (2.0 * n)) / denom;
+    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denom;
+    ((centre - half).max(0.0), (centre + half).min(1.0))
 }
 
 /// A match's result for A.
@@ -113,11 +183,19 @@ pub fn play_game(cfg: &MatchConfig, index: usize) -> GameResult {
         _ => outcome.winners.iter().map(|&w| sides[w]).collect(),
     };
     let a_points = winner_sides.iter().filter(|&&s| s == 0).count() as f64 / winner_sides.len().max(1) as f64;
+    let mut seat_wins = vec![0.0; outcome.players.len()];
+    for &w in &outcome.winners {
+        if let Some(share) = seat_wins.get_mut(w) {
+            *share += 1.0 / outcome.winners.len() as f64;
+        }
+    }
     GameResult {
         index,
         a_points,
         record: record::write(&game),
         sides,
+        seat_wins,
+        seat_scores: outcome.players.clone(),
     }
 }
 
@@ -220,6 +298,50 @@ mod tests {
         .unwrap();
         assert_eq!(sides_one_against_rest(1, &site), sides_for(1, 4));
         assert_eq!(sides_one_against_rest(1, &site), vec![1, 0, 1, 0]);
+    }
+
+    #[test]
+    fn wilson_interval() {
+        // 40 of 100: the textbook figures 0.309-0.498.
+        let (lo, hi) = wilson(40.0, 100.0);
+        assert!((lo - 0.3094).abs() < 1e-3 && (hi - 0.4980).abs() < 1e-3, "{lo} {hi}");
+        // None and all: the interval still has width.
+        assert_eq!(wilson(0.0, 10.0).0, 0.0);
+        assert!(wilson(0.0, 10.0).1 > 0.25);
+        assert!(wilson(10.0, 10.0).0 < 0.75);
+    }
+
+    #[test]
+    fn seat_figures_of_a_short_match() {
+        use rumis_core::Board;
+        let site = Arc::new(Site::new(Board::builtin("chullpa").unwrap().clone(), 3, Variant::Standard, None).unwrap());
+        let cfg = MatchConfig {
+            site,
+            a: PlayerSpec::Greedy,
+            b: PlayerSpec::Greedy,
+            games: 6,
+            parallel: 2,
+            search_threads: 1,
+            seed: 3,
+            one_against_rest: false,
+        };
+        let (_, results) = play_match(&cfg, |_| {});
+        for r in &results {
+            assert_eq!(r.seat_wins.len(), 3);
+            assert!(
+                (r.seat_wins.iter().sum::<f64>() - 1.0).abs() < 1e-12,
+                "one win per game: {:?}",
+                r.seat_wins
+            );
+            let game = record::read_game(&r.record).unwrap();
+            assert_eq!(r.seat_scores, game.outcome().players);
+        }
+        let seats = by_seat(&results);
+        assert_eq!(seats.len(), 3);
+        assert!((seats.iter().map(|s| s.wins).sum::<f64>() - 6.0).abs() < 1e-9);
+        for s in &seats {
+            assert!(s.low <= s.share && s.share <= s.high);
+        }
     }
 
     #[test]

@@ -172,8 +172,40 @@ pub struct MatchArgs {
     /// the table.
     #[arg(long)]
     pub one_against_rest: bool,
+    /// Also report each seat's share of the wins (95% Wilson interval) and mean score, by
+    /// order of play, whoever sat there: with A and B the same player, the advantage of
+    /// moving first, second, … (docs/first-player.md).
+    #[arg(long)]
+    pub by_seat: bool,
     #[command(flatten)]
     pub source: Source,
+}
+
+/// The `--by-seat` lines: one per player in order of play (in the two-player four-colour
+/// game a player is two colours), then the match's own line follows.
+fn seat_table(site: &rumis_core::Site, results: &[rumis_ai::arena::GameResult]) -> String {
+    let order = site.order();
+    let players = site.players();
+    let mut out = format!("by seat, in order of play ({} games):\n", results.len());
+    for (seat, f) in rumis_ai::arena::by_seat(results).iter().enumerate() {
+        let colours: String = order
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| i % players == seat)
+            .map(|(_, c)| c.letter())
+            .collect();
+        out += &format!(
+            "  seat {} ({colours}): wins {:.1}, share {:.3} (95% interval {:.3}-{:.3}); mean score {:.2} ± {:.2}\n",
+            seat + 1,
+            f.wins,
+            f.share,
+            f.low,
+            f.high,
+            f.mean_score,
+            f.score_half_width
+        );
+    }
+    out
 }
 
 pub fn run_match(args: &MatchArgs) -> Result<String, String> {
@@ -223,9 +255,14 @@ pub fn run_match(args: &MatchArgs) -> Result<String, String> {
             std::fs::write(&path, &r.record).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         }
     }
+    let by_seat = if args.by_seat {
+        seat_table(&cfg.site, &results)
+    } else {
+        String::new()
+    };
     if cfg.one_against_rest && cfg.site.players() > 2 {
         let seats = cfg.site.order().len();
-        return Ok(format!(
+        return Ok(by_seat + &format!(
             "A {} alone vs B {} at the other {} seats: {} games, A won {}, shared {}, lost {}; A's share of the wins {:.3} (95% interval {:.3}-{:.3}; chance {:.3})",
             cfg.a,
             cfg.b,
@@ -240,17 +277,18 @@ pub fn run_match(args: &MatchArgs) -> Result<String, String> {
             1.0 / seats as f64
         ));
     }
-    Ok(format!(
-        "A {} vs B {}: {} games, A won {}, shared {}, lost {}; score {:.3} (95% interval {:.3}-{:.3}); Elo {:+.0}",
-        cfg.a,
-        cfg.b,
-        summary.games,
-        summary.wins,
-        summary.draws,
-        summary.losses,
-        summary.score,
-        summary.low,
-        summary.high,
-        summary.elo
-    ))
+    Ok(by_seat
+        + &format!(
+            "A {} vs B {}: {} games, A won {}, shared {}, lost {}; score {:.3} (95% interval {:.3}-{:.3}); Elo {:+.0}",
+            cfg.a,
+            cfg.b,
+            summary.games,
+            summary.wins,
+            summary.draws,
+            summary.losses,
+            summary.score,
+            summary.low,
+            summary.high,
+            summary.elo
+        ))
 }

@@ -981,3 +981,61 @@ fn play_prompt_commands() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("--seat 3: this game has seats 1 to 2"));
 }
+
+/// `match --by-seat`: one line per seat in order of play, the shares of the wins adding up
+/// to one, each inside its interval; in the two-player four-colour game a seat is a player
+/// with two colours.
+#[test]
+fn match_by_seat() {
+    let seat_lines = |out: &str| -> Vec<(String, f64, f64, f64)> {
+        out.lines()
+            .filter(|l| l.starts_with("  seat "))
+            .map(|l| {
+                let colours = l.split(['(', ')']).nth(1).unwrap().to_string();
+                let share: f64 = l
+                    .split("share ")
+                    .nth(1)
+                    .unwrap()
+                    .split(' ')
+                    .next()
+                    .unwrap()
+                    .parse()
+                    .unwrap();
+                let interval = l.split("interval ").nth(1).unwrap().split(')').next().unwrap();
+                let (lo, hi) = interval.split_once('-').unwrap();
+                (colours, share, lo.parse().unwrap(), hi.parse().unwrap())
+            })
+            .collect()
+    };
+    for (args, colours) in [
+        (vec!["--players", "3"], vec!["R", "Y", "G"]),
+        (
+            vec!["--players", "2", "--variant", "two-player-four-colors"],
+            vec!["RG", "YB"],
+        ),
+    ] {
+        let mut all = vec![
+            "match",
+            "--a",
+            "greedy",
+            "--b",
+            "level:2",
+            "--games",
+            "6",
+            "--board",
+            "pisac",
+            "--by-seat",
+        ];
+        all.extend(args);
+        let out = ok(&all);
+        assert!(out.contains("by seat, in order of play (6 games):"), "{out}");
+        let seats = seat_lines(&out);
+        assert_eq!(seats.iter().map(|s| s.0.as_str()).collect::<Vec<_>>(), colours, "{out}");
+        let total: f64 = seats.iter().map(|s| s.1).sum();
+        assert!((total - 1.0).abs() < 0.01, "{out}");
+        for (_, share, lo, hi) in &seats {
+            assert!(lo <= share && share <= hi, "{out}");
+        }
+        assert!(out.lines().last().unwrap().contains("6 games"), "{out}");
+    }
+}
