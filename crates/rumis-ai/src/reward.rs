@@ -5,10 +5,17 @@ use rumis_core::{Position, Site};
 
 /// The reward of each colour (by colour index) at the end of a game.
 pub fn rewards(site: &Site, pos: &Position) -> [f32; 4] {
-    let outcome = pos.outcome(site);
     // The sides are the players: one colour each, or two in the two-player four-colour
-    // game, where a player's score is its better colour's (the core's outcome says so).
-    let players = &outcome.players;
+    // game, where a player's score is its better colour's (as the core's outcome says),
+    // gathered without allocating: this runs at the end of every simulation.
+    let colours = pos.colour_scores(site);
+    let mut by_player = [i32::MIN; 4];
+    for &c in site.order() {
+        if let Some(p) = site.player_of(c) {
+            by_player[p] = by_player[p].max(colours[c.index()]);
+        }
+    }
+    let players = &by_player[..site.players().min(4)];
     let rivals = (players.len().max(2) - 1) as f32;
     let reward_of = |p: usize| -> f32 {
         let s = players[p];
@@ -43,6 +50,35 @@ mod tests {
     use super::*;
     use crate::test_game as game;
     use rumis_core::{Rng, Variant};
+
+    /// The rewards rank the players of the core's outcome (the allocation-free gathering
+    /// of players' scores agrees with it), on every variant.
+    #[test]
+    fn rewards_follow_the_outcome() {
+        for (board, players, variant) in [
+            ("chullpa", 4, Variant::Standard),
+            ("pisac", 3, Variant::Standard),
+            ("pirka", 2, Variant::TwoPlayerFourColors),
+            ("tambo", 2, Variant::Standard),
+        ] {
+            for seed in 0..10 {
+                let mut g = game(board, players, variant);
+                g.play_random(&mut Rng::new(seed));
+                let o = g.outcome();
+                let r = rewards(g.site(), g.position());
+                for &a in g.site().order() {
+                    for &b in g.site().order() {
+                        let (pa, pb) = (g.site().player_of(a).unwrap(), g.site().player_of(b).unwrap());
+                        match o.players[pa].cmp(&o.players[pb]) {
+                            std::cmp::Ordering::Greater => assert!(r[a.index()] > r[b.index()]),
+                            std::cmp::Ordering::Less => assert!(r[a.index()] < r[b.index()]),
+                            std::cmp::Ordering::Equal => assert_eq!(r[a.index()], r[b.index()]),
+                        }
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn rewards_rank_and_share_ties() {

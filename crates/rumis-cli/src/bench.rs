@@ -454,11 +454,8 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
         for _ in 0..n {
             end.clone_from(&start);
             random_playout_in_place(&chullpa, &mut end, &mut rng, best, &mut set).map_err(|e| e.to_string())?;
-            sum += chullpa
-                .order()
-                .iter()
-                .map(|&c| end.score(&chullpa, c) as i64)
-                .sum::<i64>();
+            let scores = end.colour_scores(&chullpa);
+            sum += chullpa.order().iter().map(|&c| scores[c.index()] as i64).sum::<i64>();
         }
         println!(
             "{n} {} 4p playouts on {best}: mean score per colour {:.3}",

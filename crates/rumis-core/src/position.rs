@@ -827,9 +827,31 @@ impl Position {
         tops - self.left[k].count_ones() as i32
     }
 
+    /// Every colour's [`score`](Position::score), by colour index, in one pass over the
+    /// columns and without allocating: the end of every playout of the search is scored
+    /// (a colour not in the game gets a meaningless figure).
+    pub fn colour_scores(&self, site: &Site) -> [i32; 4] {
+        let mut tops = [0i32; 4];
+        // Columns off the footprint stay at height 0.
+        for c in 0..site.columns.min(MAX_COLUMNS) {
+            let h = self.heights[c];
+            if h > 0 {
+                let top = 1u16 << ((h - 1) & 15);
+                for (k, t) in tops.iter_mut().enumerate() {
+                    *t += i32::from(self.cubes[k][c] & top != 0);
+                }
+            }
+        }
+        for (t, left) in tops.iter_mut().zip(self.left) {
+            *t -= left.count_ones() as i32;
+        }
+        tops
+    }
+
     /// The scores in order of play.
     pub fn scores(&self, site: &Site) -> Vec<(Colour, i32)> {
-        site.order.iter().map(|&c| (c, self.score(site, c))).collect()
+        let all = self.colour_scores(site);
+        site.order.iter().map(|&c| (c, all[c.index()])).collect()
     }
 
     /// The result: in the two-player four-colour game a player's score is its better

@@ -75,6 +75,36 @@ fn play_undo_and_hash_on_every_configuration() {
 
 /// The same position reached by two move orders is equal and has the same hash: swap two
 /// moves of the same colour two plies apart whenever the swapped game is legal.
+/// The one-pass scores of every colour (`Position::colour_scores`, what the search scores
+/// each playout by) equal each colour's own `score`, at every position of random games on
+/// every configuration.
+#[test]
+fn colour_scores_equal_each_score_on_every_configuration() {
+    for (label, site, ruin_seed) in configurations() {
+        for seed in [3u64, 4] {
+            let mut game = new_game(site, *ruin_seed);
+            let mut rng = Rng::new(seed);
+            loop {
+                let pos = game.position();
+                let all = pos.colour_scores(site);
+                for &c in site.order() {
+                    assert_eq!(
+                        all[c.index()],
+                        pos.score(site, c),
+                        "{label} seed {seed} ply {}",
+                        game.moves().len()
+                    );
+                }
+                if game.is_over() {
+                    break;
+                }
+                let legal = game.legal_moves();
+                game.play(legal[rng.below(legal.len())]).unwrap();
+            }
+        }
+    }
+}
+
 #[test]
 fn transpositions_have_equal_positions_and_hashes() {
     let mut checked = 0;
