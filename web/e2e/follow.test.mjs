@@ -62,7 +62,11 @@ test("4 players: each opponent's move drops in, in order, one after another, and
   const page = await newPage();
   await openSeat(page, created);
   const skipped = new Set();
-  for (let round = 0; round < 3; round++) {
+  // Rounds of four moves: the third shows a drop mid-way; from the third on, S is tried on
+  // an opponent's drop until one is caught early enough (at most six rounds).
+  let rounds = 0;
+  for (let round = 0; round < 6 && (round < 3 || skipped.size === 0); round++) {
+    rounds++;
     assert.ok(await yourTurn(page));
     await keyboardMove(page);
     if (round === 1) {
@@ -70,33 +74,40 @@ test("4 players: each opponent's move drops in, in order, one after another, and
       await page.waitForFunction(() => (window.__rumisShownMoves ?? []).some((m) => m.animated && m.landedAt === null), null, { timeout: 30000 });
       await shot(page, "follow-4p-mid-animation");
     }
-    if (round === 2) {
+    if (round >= 2) {
       // S ends a drop at once: caught early in a drop (by the page's clock), S is pressed in
       // the same moment, inside the page: a key sent from here took up to 1.5 s to arrive on a
-      // loaded machine, after the drop's natural end (CI runs of this test).
-      const n = await page.waitForFunction(
-        () => {
-          const m = (window.__rumisShownMoves ?? []).find((m) => m.animated && m.landedAt === null && performance.now() - m.shownAt < 150);
-          if (!m) return undefined;
-          window.__sAt = performance.now();
-          window.dispatchEvent(new KeyboardEvent("keydown", { key: "s" }));
-          return m.number;
-        },
-        null,
-        { timeout: 30000, polling: 10 },
-      );
+      // loaded machine, after the drop's natural end (CI runs of this test). On a loaded
+      // machine the page may not poll within the first 250 ms of any of a round's three drops
+      // (a 2-core AMD EPYC, the Rust tests beside): then the next round tries again.
+      const n = await page
+        .waitForFunction(
+          () => {
+            const m = (window.__rumisShownMoves ?? []).find((m) => m.animated && m.landedAt === null && performance.now() - m.shownAt < 250);
+            if (!m) return undefined;
+            window.__sAt = performance.now();
+            window.dispatchEvent(new KeyboardEvent("keydown", { key: "s" }));
+            return m.number;
+          },
+          null,
+          { timeout: 6000, polling: 10 },
+        )
+        .catch(() => null);
+      if (n === null) continue;
       const number = await n.jsonValue();
       await page.waitForFunction((k) => window.__rumisShownMoves.find((m) => m.number === k).landedAt !== null, number);
       const m = await page.evaluate((k) => ({ ...window.__rumisShownMoves.find((m) => m.number === k), keyAt: window.__sAt }), number);
-      assert.ok(m.keyAt - m.shownAt < 150);
-      assert.ok(m.landedAt - m.keyAt < 250, `move ${number} landed ${m.landedAt - m.keyAt} ms after S, ${m.landedAt - m.shownAt} ms into its drop`);
+      assert.ok(m.keyAt - m.shownAt < 250);
+      // Landed before its natural end (DROP_MS, 500 ms), soon after S.
+      assert.ok(m.landedAt - m.keyAt < 250 && m.landedAt - m.shownAt < 500, `move ${number} landed ${m.landedAt - m.keyAt} ms after S, ${m.landedAt - m.shownAt} ms into its drop`);
       skipped.add(number);
     }
   }
+  assert.ok(skipped.size > 0, "S was pressed early in a drop within six rounds");
   assert.ok(await yourTurn(page));
   await page.waitForFunction(() => window.__rumisShownMoves.every((m) => m.landedAt !== null));
   const state = await api(server.url, `/games/${created.id}`);
-  assert.equal(state.moves_played, 12);
+  assert.equal(state.moves_played, 4 * rounds);
   const shown = await page.evaluate(() => window.__rumisShownMoves.map((m) => ({ ...m })));
   // Every move, in the server's order, shown exactly once.
   assert.deepEqual(
@@ -132,8 +143,8 @@ test("4 players: each opponent's move drops in, in order, one after another, and
   // machine, seen in CI): wait until it has shown every move the server holds.
   const after = await api(server.url, `/games/${created.id}`);
   await page.waitForFunction((n) => window.__rumisShownMoves.length >= n, after.moves_played, { timeout: 15000 });
-  const later = await page.evaluate(() => window.__rumisShownMoves.slice(12).map((m) => ({ ...m })));
-  assert.deepEqual(later.map((m) => m.number), after.moves.slice(12).map((m) => m.number));
+  const later = await page.evaluate((n) => window.__rumisShownMoves.slice(n).map((m) => ({ ...m })), 4 * rounds);
+  assert.deepEqual(later.map((m) => m.number), after.moves.slice(4 * rounds).map((m) => m.number));
   assert.ok(later.length >= 3, "a round of moves after yours");
   assert.ok(later.every((m) => !m.animated));
   assert.deepEqual(page.errors, []);
