@@ -203,12 +203,19 @@ pub async fn next_event(ws: &mut Ws) -> Value {
     }
 }
 
-/// Reads events until one of this type (returning it).
+/// Reads events until one of this type (returning it), for at most twice `WAIT`: a socket
+/// that keeps sending other events must not keep a test waiting for ever (a missed
+/// `expired` once held CI's server tests for 20 minutes).
 pub async fn next_of(ws: &mut Ws, kind: &str) -> Value {
-    loop {
-        let e = next_event(ws).await;
-        if e["type"] == kind {
-            return e;
+    let wanted = async {
+        loop {
+            let e = next_event(ws).await;
+            if e["type"] == kind {
+                return e;
+            }
         }
-    }
+    };
+    tokio::time::timeout(2 * WAIT, wanted)
+        .await
+        .unwrap_or_else(|_| panic!("no '{kind}' event in {:?}", 2 * WAIT))
 }
