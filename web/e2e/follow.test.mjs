@@ -90,7 +90,9 @@ test("4 players: each opponent's move drops in, in order, one after another, and
             return m.number;
           },
           null,
-          { timeout: 6000, polling: 10 },
+          // Checked at every animation frame, the drop's own first frame included: a timer
+          // of 10 ms fell behind on a loaded machine and missed the drops' first 250 ms.
+          { timeout: 6000, polling: "raf" },
         )
         .catch(() => null);
       if (n === null) continue;
