@@ -142,3 +142,20 @@ export function coordinateLabels(files: number, ranks: number, world: World): TH
   for (let r = 0; r < ranks; r++) out.push(make(String(r + 1), -files / 2 - 0.55, world(0, r).z));
   return out;
 }
+
+let software: boolean | undefined;
+
+/**
+ * Whether WebGL draws without a GPU here (asked once, of a throwaway context): Chromium's
+ * SwiftShader, Mesa's llvmpipe or softpipe, Windows' basic render driver.
+ */
+export function softwareRenderer(): boolean {
+  if (software === undefined) {
+    const gl = document.createElement("canvas").getContext("webgl");
+    const info = gl?.getExtension("WEBGL_debug_renderer_info");
+    const name = gl && info ? String(gl.getParameter(info.UNMASKED_RENDERER_WEBGL)) : "";
+    software = /swiftshader|llvmpipe|softpipe|software|basic render/i.test(name);
+    gl?.getExtension("WEBGL_lose_context")?.loseContext();
+  }
+  return software;
+}

@@ -3,7 +3,7 @@
 import * as THREE from "three";
 import { OrbitControls } from "three/examples/jsm/controls/OrbitControls.js";
 import type { Letter, Xyz } from "./api";
-import { coordinateLabels, labelTexture, limitOutline, tileTexture } from "./view3d-parts";
+import { coordinateLabels, labelTexture, limitOutline, softwareRenderer, tileTexture } from "./view3d-parts";
 
 export const COLOURS: Record<Letter, number> = {
   R: 0xd83a34,
@@ -53,13 +53,19 @@ export class Structure3D {
   private buildable = new Set<string>();
   protected labels = false;
   protected materials = new Map<string, THREE.Material>();
-  protected dirty = true;
   private top = false;
   private spin = 0;
+  /** Whether the picture must be drawn again at the next frame. */
+  private stale = true;
+  /** The animation frame asked for, 0 when none: a still picture asks for none. */
+  private pending = 0;
+  private disposed = false;
   private raycaster = new THREE.Raycaster();
 
   constructor(private container: HTMLElement) {
-    this.renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
+    // Multisampling costs a software renderer (no GPU: SwiftShader, llvmpipe) about a fifth
+    // of its time; there the edges stay jagged and the picture quick to turn.
+    this.renderer = new THREE.WebGLRenderer({ antialias: !softwareRenderer(), preserveDrawingBuffer: true });
     this.renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2));
     this.renderer.setClearColor(0xf4efe4);
     container.appendChild(this.renderer.domElement);
@@ -78,21 +84,38 @@ export class Structure3D {
     this.scene.add(this.board, this.cubes, this.ghost, this.marks, this.volume, this.limits);
     new ResizeObserver(() => this.resize()).observe(container);
     this.resize();
-    const loop = () => {
-      if (this.spin !== 0) {
-        this.rotateBy(this.spin);
-      }
-      this.tick(performance.now());
-      if (this.dirty) {
-        this.dirty = false;
-        this.renderer.render(this.scene, this.top ? this.topCamera : this.camera);
-      }
-      requestAnimationFrame(loop);
-    };
-    requestAnimationFrame(loop);
   }
 
-  /** Called before every frame; a subclass animates here (and sets `dirty`). */
+  /**
+   * Whether the picture must be drawn again. Setting it asks for a frame: frames are drawn
+   * only while something changes (a spin, a drop, a turn), so a still picture costs no
+   * time at all (an idle page used to run 60 empty frames a second).
+   */
+  protected get dirty() {
+    return this.stale;
+  }
+
+  protected set dirty(on: boolean) {
+    this.stale = on;
+    if (on) this.wake();
+  }
+
+  private wake() {
+    if (this.pending === 0 && !this.disposed) this.pending = requestAnimationFrame(() => this.draw());
+  }
+
+  private draw() {
+    this.pending = 0;
+    // Each step that moves something sets `dirty`, which asks for the next frame.
+    if (this.spin !== 0) this.rotateBy(this.spin);
+    this.tick(performance.now());
+    if (this.stale) {
+      this.stale = false;
+      this.renderer.render(this.scene, this.top ? this.topCamera : this.camera);
+    }
+  }
+
+  /** Called before every frame that is drawn; a subclass animates here (and sets `dirty`). */
   // eslint-disable-next-line @typescript-eslint/no-unused-vars
   protected tick(_now: number) {}
 
@@ -397,6 +420,7 @@ export class Structure3D {
 
   setSpin(speed: number) {
     this.spin = speed;
+    if (speed !== 0) this.wake();
   }
 
   zoom(factor: number) {
@@ -430,6 +454,8 @@ export class Structure3D {
   }
 
   dispose() {
+    this.disposed = true;
+    cancelAnimationFrame(this.pending);
     this.controls.dispose();
     this.renderer.dispose();
     this.canvas.remove();

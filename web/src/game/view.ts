@@ -285,6 +285,7 @@ export class GameView extends Structure3D {
     if (best !== 0) {
       this.turning = { start: performance.now(), ms: 450, angle: best, done: 0 };
       document.body.dataset.turning = "1";
+      this.dirty = true; // the first frame of the turn
     }
   }
 }
