@@ -44,8 +44,7 @@ test("without a server: How to play, the solitaire and the guided game on the en
   // The start page offers them, with no server to answer.
   await page.goto(site.url);
   await page.waitForSelector("#no-server");
-  for (const id of ["#guided-game", "#howto-link", "#puzzle-link"]) assert.ok(await page.isVisible(id), `${id} is offered`);
-  assert.ok(!(await page.isVisible("#editor-link")), "the editor needs a server");
+  for (const id of ["#guided-game", "#howto-link", "#puzzle-link", "#editor-link"]) assert.ok(await page.isVisible(id), `${id} is offered`);
   assert.ok(!(await page.isVisible("#lobby-link")), "the lobby needs a server (a static host has no /lobby)");
   assert.equal(await page.$("#clock-kind"), null, "no clock for a game in this browser: the server keeps clocks");
 
@@ -114,6 +113,66 @@ test("without a server: the pass house rule chosen on the start page holds in th
   // always made under the rulebooks' rule, whatever was chosen).
   await page.waitForFunction(() => document.querySelector(".game-title")?.dataset.stuckRule === "pass");
   assert.match(await page.textContent(".game-title"), /a stuck colour passes/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+const verdict = (page, want) => page.waitForFunction((w) => document.body.dataset.editor === w, want, { timeout: 15000 });
+
+test("without a server: the board editor checks a board with the engine, says where it is wrong, and plays a game on it", { timeout: 90_000 }, async () => {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, locale: "en" });
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  await page.goto(site.url);
+  await page.waitForSelector("#no-server");
+  await page.click("#editor-link");
+  await page.waitForURL(/\/boards\/edit\/?$/);
+  // The engine's verdicts, in the server's words: an empty board, then one drawn here.
+  await verdict(page, "refused");
+  assert.match(await page.textContent("#fault-grid"), /Line \d+: the footprint is empty/);
+  // A built-in scenario's own file, from the engine, checked by it.
+  await page.selectOption("#ed-builtin", "Coricancha");
+  await page.waitForFunction(() => document.querySelector("#ed-preview").dataset.board === "Coricancha");
+  await verdict(page, "ok");
+  assert.match(await page.textContent("#ed-evidence"), /Checks: at least 62 cells for 3 players/);
+  await page.click("#ed-new");
+  await verdict(page, "refused");
+  await page.fill("#ed-name", "Offline steps");
+  await page.fill("#ed-files", "4");
+  await page.fill("#ed-ranks", "3");
+  for (const cell of ["a1", "b1", "c1", "a2", "b2"]) await page.click(`.ed-cell[data-cell="${cell}"]`);
+  await verdict(page, "ok");
+  assert.match(await page.textContent("#ed-status"), /accepts this board \(5 columns for 4 players\)/);
+  // Refused at its line, with the core's sentence; put right, accepted again.
+  await page.fill("#ed-hmax-4", "40");
+  await verdict(page, "refused");
+  assert.match(await page.textContent("#fault-hmax"), /^Line \d+: hmax for 4 players is 40; it must be 1 to 15$/);
+  assert.equal(await page.isDisabled("#ed-play-button"), true, "no game on a refused board");
+  await page.fill("#ed-hmax-4", "8");
+  await verdict(page, "ok");
+  await shot(page, "offline-editor");
+  // A game on it against the AI, in this browser; its record carries the board.
+  await page.click("#ed-play-button");
+  await page.selectOption("#play-against", "ai:1");
+  await page.click("#play-start");
+  await page.waitForURL(/\/\?local=L[a-z0-9]+$/);
+  await page.waitForSelector('#status[data-state="your-turn"]');
+  assert.match(await page.textContent(".game-title"), /Offline steps/);
+  const record = await page.evaluate(() => {
+    const id = new URL(location.href).searchParams.get("local");
+    return new Promise((ok, fail) => {
+      const r = indexedDB.open("rumis");
+      r.onsuccess = () => {
+        const get = r.result.transaction("games").objectStore("games").get(id);
+        get.onsuccess = () => ok(get.result?.record ?? null);
+        get.onerror = () => fail(get.error);
+      };
+      r.onerror = () => fail(r.error);
+    });
+  });
+  assert.match(record ?? "", /\[BoardFile "/, "the record carries the board file");
+  await shot(page, "offline-editor-game");
   assert.deepEqual(errors, []);
   await context.close();
 });

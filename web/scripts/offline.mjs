@@ -10,8 +10,8 @@ const web = join(dirname(fileURLToPath(import.meta.url)), "..");
 const dist = join(web, "dist");
 // The pages that play without a server, each as a folder's index.html (the app routes by
 // address, and its files are addressed from the root), so a plain static file server serves
-// /puzzle and /how-to-play without rewrite rules.
-for (const page of ["puzzle", "how-to-play"]) {
+// /puzzle, /how-to-play and /boards/edit without rewrite rules.
+for (const page of ["puzzle", "how-to-play", "boards/edit"]) {
   mkdirSync(join(dist, page), { recursive: true });
   copyFileSync(join(dist, "index.html"), join(dist, page, "index.html"));
 }

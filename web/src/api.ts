@@ -255,6 +255,8 @@ export class ApiError extends Error {
     public status: number,
     public code: string,
     reason: string,
+    /** The error body's other fields (a refused board file's `line` and `message`). */
+    public detail: Record<string, unknown> = {},
   ) {
     super(reason);
   }

@@ -94,10 +94,10 @@ export class StartPage {
       // the boards, and every game is a local one.
       this.server = false;
       this.local = true;
-      // What needs a server (the editor, joining by link) is not offered; the guided game,
-      // How to play and the solitaire run on the engine here too.
-      // The lobby too: a static host has no /lobby page (it answered "not found").
-      for (const id of ["editor-link", "lobby-link"]) document.getElementById(id)?.setAttribute("hidden", "");
+      // What needs a server (the lobby, joining by link) is not offered: a static host has
+      // no /lobby page (it answered "not found"). The guided game, How to play, the
+      // solitaire and the board editor run on the engine here too.
+      document.getElementById("lobby-link")?.setAttribute("hidden", "");
       this.el.join.hidden = true;
       try {
         this.boards = (await engine.call<{ boards: BoardInfo[] }>({ cmd: "boards" })).boards;

@@ -213,64 +213,17 @@ async fn method_not_allowed() -> ApiError {
     )
 }
 
-/// A board's buildable cells for a player count (frames applied), from the core.
-pub(crate) fn layout(b: &Board, players: usize) -> wire::Layout {
-    wire::Layout {
-        hmax: b.hmax(players),
-        cells: b
-            .layout(players)
-            .into_iter()
-            .map(|(x, y, printed, limit)| wire::LayoutCell {
-                cell: rumis_core::cell_name(x, y),
-                x,
-                y,
-                printed,
-                limit,
-            })
-            .collect(),
-    }
-}
-
 async fn boards() -> Json<wire::Boards> {
-    let boards = Board::builtins()
-        .iter()
-        .map(|b| wire::BoardInfo {
-            name: b.name.clone(),
-            aliases: b.aliases.clone(),
-            files: b.files,
-            ranks: b.ranks,
-            hmax: wire::PerCount::by(|p| b.hmax(p)),
-            columns: wire::PerCount::by(|p| b.column_count(p)),
-            provenance: b.provenance.as_str().into(),
-            source: b.source.clone(),
-            layouts: wire::PerCount::by(|p| layout(b, p)),
-            evidence: crate::boards::evidence_info(b),
-        })
-        .collect();
+    let boards = Board::builtins().iter().map(rumis_wire::boards::board_info).collect();
     Json(wire::Boards { boards })
 }
 
 /// The eleven stones in the core's order: each orientation's cells and where a quarter
 /// turn about x, y or z takes it.
 async fn stones() -> Json<wire::Stones> {
-    let stones = Stone::ALL
-        .iter()
-        .map(|&s| {
-            let orientations = s.orientations();
-            wire::StoneInfo {
-                code: s.code().into(),
-                size: s.size(),
-                orientations: orientations
-                    .iter()
-                    .map(|cells| cells.iter().map(|&(x, y, z)| [x, y, z]).collect())
-                    .collect(),
-                turns: (0..orientations.len())
-                    .map(|o| [s.turn(o, 0), s.turn(o, 1), s.turn(o, 2)])
-                    .collect(),
-            }
-        })
-        .collect();
-    Json(wire::Stones { stones })
+    Json(wire::Stones {
+        stones: Stone::ALL.iter().map(|&s| rumis_wire::boards::stone_info(s)).collect(),
+    })
 }
 
 /// A JSON body: 413 when too large, 400 when not the expected JSON (every handler that
@@ -725,7 +678,7 @@ async fn puzzle_cube(
     body: Result<Bytes, axum::extract::rejection::BytesRejection>,
 ) -> Result<Json<wire::PuzzleState>, ApiError> {
     let req: CubeRequest = parse_body(body)?;
-    let answer = tokio::task::spawn_blocking(move || crate::puzzle::cube(&req.size, &req.moves))
+    let answer = tokio::task::spawn_blocking(move || rumis_wire::puzzle::cube(&req.size, &req.moves))
         .await
         .map_err(|e| ApiError::internal(e.to_string()))??;
     Ok(Json(answer))
@@ -733,7 +686,7 @@ async fn puzzle_cube(
 
 /// A solution to watch, stone by stone: `cube3` or `tower5`.
 async fn puzzle_solution(Path(name): Path<String>) -> Result<Json<wire::PuzzleSolution>, ApiError> {
-    let answer = tokio::task::spawn_blocking(move || crate::puzzle::solution(&name))
+    let answer = tokio::task::spawn_blocking(move || rumis_wire::puzzle::solution(&name))
         .await
         .map_err(|e| ApiError::internal(e.to_string()))??;
     Ok(Json(answer))

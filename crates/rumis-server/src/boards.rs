@@ -11,23 +11,14 @@ use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use rumis_core::{cell_name, Frame};
-use rumis_core::{Board, Constraint};
+use rumis_core::Board;
 use serde::Deserialize;
 
 use crate::error::{printable, ApiError};
-use crate::wire::{self, PerCount};
+use crate::wire;
 use crate::App;
 
-/// The longest board file taken, whatever the server's body limit: a board has at most
-/// 128 cells, so a longer file is almost all evidence text.
-pub const MAX_BOARD_TEXT: usize = 16 * 1024;
-
-/// The file name used in messages when the client names none.
-const DEFAULT_FILE: &str = "board.toml";
-
-/// The name a game's own board file goes by in messages (`board_file:3: ...`).
-pub const INLINE_FILE: &str = "board_file";
+pub use rumis_wire::boards::{DEFAULT_FILE, INLINE_FILE, MAX_BOARD_TEXT};
 
 /// A request body that carries a board file may be this large whatever the server's body
 /// limit: the file's 16 KB, escaped in JSON, with the request's other fields.
@@ -70,7 +61,7 @@ async fn check(body: Result<Bytes, BytesRejection>) -> Result<Json<wire::BoardCh
 
 /// The core's verdict on a board file: the board as JSON, or its error with the line.
 pub fn check_board(file: &str, text: &str) -> Result<wire::CheckedBoard, ApiError> {
-    read_board(file, text).map(|board| board_json(&board))
+    read_board(file, text).map(|board| rumis_wire::boards::checked_board(&board))
 }
 
 /// A board file's text no longer than [`MAX_BOARD_TEXT`], else `413 body_too_large`.
@@ -108,83 +99,5 @@ async fn builtin_toml(Path(name): Path<String>) -> Response {
             ),
         )
         .into_response(),
-    }
-}
-
-/// A board as the editor needs it: every field of its file, and what the core derives
-/// from it for each player count.
-pub fn board_json(b: &Board) -> wire::CheckedBoard {
-    let footprint = (0..b.ranks)
-        .flat_map(|y| (0..b.files).map(move |x| (x, y)))
-        .filter_map(|(x, y)| {
-            b.cell(x, y).map(|p| wire::FootprintCell {
-                cell: cell_name(x, y),
-                x,
-                y,
-                printed: (p > 0).then_some(p),
-            })
-        })
-        .collect();
-    wire::CheckedBoard {
-        name: b.name.clone(),
-        aliases: b.aliases.clone(),
-        provenance: b.provenance.as_str().into(),
-        source: b.source.clone(),
-        files: b.files,
-        ranks: b.ranks,
-        footprint,
-        hmax: PerCount::by(|p| b.hmax(p)),
-        frames: PerCount::by(|p| b.frame(p).map(|f| frame_info(&f))),
-        columns: PerCount::by(|p| b.column_count(p)),
-        volume: PerCount::by(|p| b.volume(p)),
-        layouts: PerCount::by(|p| crate::api::layout(b, p)),
-        evidence: evidence_info(b),
-    }
-}
-
-/// A board's sourced facts: each fact, its source and its checkable constraints.
-pub fn evidence_info(b: &Board) -> Vec<wire::EvidenceInfo> {
-    b.evidence
-        .iter()
-        .map(|e| wire::EvidenceInfo {
-            fact: e.fact.clone(),
-            source: e.source.clone(),
-            constraints: e.constraints.iter().map(constraint_info).collect(),
-        })
-        .collect()
-}
-
-fn frame_info(f: &Frame) -> wire::FrameInfo {
-    wire::FrameInfo {
-        text: f.to_string(),
-        files: [f.files.0, f.files.1],
-        ranks: [f.ranks.0, f.ranks.1],
-    }
-}
-
-/// A constraint as its file writes it (`kind`, and `players` with `value`, or the frame
-/// counts), with the core's words for it.
-fn constraint_info(c: &Constraint) -> wire::ConstraintInfo {
-    let text = c.to_string();
-    match *c {
-        Constraint::MinCells { players, cells } => wire::ConstraintInfo::MinCells {
-            players,
-            value: cells,
-            text,
-        },
-        Constraint::Hmax { players, height } => wire::ConstraintInfo::Hmax {
-            players,
-            value: height,
-            text,
-        },
-        Constraint::ReachesLevel { players, level } => wire::ConstraintInfo::ReachesLevel {
-            players,
-            value: level,
-            text,
-        },
-        Constraint::FramesFor(ref counts) => wire::ConstraintInfo::FramesFor {
-            counts: counts.clone(),
-            text,
-        },
     }
 }

@@ -9,6 +9,7 @@ use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 
 use rumis_core::{Board, BoardError, SetupError};
+use rumis_wire::puzzle::PuzzleError;
 
 use crate::wire::{ErrorBody, ErrorDetail};
 
@@ -194,6 +195,29 @@ impl From<SetupError> for ApiError {
             e => e.to_string(),
         };
         ApiError::bad_request("bad_setup", reason)
+    }
+}
+
+/// A puzzle request refused: a bad box `400 bad_size`, too many stones `400 bad_json`, a
+/// stone the rules refuse `422 illegal_move` (with its index), an unknown puzzle `404`.
+impl From<PuzzleError> for ApiError {
+    fn from(e: PuzzleError) -> ApiError {
+        match e {
+            PuzzleError::BadSize(_) => ApiError::bad_request("bad_size", e.to_string()),
+            PuzzleError::TooManyStones => ApiError::bad_request("bad_json", e.to_string()),
+            PuzzleError::IllegalStone { index, .. } => {
+                ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "illegal_move", e.to_string()).with(ErrorDetail {
+                    index: Some(index),
+                    ..ErrorDetail::default()
+                })
+            }
+            PuzzleError::NotFound(name) => ApiError::new(
+                StatusCode::NOT_FOUND,
+                "not_found",
+                format!("no puzzle '{}'; there are cube3 and tower5", printable(&name)),
+            ),
+            PuzzleError::Internal(why) => ApiError::internal(why),
+        }
     }
 }
 

@@ -25,7 +25,6 @@ mod game;
 mod guard;
 mod lessons;
 mod lobby_api;
-mod puzzle;
 mod queue;
 mod ratelimit;
 mod ratings;
@@ -34,7 +33,9 @@ mod service;
 mod store;
 mod view;
 mod webdir;
-pub mod wire;
+/// The API's answers and events as typed structs (their own crate: the in-browser engine
+/// answers in the same shapes).
+pub use rumis_wire as wire;
 pub mod ws;
 
 use std::net::SocketAddr;

@@ -1,7 +1,7 @@
 //! The view of a game (`wire::State`, `wire::Placements`, …), computed by the core from
 //! the stored moves.
 
-use rumis_core::{Cube, Game, Move, Outcome, Position, Site};
+use rumis_core::{Cube, Game, Move, Outcome};
 
 use crate::wire;
 
@@ -25,21 +25,7 @@ pub fn placement(game: &Game, m: Move) -> wire::Placement {
     placement_on(game.site(), game.position(), m)
 }
 
-/// Cubes as `[[x, y, z], ...]`.
-pub fn cubes_of(cubes: &[(u8, u8, u8)]) -> Vec<wire::Cube> {
-    cubes.iter().map(|&(x, y, z)| [x, y, z]).collect()
-}
-
-/// A placement on a position, with its stone, orientation and the cubes it would occupy.
-pub fn placement_on(site: &Site, pos: &Position, m: Move) -> wire::Placement {
-    let t = site.template(m);
-    wire::Placement {
-        placement: site.notation(m),
-        stone: t.stone.code().to_string(),
-        orientation: t.orientation as usize,
-        cubes: cubes_of(&site.cubes(pos, m)),
-    }
-}
+pub use rumis_wire::boards::{cubes_of, placement_on};
 
 /// Every legal placement of the colour to move after the first `at` moves, sorted by text.
 pub fn placements(l: &Loaded, at: Option<usize>) -> wire::Placements {

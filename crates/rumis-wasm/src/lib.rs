@@ -11,7 +11,6 @@
 //! `{"error": CODE, "reason": TEXT}` (a failed command changes nothing — there is nothing
 //! to change). The commands are listed in [`handle`].
 
-mod boards;
 #[cfg(target_arch = "wasm32")]
 mod ffi;
 mod puzzle;
@@ -19,6 +18,8 @@ mod view;
 
 use rumis_ai::{level_config, Mcts, MctsConfig, SearchResult};
 use rumis_core::{record, Board, BoardSource, Game, GameSetup, Rng, Ruins, SetupError, Stone, Variant};
+use rumis_wire as wire;
+use rumis_wire::boards::{self, DEFAULT_FILE, INLINE_FILE, MAX_BOARD_TEXT};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -51,18 +52,32 @@ fn now_ms() -> f64 {
     START.get_or_init(Instant::now).elapsed().as_secs_f64() * 1000.0
 }
 
-/// A failed command: a stable code for programs and a sentence for people.
+/// A failed command: a stable code for programs and a sentence for people, and fields for
+/// a program as the server's error body has them (a refused board file's `file`, `line`
+/// and `message`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Failure {
     pub code: &'static str,
     pub reason: String,
+    pub detail: serde_json::Map<String, Value>,
 }
 
 fn fail(code: &'static str, reason: impl Into<String>) -> Failure {
     Failure {
         code,
         reason: reason.into(),
+        detail: serde_json::Map::new(),
     }
+}
+
+/// A board file the core refused: `bad_board` with the core's message, and its file, line
+/// and message apart (as the server's `422 bad_board`).
+fn bad_board(e: rumis_core::BoardError) -> Failure {
+    let mut f = fail("bad_board", e.to_string());
+    f.detail.insert("file".into(), json!(e.file));
+    f.detail.insert("line".into(), json!(e.line));
+    f.detail.insert("message".into(), json!(e.message));
+    f
 }
 
 #[derive(Deserialize)]
@@ -75,7 +90,12 @@ struct Request {
 struct NewGame {
     #[allow(dead_code)]
     cmd: String,
-    board: String,
+    /// A built-in scenario by name, or else
+    #[serde(default)]
+    board: Option<String>,
+    /// a board file's text (rules §3), as the server's `board_file`.
+    #[serde(default)]
+    board_file: Option<String>,
     players: usize,
     #[serde(default)]
     variant: Option<String>,
@@ -142,7 +162,7 @@ struct OnGame {
 
 /// Answers one request. Commands:
 ///
-/// - `new` {board, players, variant?, colours?, stuck_rule?, ruins_seed?, ruins?} →
+/// - `new` {board or board_file, players, variant?, colours?, stuck_rule?, ruins_seed?, ruins?} →
 ///   {record, state}
 /// - `read_record` {text} → {record, board, players, variant, moves}: a record checked and
 ///   written back by the core
@@ -168,11 +188,20 @@ struct OnGame {
 /// - `puzzle` {size, moves} → the box after the stones (the server's `POST /puzzles/cube`)
 /// - `puzzle_solution` {name} → `cube3` or `tower5` to watch (`GET /puzzles/{name}`)
 /// - `lessons` → the "How to play" examples (`GET /lessons`)
-/// - `boards` → {boards: [...]}, `stones` → {stones: [...]}
+/// - `boards` → {boards: [...]}, `stones` → {stones: [...]} (`GET /boards`, `GET /stones`)
+/// - `check_board` {toml, file?} → {board}: the board file read by the core, as the
+///   server's `POST /boards/check` answers (refused: `bad_board` with `file`, `line`,
+///   `message`)
+/// - `board_toml` {name} → {toml}: a scenario's own board file
 pub fn handle(request: &str) -> String {
     let answer = match dispatch(request) {
         Ok(v) => v,
-        Err(f) => json!({ "error": f.code, "reason": f.reason }),
+        Err(f) => {
+            let mut body = f.detail;
+            body.insert("error".into(), json!(f.code));
+            body.insert("reason".into(), json!(f.reason));
+            Value::Object(body)
+        }
     };
     answer.to_string()
 }
@@ -294,10 +323,66 @@ fn dispatch(request: &str) -> Result<Value, Failure> {
         }
         "lessons" => puzzle::lessons(),
         "engine" => Ok(json!({ "code_path": rumis_core::CodePath::active().name() })),
-        "boards" => Ok(json!({ "boards": Board::builtins().iter().map(boards::board_json).collect::<Vec<_>>() })),
-        "stones" => Ok(json!({ "stones": Stone::ALL.iter().map(|&s| boards::stone_json(s)).collect::<Vec<_>>() })),
+        "boards" => to_value(wire::Boards {
+            boards: Board::builtins().iter().map(boards::board_info).collect(),
+        }),
+        "stones" => to_value(wire::Stones {
+            stones: Stone::ALL.iter().map(|&s| boards::stone_info(s)).collect(),
+        }),
+        "check_board" => {
+            #[derive(Deserialize)]
+            #[serde(deny_unknown_fields)]
+            struct CheckBoard {
+                #[allow(dead_code)]
+                cmd: String,
+                toml: String,
+                #[serde(default)]
+                file: Option<String>,
+            }
+            let r: CheckBoard =
+                serde_json::from_str(request).map_err(|e| fail("bad_request", format!("check_board: {e}")))?;
+            board_text_size(&r.toml)?;
+            let file = r.file.as_deref().unwrap_or(DEFAULT_FILE);
+            let board = Board::from_toml(file, &r.toml).map_err(bad_board)?;
+            to_value(wire::BoardChecked {
+                board: boards::checked_board(&board),
+            })
+        }
+        "board_toml" => {
+            #[derive(Deserialize)]
+            #[serde(deny_unknown_fields)]
+            struct BoardToml {
+                #[allow(dead_code)]
+                cmd: String,
+                name: String,
+            }
+            let r: BoardToml =
+                serde_json::from_str(request).map_err(|e| fail("bad_request", format!("board_toml: {e}")))?;
+            match Board::builtin_file(&r.name) {
+                Some(text) => Ok(json!({ "toml": text })),
+                None => Err(fail("not_found", format!("no scenario '{}'", r.name.escape_debug()))),
+            }
+        }
         other => Err(fail("unknown_command", format!("unknown command '{other}'"))),
     }
+}
+
+fn to_value<T: serde::Serialize>(answer: T) -> Result<Value, Failure> {
+    serde_json::to_value(answer).map_err(|e| fail("internal", e.to_string()))
+}
+
+/// A board file's text no longer than the server takes ([`MAX_BOARD_TEXT`]).
+fn board_text_size(text: &str) -> Result<(), Failure> {
+    if text.len() > MAX_BOARD_TEXT {
+        return Err(fail(
+            "body_too_large",
+            format!(
+                "the board file is {} bytes; at most {MAX_BOARD_TEXT} are taken",
+                text.len()
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// The game a record describes, replayed by the core on the built-in boards.
@@ -308,7 +393,23 @@ pub fn load(text: &str) -> Result<Game, Failure> {
 fn new_game(r: &NewGame) -> Result<Game, Failure> {
     // The core reads and checks the setup: its words are every front end's.
     let bad = |e: SetupError| fail("bad_setup", e.to_string());
-    let mut setup = GameSetup::new(BoardSource::Builtin(r.board.clone()), r.players);
+    let board = match (&r.board_file, &r.board) {
+        (Some(text), _) => {
+            board_text_size(text)?;
+            BoardSource::File {
+                name: INLINE_FILE.into(),
+                text: text.clone(),
+            }
+        }
+        (None, Some(name)) => BoardSource::Builtin(name.clone()),
+        (None, None) => {
+            return Err(fail(
+                "bad_setup",
+                "say which board: board (a scenario's name) or board_file (a board file's text)",
+            ))
+        }
+    };
+    let mut setup = GameSetup::new(board, r.players);
     setup
         .set_given([
             ("variant", r.variant.as_deref()),

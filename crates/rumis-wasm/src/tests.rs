@@ -261,3 +261,61 @@ fn the_puzzle_and_the_lessons_without_a_server() {
     assert_eq!(lessons["examples"][0]["id"], "first_stone");
     assert!(lessons["scores"].as_array().is_some_and(|s| !s.is_empty()));
 }
+
+/// The board editor without a server: a scenario's own file, checked by the core in the
+/// server's shape; a refused file names its line; a game on the file is played and its
+/// record carries the board.
+#[test]
+fn the_board_editor_without_a_server() {
+    let text = call(json!({ "cmd": "board_toml", "name": "chullpa" }))["toml"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let checked = call(json!({ "cmd": "check_board", "toml": text }));
+    let board = Board::from_toml("board.toml", &text).unwrap();
+    assert_eq!(
+        checked,
+        serde_json::to_value(wire::BoardChecked {
+            board: boards::checked_board(&board)
+        })
+        .unwrap()
+    );
+    assert_eq!(checked["board"]["columns"]["4"], 20);
+
+    let broken = format!("{text}\nnot toml at all\n");
+    let refused = call(json!({ "cmd": "check_board", "toml": broken, "file": "mine.toml" }));
+    assert_eq!(refused["error"], "bad_board", "{refused}");
+    assert_eq!(refused["file"], "mine.toml");
+    assert!(refused["line"].as_u64().unwrap() >= 1, "{refused}");
+    assert!(
+        refused["reason"].as_str().unwrap().starts_with("mine.toml:"),
+        "{refused}"
+    );
+
+    let huge = "#".repeat(MAX_BOARD_TEXT + 1);
+    assert_eq!(
+        call(json!({ "cmd": "check_board", "toml": huge }))["error"],
+        "body_too_large"
+    );
+    assert_eq!(
+        call(json!({ "cmd": "board_toml", "name": "atlantis" }))["error"],
+        "not_found"
+    );
+
+    // A board of one's own (a built-in's file under its own name is the built-in).
+    let own = text.replace(
+        "name = \"Chullpa\"\naliases = [\"tower\", \"Turm\"]",
+        "name = \"My tower\"\naliases = []",
+    );
+    assert_ne!(own, text);
+    let a = call(json!({ "cmd": "new", "board_file": own, "players": 2 }));
+    let record = a["record"].as_str().unwrap().to_string();
+    assert!(record.contains("[BoardFile "), "{record}");
+    let played = call(json!({ "cmd": "play", "record": record, "placement": a["state"]["legal_moves"][0] }));
+    assert_eq!(played["number"], 1, "{played}");
+    let bad = call(json!({ "cmd": "new", "board_file": "files = 0", "players": 2 }));
+    assert_eq!(bad["error"], "bad_setup", "{bad}");
+    assert!(bad["reason"].as_str().unwrap().contains("board_file"), "{bad}");
+    let none = call(json!({ "cmd": "new", "players": 2 }));
+    assert_eq!(none["error"], "bad_setup", "{none}");
+}

@@ -1,8 +1,13 @@
 // The core's verdict on the board being edited, through the server
 // (`POST /api/v1/boards/check`): the file written from the draft is sent after a short
 // pause in the changes, and the answer to the latest one is announced. Also the small
-// fetches the editor needs (the built-in boards and their files).
+// fetches the editor needs (the built-in boards and their files). Without a server (a
+// static copy of the app, or offline) the engine in this browser answers each of them in
+// the server's shapes: the same core reads the file.
+import { ApiError } from "../api";
 import type { BoardInfo } from "../api";
+import { engine } from "../engine/client";
+import { serverOr } from "../engine/fallback";
 import { Emitter } from "./state";
 import type { CheckedBoard, Target, Written } from "./toml";
 
@@ -40,30 +45,57 @@ async function call(method: string, path: string, body?: unknown): Promise<Respo
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch {
-    throw new Refused({ code: "network", reason: "the server cannot be reached", line: null, message: "" });
+    throw new ApiError(0, "network", "the server cannot be reached");
   }
   if (!res.ok) {
     const e = (await res.json().catch(() => ({}))) as { error?: string; reason?: string; line?: number; message?: string };
+    // Not the API's error body (a static file server's page): there is no server here.
+    if (!e.error) throw new ApiError(res.status, "http", `${res.status} ${res.statusText}`);
     const reason = e.reason ?? `${res.status} ${res.statusText}`;
-    throw new Refused({ code: e.error ?? "http", reason, line: e.line ?? null, message: e.message ?? reason });
+    throw new Refused({ code: e.error, reason, line: e.line ?? null, message: e.message ?? reason });
   }
   return res;
+}
+
+/** The engine's refusal as the server's: the same codes, line and message. */
+async function local<T>(request: Record<string, unknown>): Promise<T> {
+  try {
+    return await engine.call<T>(request);
+  } catch (e) {
+    if (!(e instanceof ApiError)) throw e;
+    const line = typeof e.detail.line === "number" ? e.detail.line : null;
+    const message = typeof e.detail.message === "string" ? e.detail.message : e.message;
+    throw new Refused({ code: e.code, reason: e.message, line, message });
+  }
 }
 
 /** The core's reading of a board file: the board, or the fault with its line. */
 export async function checkText(toml: string, file?: string): Promise<{ board: CheckedBoard } | { fault: Fault }> {
   try {
-    const res = await call("POST", "/boards/check", file ? { toml, file } : { toml });
-    return (await res.json()) as { board: CheckedBoard };
+    const body = file ? { toml, file } : { toml };
+    return await serverOr(
+      async () => (await (await call("POST", "/boards/check", body)).json()) as { board: CheckedBoard },
+      () => local<{ board: CheckedBoard }>({ cmd: "check_board", ...body }),
+    );
   } catch (e) {
     if (e instanceof Refused) return { fault: e.fault };
     throw e;
   }
 }
 
-export const builtins = async () => ((await (await call("GET", "/boards")).json()) as { boards: BoardInfo[] }).boards;
+export const builtins = async () =>
+  (
+    await serverOr(
+      async () => (await (await call("GET", "/boards")).json()) as { boards: BoardInfo[] },
+      () => local<{ boards: BoardInfo[] }>({ cmd: "boards" }),
+    )
+  ).boards;
 
-export const builtinFile = async (name: string) => (await call("GET", `/boards/${encodeURIComponent(name)}/toml`)).text();
+export const builtinFile = (name: string) =>
+  serverOr(
+    async () => (await call("GET", `/boards/${encodeURIComponent(name)}/toml`)).text(),
+    async () => (await local<{ toml: string }>({ cmd: "board_toml", name })).toml,
+  );
 
 /** Cells a message names ("frame a1:c2 …", "… at b1 …") that lie on a grid of this size. */
 export function namedCells(message: string, files: number, ranks: number): [number, number][] {

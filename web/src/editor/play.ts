@@ -1,7 +1,10 @@
-// "Play on this board": a game on the server on the board being edited, exactly the file
-// the core accepted (sent inline as `board_file`), against the AI or hot-seat, under the
-// house rules chosen. The server reads the file again with the core; its refusal is shown.
+// "Play on this board": a game on the board being edited, exactly the file the core
+// accepted (sent inline as `board_file`), against the AI or hot-seat, under the house rules
+// chosen: on the server, or in this browser when there is none (a static copy of the app,
+// or offline). Either reads the file again with the core; its refusal is shown.
 import { api, tokens } from "../api";
+import { serverOr } from "../engine/fallback";
+import { localBackend } from "../engine/local";
 import { errorText } from "../errors";
 import { HouseRules } from "../houserules";
 import { t } from "../i18n";
@@ -67,15 +70,28 @@ export class PlayPanel {
     const seats = Array.from({ length: this.players }, (_, i) => (hot || i === 0 ? { kind: "human" } : { kind: "ai", level }));
     const stuck = this.rules.stuckRule;
     try {
-      const created = await api.create({
-        board_file: this.text,
-        players: this.players,
-        hot_seat: hot,
-        seats,
-        ...(stuck === "out" ? {} : { stuck_rule: stuck }),
-      });
-      for (const s of created.seats) if (s.token) tokens.add(created.id, s.seat, s.token);
-      location.href = `/game/${created.id}`;
+      location.href = await serverOr(
+        async () => {
+          const created = await api.create({
+            board_file: this.text,
+            players: this.players,
+            hot_seat: hot,
+            seats,
+            ...(stuck === "out" ? {} : { stuck_rule: stuck }),
+          });
+          for (const s of created.seats) if (s.token) tokens.add(created.id, s.seat, s.token);
+          return `/game/${created.id}`;
+        },
+        () =>
+          localBackend.create({
+            board_file: this.text,
+            players: this.players,
+            variant: "standard",
+            seats: seats as { kind: "human" | "ai"; level?: number }[],
+            hot_seat: hot,
+            stuck_rule: stuck,
+          }),
+      );
     } catch (e) {
       this.fault.textContent = t("editor.play.refused", { reason: errorText(e) });
     }

@@ -37,7 +37,7 @@ export class EngineClient {
       this.pending.set(id, { resolve, reject });
       worker.postMessage({ id, request });
     }).then((a) => {
-      if (typeof a.error === "string") throw new ApiError(a.error === "illegal_move" ? 422 : 409, a.error, String(a.reason ?? a.error));
+      if (typeof a.error === "string") throw new ApiError(a.error === "illegal_move" || a.error === "bad_board" ? 422 : 409, a.error, String(a.reason ?? a.error), a);
       return a as T;
     });
   }

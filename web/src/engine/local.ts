@@ -10,7 +10,10 @@ import { localGames, localGameUrl } from "./games";
 import type { LocalGame, LocalSeat } from "./games";
 
 export interface LocalSetup {
-  board: string;
+  /** A built-in scenario, or else */
+  board?: string;
+  /** a board file's text (the board editor's), which the game's record then carries. */
+  board_file?: string;
   players: number;
   variant: string;
   seats: LocalSeat[];
@@ -46,7 +49,7 @@ class LocalBackend implements GameBackend {
     const seed = crypto.getRandomValues(new Uint32Array(1))[0];
     const made = await engine.call<{ record: string }>({
       cmd: "new",
-      board: setup.board,
+      ...(setup.board_file ? { board_file: setup.board_file } : { board: setup.board }),
       players: setup.players,
       variant: setup.variant,
       ...(setup.variant === "ruinas" ? { ruins_seed: seed } : {}),

@@ -1,9 +1,16 @@
 //! The API's answers and events as typed structs: what goes over the wire is what these
 //! serialize to. `tests/server/openapi.rs` checks every field against `docs/server-openapi.yaml`.
+//!
+//! The server (`rumis-server`) and the engine in the browser (`rumis-wasm`) both answer in
+//! these shapes, so the web app reads one shape from either; the answers that need no game
+//! store — the boards, the stones, the solitaire — are built here from the core, once
+//! ([`boards`], [`puzzle`]).
 
 use serde::{Deserialize, Serialize};
 
+pub mod boards;
 mod lobby;
+pub mod puzzle;
 pub use lobby::*;
 
 /// `201` to `POST /games/{id}/moves` (and `200` with the same body to the same move sent
