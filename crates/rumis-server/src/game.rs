@@ -366,24 +366,7 @@ pub(crate) fn play(
     Ok((ack, events))
 }
 
-/// The colours the turn went past after move `i` (0-based) while they stayed in: under the
-/// pass rule (rules §6) a colour that cannot place passes; under the rulebooks' rule a
-/// colour passed over is out, so none is listed. Who moves next is the core's answer.
-pub fn passed_after(game: &Game, i: usize) -> Vec<Colour> {
-    let order = &game.site().order();
-    let (Some(mover), Some(after)) = (game.mover(i), game.positions().get(i + 1)) else {
-        return Vec::new();
-    };
-    let next = after.to_move(game.site());
-    let Some(from) = order.iter().position(|&c| c == mover) else {
-        return Vec::new();
-    };
-    (1..order.len())
-        .map(|k| order[(from + k) % order.len()])
-        .take_while(|&c| Some(c) != next)
-        .filter(|&c| !after.is_out(c))
-        .collect()
-}
+pub use rumis_wire::game::passed_after;
 
 pub(crate) fn event(game: &str, after_move: Option<i64>, body: GameEvent) -> Event {
     Event::new(game, after_move, body)

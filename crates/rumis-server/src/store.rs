@@ -86,7 +86,6 @@ pub struct Seat {
 pub struct MoveRow {
     pub number: i64,
     pub placement: String,
-    pub colour: String,
     pub created: i64,
 }
 
@@ -537,17 +536,15 @@ impl Store {
                 token_hash: r.try_get("token_hash")?,
             });
         }
-        let move_rows =
-            sqlx::query("SELECT number, placement, colour, created FROM moves WHERE game = $1 ORDER BY number")
-                .bind(id)
-                .fetch_all(&mut *conn)
-                .await?;
+        let move_rows = sqlx::query("SELECT number, placement, created FROM moves WHERE game = $1 ORDER BY number")
+            .bind(id)
+            .fetch_all(&mut *conn)
+            .await?;
         let mut moves = Vec::new();
         for r in &move_rows {
             moves.push(MoveRow {
                 number: r.try_get("number")?,
                 placement: r.try_get("placement")?,
-                colour: r.try_get("colour")?,
                 created: r.try_get("created")?,
             });
         }

@@ -319,3 +319,45 @@ fn the_board_editor_without_a_server() {
     let none = call(json!({ "cmd": "new", "players": 2 }));
     assert_eq!(none["error"], "bad_setup", "{none}");
 }
+
+/// A local game under the pass rule names who passed after each move, as the server's
+/// state does (before, the engine's state had no `passed`, so the page could not say it).
+#[test]
+fn a_local_pass_rule_game_names_the_passes() {
+    use rumis_core::{Site, StuckRule};
+    use std::sync::Arc;
+    let board = Board::builtin("chullpa").unwrap().clone();
+    let site = Arc::new(
+        Site::new(board, 4, Variant::Standard, None)
+            .unwrap()
+            .with_stuck_rule(StuckRule::Pass),
+    );
+    let order = site.order().to_vec();
+    for seed in 0..2000 {
+        let mut game = Game::new(site.clone());
+        game.play_random(&mut Rng::new(seed));
+        let skip = (0..game.moves().len().saturating_sub(1)).find_map(|i| {
+            let (a, b) = (game.mover(i)?, game.mover(i + 1)?);
+            let from = order.iter().position(|&c| c == a)?;
+            let skipped = order[(from + 1) % 4];
+            (skipped != b && !game.positions()[i + 1].is_out(skipped)).then_some((i, skipped))
+        });
+        let Some((at, colour)) = skip else { continue };
+        let st = call(json!({ "cmd": "state", "record": record::write(&game) }));
+        assert_eq!(st["site"]["stuck_rule"], "pass");
+        let passed = &st["moves"][at]["passed"];
+        assert!(
+            passed.as_array().unwrap().contains(&json!(colour.to_string())),
+            "{passed}"
+        );
+        assert_eq!(
+            st["moves"][at]["passed"],
+            json!(rumis_wire::game::passed_after(&game, at)
+                .iter()
+                .map(|c| c.to_string())
+                .collect::<Vec<_>>())
+        );
+        return;
+    }
+    panic!("no pass in 2000 random games");
+}

@@ -9,6 +9,7 @@
 use serde::{Deserialize, Serialize};
 
 pub mod boards;
+pub mod game;
 mod lobby;
 pub mod puzzle;
 pub use lobby::*;
