@@ -213,7 +213,7 @@ pub fn level_config(level: u8) -> MctsConfig {
 
 /// Levels 1-9, spaced by self-play on four scenarios (docs/strength.md):
 ///
-/// - 1: a beginner — a uniformly random move 40% of the time, otherwise a softmax
+/// - 1: a beginner — a uniformly random move 60% of the time, otherwise a softmax
 ///   (temperature 2) over the greedy evaluations;
 /// - 2: a noisy greedy player (temperature 0.7, a random move 15% of the time);
 /// - 3: greedy, the best immediate evaluation;
@@ -222,7 +222,7 @@ pub fn level_config(level: u8) -> MctsConfig {
 /// - 9: the same search for 4.5 s a move (on `threads` threads).
 pub fn level(l: u8, seed: u64, threads: usize) -> Box<dyn Player> {
     match l {
-        0 | 1 => Box::new(GreedyPlayer::noisy(seed, 2.0, 0.4, "level:1")),
+        0 | 1 => Box::new(GreedyPlayer::noisy(seed, 2.0, 0.6, "level:1")),
         2 => Box::new(GreedyPlayer::noisy(seed, 0.7, 0.15, "level:2")),
         3 => Box::new(GreedyPlayer::noisy(seed, 0.0, 0.0, "level:3")),
         _ => Box::new(Mcts::new(MctsConfig {
