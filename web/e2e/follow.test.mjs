@@ -53,13 +53,40 @@ async function keyboardMove(page) {
   await waitMovePast(page, before);
 }
 
+/** Red (this page's seat) has no place left: the game goes on without it, so the rounds
+ * this test counts cannot be played. */
+class RedOut extends Error {}
+
+async function stillIn(page) {
+  if (!(await yourTurn(page))) throw new RedOut("red has no place left");
+}
+
+// Red plays the first place offered each turn, which on Coricancha can leave it without a
+// place within the seven turns this test needs (about one game in ten, measured through
+// the API; more often on a loaded machine, where catching a drop takes more rounds): then
+// the test is played again on a new game, at most three times.
 test("4 players: each opponent's move drops in, in order, one after another, and is listed", async () => {
+  for (let attempt = 1; ; attempt++) {
+    const pages = [];
+    try {
+      await fourPlayerRounds(pages);
+      return;
+    } catch (e) {
+      if (!(e instanceof RedOut) || attempt === 3) throw e;
+      console.log(`# red had no place left in game ${attempt}; a new game`);
+      for (const p of pages) await p.context().close();
+    }
+  }
+});
+
+async function fourPlayerRounds(pages) {
   const created = await create({
     board: "coricancha",
     players: 4,
     seats: [{ kind: "human" }, { kind: "ai", level: 1 }, { kind: "ai", level: 1 }, { kind: "ai", level: 1 }],
   });
   const page = await newPage();
+  pages.push(page);
   await openSeat(page, created);
   const skipped = new Set();
   // Rounds of four moves: the third shows a drop mid-way; from the third on, S is tried on
@@ -67,7 +94,7 @@ test("4 players: each opponent's move drops in, in order, one after another, and
   let rounds = 0;
   for (let round = 0; round < 6 && (round < 3 || skipped.size === 0); round++) {
     rounds++;
-    assert.ok(await yourTurn(page));
+    await stillIn(page);
     await keyboardMove(page);
     if (round === 1) {
       // Mid-animation: a stone falling, the earlier ones numbered, the move list beside.
@@ -106,7 +133,7 @@ test("4 players: each opponent's move drops in, in order, one after another, and
     }
   }
   assert.ok(skipped.size > 0, "S was pressed early in a drop within six rounds");
-  assert.ok(await yourTurn(page));
+  await stillIn(page);
   await page.waitForFunction(() => window.__rumisShownMoves.every((m) => m.landedAt !== null));
   const state = await api(server.url, `/games/${created.id}`);
   assert.equal(state.moves_played, 4 * rounds);
@@ -140,7 +167,7 @@ test("4 players: each opponent's move drops in, in order, one after another, and
   // With "show each move" off, the next round appears at once.
   await page.uncheck("#opt-animate");
   await keyboardMove(page);
-  assert.ok(await yourTurn(page));
+  await stillIn(page);
   // "Your turn" can read before the page has recorded the last move it applied (a loaded
   // machine, seen in CI): wait until it has shown every move the server holds.
   const after = await api(server.url, `/games/${created.id}`);
@@ -150,7 +177,7 @@ test("4 players: each opponent's move drops in, in order, one after another, and
   assert.ok(later.length >= 3, "a round of moves after yours");
   assert.ok(later.every((m) => !m.animated));
   assert.deepEqual(page.errors, []);
-});
+}
 
 test("a level-9 AI shows 'is thinking' for its whole search", async () => {
   const created = await create({ board: "chullpa", players: 2, seats: [{ kind: "human" }, { kind: "ai", level: 9 }] });
