@@ -19,10 +19,16 @@ const TYPES = {
 };
 
 export async function startStatic(root = join(webDir, "dist")) {
+  // What the pages fetched, and apart from it the browser's own checks for a newer service
+  // worker script (the `Service-Worker: script` header). Chromium makes those from the
+  // browser process, outside a page's offline emulation (`context.setOffline`), so an
+  // "offline" test still saw them on a loaded machine; a browser that is really offline
+  // fails them and keeps the installed worker.
   const requests = [];
+  const workerChecks = [];
   const server = createServer(async (req, res) => {
     const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
-    requests.push(path);
+    (req.headers["service-worker"] === "script" ? workerChecks : requests).push(path);
     let file = normalize(join(root, path));
     if (!file.startsWith(root)) return res.writeHead(403).end();
     try {
@@ -34,5 +40,5 @@ export async function startStatic(root = join(webDir, "dist")) {
     }
   });
   await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
-  return { url: `http://127.0.0.1:${server.address().port}`, requests, stop: () => new Promise((ok) => server.close(ok)) };
+  return { url: `http://127.0.0.1:${server.address().port}`, requests, workerChecks, stop: () => new Promise((ok) => server.close(ok)) };
 }
