@@ -3,10 +3,9 @@
 import { api, tokens } from "./api";
 import { errorText } from "./errors";
 import type { BoardInfo, Letter } from "./api";
-import { Structure3D } from "./view3d";
 import { h, swatch, toast } from "./ui";
 import { languagePicker, t } from "./i18n";
-import { fitCamera } from "./fit";
+import { boardPicture } from "./boardpic";
 import { startGuidedGame } from "./tutorial/launch";
 import { localBackend } from "./engine/local";
 import { engine } from "./engine/client";
@@ -48,8 +47,6 @@ export class StartPage {
     { kind: "ai", level: 3 },
     { kind: "ai", level: 3 },
   ];
-  private previews = new Map<string, string>();
-  private previewView: Structure3D | null = null;
   private el: Record<string, HTMLElement> = {};
   private clock = new ClockForm();
   private houseRules = new HouseRules();
@@ -131,26 +128,10 @@ export class StartPage {
     );
   }
 
+  /** The board's picture: its volume for the player count whose limits apply. */
   private preview(b: BoardInfo): string {
-    const key = `${b.name}|${this.limitPlayers()}`;
-    const cached = this.previews.get(key);
-    if (cached) return cached;
-    if (!this.previewView) {
-      const host = h("div", { class: "preview-host" });
-      document.body.appendChild(host);
-      this.previewView = new Structure3D(host);
-    }
-    const layout = b.layouts?.[String(this.limitPlayers())];
-    const cells = layout?.cells ?? [];
-    const hmax = layout?.hmax ?? 4;
-    this.previewView.setBoard(b.files, b.ranks, cells, hmax);
-    this.previewView.setColumns([]);
-    this.previewView.setVolume(cells);
-    // The whole volume in view, however tall the board is for this player count.
-    fitCamera(this.previewView.camera, this.previewView.controls, b.files, b.ranks, Math.max(...cells.map((c) => c.limit), 1));
-    const url = this.previewView.snapshot();
-    this.previews.set(key, url);
-    return url;
+    const cells = b.layouts?.[String(this.limitPlayers())]?.cells ?? [];
+    return boardPicture(b.files, b.ranks, cells) ?? "";
   }
 
   /** The player count whose limits apply (Ruinas plays under the next count's, 2p4c under 4). */

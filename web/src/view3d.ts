@@ -452,11 +452,6 @@ export class Structure3D {
   }
 
   /** The picture now, as a PNG data URL. */
-  snapshot() {
-    this.renderer.render(this.scene, this.top ? this.topCamera : this.camera);
-    return this.canvas.toDataURL("image/png");
-  }
-
   dispose() {
     this.disposed = true;
     cancelAnimationFrame(this.pending);
