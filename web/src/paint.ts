@@ -39,13 +39,15 @@ export function shade(hex: number, normal: Vec): string {
   return `rgb(${rgb[0]},${rgb[1]},${rgb[2]})`;
 }
 
-/** An axis-aligned box from `lo` to `hi`, its colour and, if any, the colour of its edges. */
+/** An axis-aligned box from `lo` to `hi`, its colour (null: edges only) and, if any, the colour of its edges. */
 export interface Box {
   lo: Vec;
   hi: Vec;
-  colour: number;
+  colour: number | null;
   /** The colour of its top face, if not `colour`. */
   top?: number;
+  /** Its faces' opacity (1 when not given). */
+  alpha?: number;
   edge?: string;
 }
 
@@ -59,7 +61,9 @@ export class Projection {
 
   constructor(from: Vec) {
     this.view = norm(from);
-    this.right = norm(cross([0, 1, 0], this.view));
+    const side = cross([0, 1, 0], this.view);
+    // Straight from above: files across, ranks up the picture (as the 3D view's top view).
+    this.right = Math.hypot(...side) < 1e-9 ? [1, 0, 0] : norm(side);
     this.up = cross(this.view, this.right);
   }
 
@@ -102,8 +106,12 @@ export function paintBoxes(g: CanvasRenderingContext2D, boxes: Box[], p: Project
         else g.lineTo(sx, sy);
       });
       g.closePath();
-      g.fillStyle = shade(face.normal[1] === 1 && b.top !== undefined ? b.top : b.colour, face.normal);
-      g.fill();
+      if (b.colour !== null) {
+        g.globalAlpha = b.alpha ?? 1;
+        g.fillStyle = shade(face.normal[1] === 1 && b.top !== undefined ? b.top : b.colour, face.normal);
+        g.fill();
+        g.globalAlpha = 1;
+      }
       if (b.edge) {
         g.strokeStyle = b.edge;
         g.stroke();

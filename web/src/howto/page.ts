@@ -106,7 +106,7 @@ function stonesFigure(stones: StoneInfo[]): HTMLElement {
     let x = 0;
     row.forEach((s, i) => {
       const cells = s.orientations[0];
-      structure.push({ colour: palette[(i + r) % 4], cubes: cells.map(([cx, cy, cz]) => [cx + x, cy + (1 - r) * 3, cz] as Xyz) });
+      structure.push({ colour: palette[(i + r) % 4], cubes: cells.map(([cx, cy, cz]) => [cx + x, cy + r * 3, cz] as Xyz) });
       x += Math.max(...cells.map((c) => c[0])) + 2;
     });
     files = Math.max(files, x - 1);

@@ -1,12 +1,16 @@
-// Small still pictures of positions, for the lessons: one offscreen three.js renderer draws
-// a board, the cubes of a position and a placement, and returns a PNG. It draws what the
+// Small still pictures of positions, for the lessons: a board, the cubes of a position and
+// a placement, painted on a 2D canvas (paint.ts) and returned as a PNG. It draws what the
 // API gives (every cube of position and placement, from the core) and knows no rule.
-// Each picture's cubes, read back from the meshes drawn, are kept in
-// `window.__rumisLessonScenes[id]` so a test can compare them with the API's.
-import * as THREE from "three";
+// Each picture's cubes, as drawn, are kept in `window.__rumisLessonScenes[id]` so a test
+// can compare them with the API's.
+//
+// Why not WebGL: a dozen pictures rendered by three.js and read back made How to play cost
+// about as much as a game page on a software renderer, for still pictures of unit cubes
+// that a painter's drawing of their visible faces gives as well (as the start page's board
+// pictures and the stone tray's).
 import type { Letter, Xyz } from "../api";
 import { COLOURS } from "../view3d";
-import { fitCamera } from "../fit";
+import { type Box, type Vec, corners, dot, paintBoxes, Projection } from "../paint";
 
 export interface SceneBoard {
   files: number;
@@ -36,106 +40,77 @@ export interface DrawnScene {
 const drawn: Record<string, DrawnScene> = {};
 (window as unknown as { __rumisLessonScenes: Record<string, DrawnScene> }).__rumisLessonScenes = drawn;
 
-const cube = new THREE.BoxGeometry(0.96, 0.96, 0.96);
-const edges = new THREE.EdgesGeometry(cube);
-const outline = new THREE.EdgesGeometry(new THREE.BoxGeometry(1.06, 1.06, 1.06));
-
-let renderer: THREE.WebGLRenderer | null = null;
-
 export const PICTURE = { width: 360, height: 250 };
 
-/** Draws a scene and returns it as a PNG data URL. */
+/** As the 3D view's first camera (fit.ts's `fitCamera`). */
+const FROM: Vec = [0.35, 0.75, 0.9];
+const TILE = 0xe9e1cf;
+const PLINTH = 0x7b6a52;
+const CUBE_EDGE = "rgba(29,26,22,0.55)";
+const LIMIT_EDGE = "rgba(138,106,69,0.35)";
+
+/** Draws a scene and returns it as a PNG data URL ("" without a 2D canvas). */
 export function picture(scene: Scene): string {
   const { width, height } = scene.size ?? PICTURE;
-  renderer ??= new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
-  renderer.setPixelRatio(1);
-  renderer.setSize(width, height, false);
-  renderer.setClearColor(0xf4efe4);
-  const root = new THREE.Scene();
-  root.add(new THREE.HemisphereLight(0xffffff, 0x8a7f6a, 2.0));
-  const sun = new THREE.DirectionalLight(0xffffff, 1.6);
-  sun.position.set(6, 14, 9);
-  root.add(sun);
+  const canvas = document.createElement("canvas");
+  canvas.width = width;
+  canvas.height = height;
+  const g = canvas.getContext("2d", { willReadFrequently: true });
+  if (!g) return "";
+  g.fillStyle = "#f4efe4";
+  g.fillRect(0, 0, width, height);
   const { files, ranks } = scene.board;
-  const world = (x: number, y: number, z: number) => new THREE.Vector3(x + 0.5 - files / 2, z + 0.5, ranks / 2 - (y + 0.5));
+  // Game cube (x, y, z) at level z: its centre in the picture's axes, centred on the board.
+  const centre = (x: number, y: number, z: number): Vec => [x + 0.5 - files / 2, z + 0.5, ranks / 2 - (y + 0.5)];
+  const around = (c: Vec, half: number, y0 = c[1] - half, y1 = c[1] + half) => ({
+    lo: [c[0] - half, y0, c[2] - half] as Vec,
+    hi: [c[0] + half, y1, c[2] + half] as Vec,
+  });
 
-  // The board: a tile per buildable cell, and the height limit as a faint frame per cell.
-  const tile = new THREE.BoxGeometry(0.98, 0.12, 0.98);
-  const tileMat = new THREE.MeshLambertMaterial({ color: 0xe9e1cf });
-  const limitMat = new THREE.LineBasicMaterial({ color: 0x8a6a45, transparent: true, opacity: 0.35 });
-  for (const c of scene.board.cells) {
-    const p = world(c.x, c.y, 0);
-    const m = new THREE.Mesh(tile, tileMat);
-    m.position.set(p.x, -0.06, p.z);
-    root.add(m);
-    if (scene.limits && !scene.top) {
-      const frame = new THREE.LineSegments(new THREE.EdgesGeometry(new THREE.PlaneGeometry(0.98, 0.98).rotateX(-Math.PI / 2)), limitMat);
-      frame.position.set(p.x, c.limit, p.z);
-      root.add(frame);
-    }
-  }
-  const plinth = new THREE.Mesh(new THREE.BoxGeometry(files + 0.4, 0.2, ranks + 0.4), new THREE.MeshLambertMaterial({ color: 0x7b6a52 }));
-  plinth.position.set(0, -0.22, 0);
-  root.add(plinth);
+  // The floor first: the plinth, then a tile per buildable cell.
+  const floor: Box[] = [{ lo: [-files / 2 - 0.2, -0.32, -ranks / 2 - 0.2], hi: [files / 2 + 0.2, -0.12, ranks / 2 + 0.2], colour: PLINTH }];
+  for (const c of scene.board.cells) floor.push({ ...around(centre(c.x, c.y, 0), 0.49, -0.12, 0), colour: TILE });
 
-  const lines = new THREE.LineBasicMaterial({ color: 0x1d1a16, transparent: true, opacity: 0.55 });
-  const group = new THREE.Group();
-  root.add(group);
-  for (const s of scene.structure) {
-    const mat = new THREE.MeshLambertMaterial({ color: COLOURS[s.colour] });
-    for (const [x, y, z] of s.cubes) {
-      const m = new THREE.Mesh(cube, mat);
-      m.position.copy(world(x, y, z));
-      m.userData = { kind: "structure", cube: [x, y, z], colour: s.colour };
-      const e = new THREE.LineSegments(edges, lines);
-      e.position.copy(m.position);
-      group.add(m, e);
-    }
-  }
-  // The placement: solid with a white outline when legal; translucent with a dark red
-  // outline when the core refuses it (it is not in the structure).
-  if (scene.placement) {
-    const { legal } = scene.placement;
-    const mat = new THREE.MeshLambertMaterial({ color: COLOURS[scene.placement.colour], transparent: !legal, opacity: legal ? 1 : 0.6 });
-    const ring = new THREE.LineBasicMaterial({ color: legal ? 0xffffff : 0x9b111e });
-    for (const [x, y, z] of scene.placement.cubes) {
-      const m = new THREE.Mesh(cube, mat);
-      m.position.copy(world(x, y, z));
-      m.userData = { kind: "placement", cube: [x, y, z] };
-      const e = new THREE.LineSegments(outline, ring);
-      e.position.copy(m.position);
-      group.add(m, e);
-    }
-  }
-  // Everything in view: the limits when drawn, and a refused stone that would stick out.
-  const cubesDrawn = [...scene.structure.flatMap((s) => s.cubes), ...(scene.placement?.cubes ?? [])];
-  const tallest = Math.max(2, ...(scene.limits ? scene.board.cells.map((c) => c.limit) : []), ...cubesDrawn.map((c) => c[2] + 1));
-  const aspect = width / height;
-  let camera: THREE.Camera;
-  if (scene.top) {
-    const half = Math.max(files / aspect, ranks) / 2 + 0.7;
-    const cam = new THREE.OrthographicCamera(-half * aspect, half * aspect, half, -half, 0.1, 200);
-    cam.position.set(0, 40, 0);
-    cam.up.set(0, 0, -1);
-    cam.lookAt(0, 0, 0);
-    cam.updateProjectionMatrix();
-    camera = cam;
-  } else {
-    const cam = new THREE.PerspectiveCamera(35, aspect, 0.1, 200);
-    fitCamera(cam, null, files, ranks, tallest);
-    camera = cam;
-  }
-  renderer.render(root, camera);
-  const url = renderer.domElement.toDataURL("image/png");
-
-  // What was drawn, from the meshes themselves.
+  // Then, back to front (unit cubes on a grid: by centre·view), the cubes of the structure,
+  // the placement's (solid with a white outline when legal; see-through with a dark red
+  // outline when the core refuses it) and, when drawn, each cell's height limit as a faint
+  // frame at that level.
   const record: DrawnScene = { structure: [], placement: [] };
-  for (const o of group.children) {
-    const d = o.userData as { kind?: string; cube?: Xyz; colour?: string };
-    if (d.kind === "structure") record.structure.push([...d.cube!, d.colour!]);
-    else if (d.kind === "placement") record.placement.push(d.cube!);
+  const items: { key: Vec; boxes: Box[] }[] = [];
+  for (const s of scene.structure) {
+    for (const [x, y, z] of s.cubes) {
+      const c = centre(x, y, z);
+      items.push({ key: c, boxes: [{ ...around(c, 0.48), colour: COLOURS[s.colour], edge: CUBE_EDGE }] });
+      record.structure.push([x, y, z, s.colour]);
+    }
   }
+  if (scene.placement) {
+    const { legal, colour } = scene.placement;
+    for (const [x, y, z] of scene.placement.cubes) {
+      const c = centre(x, y, z);
+      items.push({
+        key: c,
+        boxes: [
+          { ...around(c, 0.48), colour: COLOURS[colour], alpha: legal ? 1 : 0.6 },
+          { ...around(c, 0.53), colour: null, edge: legal ? "#ffffff" : "#9b111e" },
+        ],
+      });
+      record.placement.push([x, y, z]);
+    }
+  }
+  if (scene.limits && !scene.top) {
+    for (const c of scene.board.cells) {
+      const at = centre(c.x, c.y, c.limit);
+      items.push({ key: [at[0], c.limit, at[2]], boxes: [{ ...around(at, 0.49, c.limit, c.limit), colour: null, edge: LIMIT_EDGE }] });
+    }
+  }
+  const p = new Projection(scene.top ? [0, 1, 0] : FROM);
+  items.sort((a, b) => dot(a.key, p.view) - dot(b.key, p.view));
+  const boxes = [...floor, ...items.flatMap((i) => i.boxes)];
+  // Everything in view: the board, the limits when drawn, and a refused stone that sticks out.
+  p.fit(corners(boxes), width, height, 0.94);
+  g.lineWidth = 1;
+  paintBoxes(g, boxes, p);
   drawn[scene.id] = record;
-  for (const m of [tile, tileMat, limitMat, lines]) m.dispose();
-  return url;
+  return canvas.toDataURL("image/png");
 }
