@@ -468,7 +468,7 @@ async fn bad_input_is_refused_and_changes_nothing(db: String) {
     ];
     for (method, path, key, body, status, code) in &cases {
         let body = (!body.is_null()).then_some(body);
-        let r = client::request(addr, method, path, *key, body).await.expect("answered");
+        let r = request(addr, method, path, *key, body).await;
         assert_eq!(r.status, *status, "{method} {path}: {}", r.text());
         assert_eq!(r.json()["error"], *code, "{method} {path}: {}", r.text());
         assert!(

@@ -139,12 +139,49 @@ pub async fn start(config: Config) -> Server {
 }
 
 pub async fn get(addr: SocketAddr, path: &str) -> client::Response {
-    client::get(addr, path).await.expect("GET answered")
+    patiently(|| client::get(addr, path)).await
 }
 
 pub async fn post(addr: SocketAddr, path: &str, token: Option<&str>, body: &Value) -> client::Response {
-    client::post(addr, path, token, body).await.expect("POST answered")
+    patiently(|| client::post(addr, path, token, body)).await
 }
+
+pub async fn request(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    body: Option<&Value>,
+) -> client::Response {
+    patiently(|| client::request(addr, method, path, token, body)).await
+}
+
+/// Sends a request as a patient client does: a `503 busy` answer is sent again after a
+/// pause, up to [`BUSY_RETRIES`] times. The server answers busy when every database
+/// connection or its writer stayed taken for longer than it waits ([`rumis_server::store`]:
+/// 3 s for a connection, 1 s for SQLite's lock), which on a loaded machine (the browser
+/// tests beside these) happens to requests no test is about; a busy answer changes nothing
+/// (the game service writes in one transaction), so sending it again is what its
+/// `Retry-After` invites. The tests of the busy answer itself use [`client`] directly.
+async fn patiently<F, Fut>(send: F) -> client::Response
+where
+    F: Fn() -> Fut,
+    Fut: std::future::Future<Output = std::io::Result<client::Response>>,
+{
+    let mut tries = 0;
+    loop {
+        let r = send().await.expect("the request is answered");
+        if r.status != 503 || r.json()["error"] != "busy" || tries == BUSY_RETRIES {
+            return r;
+        }
+        tries += 1;
+        eprintln!("503 busy (try {tries}), sending again: {}", r.text());
+        tokio::time::sleep(Duration::from_millis(250 * tries as u64)).await;
+    }
+}
+
+/// How often [`get`] and [`post`] send a request again after a `503 busy`.
+pub const BUSY_RETRIES: usize = 4;
 
 pub async fn state(addr: SocketAddr, id: &str) -> Value {
     let r = get(addr, &format!("/api/v1/games/{id}")).await;
