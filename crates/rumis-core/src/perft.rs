@@ -89,7 +89,7 @@ fn below_generic(site: &Site, pos: &Position, set: &MoveSet, n: usize, depth: u3
     let mut child = pos.clone();
     for m in set.iter(tables) {
         child.copy_from_same_site::<true>(pos, site);
-        let cn = child.play_generate(site, m, path, &mut child_set);
+        let cn = child.play_generate::<false>(site, m, path, &mut child_set);
         total += if child.is_over() {
             1
         } else {

@@ -84,7 +84,7 @@ fn play_out_generic(site: &Site, p: &mut Position, rng: &mut Rng, path: CodePath
     let mut n = p.legal_set_on(site, path, set);
     // A colour to move always has a placement, so the game is over exactly when n is 0.
     while let Some(m) = set.pick_on(tables, n, rng, path) {
-        n = p.play_generate(site, m, path, set);
+        n = p.play_generate::<false>(site, m, path, set);
     }
 }
 

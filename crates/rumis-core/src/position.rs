@@ -146,7 +146,7 @@ enum Contact {
 
 /// A position of a game on a [`Site`]. It holds no reference to its site: every method that
 /// needs the board takes it, so copying a position is a plain memory copy.
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Clone)]
 pub struct Position {
     heights: [u8; MAX_COLUMNS],
     /// Per column: bit z set when the cube at level z + 1 is of this kind (R, Y, G, B, ruin).
@@ -166,7 +166,12 @@ pub struct Position {
     /// Colours out, one bit per colour index.
     out: u8,
     plies: u16,
+    /// The Zobrist hash, kept up to date by each placement, unless `hash_stale`.
     hash: u64,
+    /// The crate's loops that play positions only to count or score them (random
+    /// playouts, perft) skip the hash's updates, a sixteenth of a playout's instructions;
+    /// such a position says so here and [`Position::hash`] computes it afresh.
+    hash_stale: bool,
 }
 
 /// The colours that do not play in this game, as out bits.
@@ -193,6 +198,7 @@ impl Position {
             out: 0,
             plies: 0,
             hash: turn_key(0),
+            hash_stale: false,
         };
         for c in &site.order {
             p.left[c.index()] = ALL_STONES;
@@ -228,7 +234,11 @@ impl Position {
     /// The Zobrist key of the position, kept up to date move by move: the cubes, the stones
     /// used, the colours out and the colour to move.
     pub fn hash(&self) -> u64 {
-        self.hash
+        if self.hash_stale {
+            self.hash_from_scratch()
+        } else {
+            self.hash
+        }
     }
 
     /// The height of a column (the number of cubes on it).
@@ -399,7 +409,7 @@ impl Position {
     /// passing the turn (the AI's evaluation of room, for every child of a search node).
     pub fn count_moves_after(&self, site: &Site, m: Move) -> [u64; 4] {
         let mut after = self.clone();
-        after.place::<true>(site, m, CodePath::Scalar);
+        after.place::<true, true>(site, m, CodePath::Scalar);
         let mut out = [0; 4];
         for &c in &site.order {
             out[c.index()] = after.count_moves_for(site, c);
@@ -488,6 +498,7 @@ impl Position {
             out,
             plies,
             hash,
+            hash_stale,
         } = *from;
         for g in 0..site.columns.div_ceil(64).min(MAX_COLUMNS / 64) {
             let r = 64 * g..64 * g + 64;
@@ -503,14 +514,15 @@ impl Position {
             }
         }
         (self.left, self.ruins_left, self.used, self.placed) = (left, ruins_left, used, placed);
-        (self.cube_count, self.seat, self.out, self.plies, self.hash) = (cube_count, seat, out, plies, hash);
+        (self.cube_count, self.seat, self.out, self.plies) = (cube_count, seat, out, plies);
+        (self.hash, self.hash_stale) = (hash, hash_stale);
     }
 
     /// Plays a placement known to be legal for the colour to move, then passes the turn to
     /// the next colour that can place; a colour passed over is out, or under
     /// [`StuckRule::Pass`] passes (see `Position::settle_by` in the source).
     pub fn play_unchecked(&mut self, site: &Site, m: Move) {
-        let next = self.place::<true>(site, m, CodePath::Scalar);
+        let next = self.place::<true, true>(site, m, CodePath::Scalar);
         self.settle(site, next);
     }
 
@@ -527,24 +539,37 @@ impl Position {
         set: &mut MoveSet,
     ) -> Result<usize, CodePathUnavailable> {
         let path = path.check()?;
-        Ok(self.play_generate(site, m, path, set))
+        Ok(self.play_generate::<true>(site, m, path, set))
     }
 
     /// [`Position::play_generate_with`] without the check, for the crate's loops (perft,
     /// playouts) that checked `path` once at their entry: a path this CPU cannot run would
     /// execute instructions it does not have, so this must never be public.
     #[inline(always)]
-    pub(crate) fn play_generate(&mut self, site: &Site, m: Move, path: CodePath, set: &mut MoveSet) -> usize {
-        let next = self.place::<true>(site, m, path);
-        self.settle_generate(site, next, path, set)
+    ///
+    /// `HASH` false skips the hash's updates and marks it stale (see `hash_stale`): for the
+    /// loops that only count or score what they play.
+    pub(crate) fn play_generate<const HASH: bool>(
+        &mut self,
+        site: &Site,
+        m: Move,
+        path: CodePath,
+        set: &mut MoveSet,
+    ) -> usize {
+        if !HASH {
+            self.hash_stale = true;
+        }
+        let next = self.place::<true, HASH>(site, m, path);
+        self.settle_generate::<HASH>(site, next, path, set)
     }
 
     /// Puts the stone on the structure; returns the next seat.
     #[inline(always)]
     ///
-    /// `FULL` false leaves the cubes and the hash stale: only for a position that is
-    /// counted and dropped (`play_count`), as nothing that counts placements reads them.
-    fn place<const FULL: bool>(&mut self, site: &Site, m: Move, path: CodePath) -> usize {
+    /// `CUBES` false leaves the cubes stale: only for a position that is counted and
+    /// dropped (`play_count`), as nothing that counts placements reads them. `HASH` false
+    /// leaves the hash as it was: the caller marks it stale.
+    fn place<const CUBES: bool, const HASH: bool>(&mut self, site: &Site, m: Move, path: CodePath) -> usize {
         let colour = site.order[self.seat as usize];
         let t = site.template(m);
         let k = colour.index();
@@ -553,12 +578,14 @@ impl Position {
             // (`play_unchecked` on the scalar path, `play_generate_with`) check it; the
             // crate-private `play_generate` is only reached from loops that checked it.
             #[cfg(target_arch = "x86_64")]
-            CodePath::Avx512 => unsafe { self.add_cubes_avx512::<FULL>(site, t, k) },
-            _ => self.add_cubes(site, t, k),
+            CodePath::Avx512 => unsafe { self.add_cubes_avx512::<CUBES, HASH>(site, t, k) },
+            _ => self.add_cubes::<HASH>(site, t, k),
         }
         self.left[k] &= !(1 << t.stone.index());
         self.used[k] |= 1 << t.stone.index();
-        self.hash ^= stone_key(k, t.stone);
+        if HASH {
+            self.hash ^= stone_key(k, t.stone);
+        }
         self.placed[k] += 1;
         self.plies += 1;
         let next = self.seat as usize + 1;
@@ -603,7 +630,7 @@ impl Position {
             });
         }
         self.check_structure(site, t)?;
-        self.add_cubes(site, t, RUIN);
+        self.add_cubes::<true>(site, t, RUIN);
         self.ruins_left &= !(1 << t.stone.index());
         self.used[RUIN] |= 1 << t.stone.index();
         // The structure changed before the first move: whether a colour can move is
@@ -612,6 +639,7 @@ impl Position {
         self.seat = 0;
         self.settle(site, 0);
         self.hash = self.hash_from_scratch();
+        self.hash_stale = false;
         Ok(())
     }
 
@@ -630,7 +658,7 @@ impl Position {
     }
 
     #[inline(always)]
-    fn add_cubes(&mut self, site: &Site, t: &Template, kind: usize) {
+    fn add_cubes<const HASH: bool>(&mut self, site: &Site, t: &Template, kind: usize) {
         for i in 0..t.len as usize {
             let c = t.columns[i] as usize & (MAX_COLUMNS - 1);
             let k = t.count[i];
@@ -638,7 +666,9 @@ impl Position {
             // h + k <= 15: the run's bits and the cell above it fit in 16 bits.
             let run = ((1u16 << k) - 1) << h;
             self.cubes[kind][c] |= run;
-            self.hash ^= site.run_key(kind, c, h, k);
+            if HASH {
+                self.hash ^= site.run_key(kind, c, h, k);
+            }
             // The cell above shares a face with the top cube, and so do the cells beside
             // each cube.
             self.touch[kind][c] |= run << 1;
@@ -657,7 +687,7 @@ impl Position {
     #[cfg(target_arch = "x86_64")]
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw")]
-    fn add_cubes_avx512<const FULL: bool>(&mut self, site: &Site, t: &Template, kind: usize) {
+    fn add_cubes_avx512<const CUBES: bool, const HASH: bool>(&mut self, site: &Site, t: &Template, kind: usize) {
         use std::arch::x86_64::*;
         let len = (t.len as usize).min(4);
         let mut runs = [0u16; 4];
@@ -667,8 +697,10 @@ impl Position {
             let k = t.count[i];
             let h = self.heights[c];
             let run = ((1u16 << k) - 1) << h;
-            if FULL {
+            if CUBES {
                 self.cubes[kind][c] |= run;
+            }
+            if HASH {
                 self.hash ^= site.run_key(kind, c, h, k);
             }
             self.cube_count += k as u16;
@@ -714,15 +746,21 @@ impl Position {
     /// place (see [`Position::settle_by`], where the rule lives).
     fn settle(&mut self, site: &Site, from: usize) {
         let path = CodePath::active();
-        self.settle_by(site, from, |input| {
+        self.settle_by::<true>(site, from, |input| {
             movegen::any(site.gen_tables(), input, path) as usize
         });
     }
 
     /// [`Position::settle`], keeping the generated placements of the colour to move.
     #[inline(always)]
-    fn settle_generate(&mut self, site: &Site, from: usize, path: CodePath, set: &mut MoveSet) -> usize {
-        let n = self.settle_by(site, from, |input| {
+    fn settle_generate<const HASH: bool>(
+        &mut self,
+        site: &Site,
+        from: usize,
+        path: CodePath,
+        set: &mut MoveSet,
+    ) -> usize {
+        let n = self.settle_by::<HASH>(site, from, |input| {
             movegen::generate(site.gen_tables(), input, path, set)
         });
         if n == 0 {
@@ -740,9 +778,17 @@ impl Position {
     /// colour is then out. `count` gives the number of placements of a colour (and may
     /// keep them); returns the count of the colour to move, 0 when the game is over.
     #[inline(always)]
-    fn settle_by(&mut self, site: &Site, from: usize, mut count: impl FnMut(&GenInput) -> usize) -> usize {
+    /// `HASH` false leaves the hash as it was (see [`Position::place`]).
+    fn settle_by<const HASH: bool>(
+        &mut self,
+        site: &Site,
+        from: usize,
+        mut count: impl FnMut(&GenInput) -> usize,
+    ) -> usize {
         let n = site.order.len();
-        self.hash ^= turn_key(self.seat);
+        if HASH {
+            self.hash ^= turn_key(self.seat);
+        }
         let mut passed = 0u8;
         for i in 0..n {
             let seat = if from + i >= n { from + i - n } else { from + i };
@@ -754,7 +800,9 @@ impl Position {
                 let found = count(&self.gen_input(colour));
                 if found > 0 {
                     self.seat = seat as u8;
-                    self.hash ^= turn_key(self.seat);
+                    if HASH {
+                        self.hash ^= turn_key(self.seat);
+                    }
                     return found;
                 }
                 // Only reached when a colour is stuck: the default rule's path pays nothing.
@@ -764,17 +812,23 @@ impl Position {
                 }
             }
             self.out |= 1 << colour.index();
-            self.hash ^= out_key(colour.index());
+            if HASH {
+                self.hash ^= out_key(colour.index());
+            }
         }
         // The game is over: the colours that passed are out now too.
         while passed != 0 {
             let k = passed.trailing_zeros() as usize;
             self.out |= 1 << k;
-            self.hash ^= out_key(k);
+            if HASH {
+                self.hash ^= out_key(k);
+            }
             passed &= passed - 1;
         }
         self.seat = 0;
-        self.hash ^= turn_key(0);
+        if HASH {
+            self.hash ^= turn_key(0);
+        }
         0
     }
 
@@ -784,8 +838,9 @@ impl Position {
     /// listing them: the last ply of a bulk-counting perft.
     #[inline(always)]
     pub(crate) fn play_count(&mut self, site: &Site, m: Move, path: CodePath) -> usize {
-        let next = self.place::<false>(site, m, path);
-        self.settle_by(site, next, |input| movegen::count(site.gen_tables(), input, path))
+        self.hash_stale = true;
+        let next = self.place::<false, false>(site, m, path);
+        self.settle_by::<false>(site, next, |input| movegen::count(site.gen_tables(), input, path))
     }
 
     /// The Zobrist hash computed from scratch (the incremental one must always equal it).
@@ -893,12 +948,51 @@ pub struct Outcome {
     pub winners: Vec<usize>,
 }
 
+/// Equal positions: the same structure, stones, turn and colours out. The hash is left out:
+/// it is a function of the rest, and a stale one (see `hash_stale`) is not kept up.
+impl PartialEq for Position {
+    fn eq(&self, other: &Position) -> bool {
+        // Naming every field: a new one is a compile error here, not a field left out.
+        let Position {
+            heights,
+            cubes,
+            touch,
+            left,
+            ruins_left,
+            used,
+            placed,
+            cube_count,
+            seat,
+            out,
+            plies,
+            hash: _,
+            hash_stale: _,
+        } = self;
+        *heights == other.heights
+            && *cubes == other.cubes
+            && *touch == other.touch
+            && *left == other.left
+            && *ruins_left == other.ruins_left
+            && *used == other.used
+            && *placed == other.placed
+            && *cube_count == other.cube_count
+            && *seat == other.seat
+            && *out == other.out
+            && *plies == other.plies
+    }
+}
+
+impl Eq for Position {}
+
 impl fmt::Debug for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
             "Position {{ plies: {}, seat: {}, out: {:04b}, hash: {:016x} }}",
-            self.plies, self.seat, self.out, self.hash
+            self.plies,
+            self.seat,
+            self.out,
+            self.hash()
         )
     }
 }
@@ -934,6 +1028,46 @@ mod tests {
 
     use super::*;
     use crate::{Board, Game, Rng, Variant};
+
+    /// The loops that skip the hash's updates (playouts, perft: `play_generate::<false>`)
+    /// mark it stale, and `hash` then computes it afresh: along random games on every code
+    /// path, a position played so equals the same game played with `play` (whose hash is
+    /// kept up, not stale), hashes the same, and keeps hashing right when played on with
+    /// `play`. A position made by `play` is never stale, so the tests that compare `hash`
+    /// with `hash_from_scratch` check the kept-up hash.
+    #[test]
+    fn a_stale_hash_is_computed_afresh() {
+        let site = Site::new(Board::builtin("pisac").unwrap().clone(), 4, Variant::Standard, None).unwrap();
+        for path in CodePath::available() {
+            let mut rng = Rng::new(7);
+            let mut kept = Position::new(&site);
+            let mut skipped = kept.clone();
+            let mut set = MoveSet::new();
+            let mut n = skipped.legal_set_on(&site, path, &mut set);
+            let mut plies = 0;
+            while let Some(m) = set.pick_on(site.gen_tables(), n, &mut rng, path) {
+                kept.play(&site, m).unwrap();
+                assert!(!kept.hash_stale);
+                assert_eq!(kept.hash, kept.hash_from_scratch());
+                n = skipped.play_generate::<false>(&site, m, path, &mut set);
+                assert!(skipped.hash_stale);
+                assert_eq!(skipped, kept, "{path} ply {plies}");
+                assert_eq!(skipped.hash(), kept.hash(), "{path} ply {plies}");
+                plies += 1;
+                if plies == 12 {
+                    // Played on with `play`, a stale position still hashes right.
+                    let mut moves = Vec::new();
+                    skipped.legal_moves(&site, &mut moves);
+                    let mut on = skipped.clone();
+                    let mut on_kept = kept.clone();
+                    on.play(&site, moves[0]).unwrap();
+                    on_kept.play(&site, moves[0]).unwrap();
+                    assert_eq!(on.hash(), on_kept.hash());
+                }
+            }
+            assert!(kept.is_over() && plies > 20, "{path}: {plies} plies");
+        }
+    }
 
     /// `copy_from_same_site` copies only the board's columns: at every position of random
     /// games (on every built-in board and player count, with ruins, and on a 128-column
