@@ -52,8 +52,6 @@ pub const CHUNK: usize = 64;
 /// The most chunks a site can have: 104 orientations at up to 128 shifts, plus one
 /// partly filled chunk per number of covered columns.
 pub const MAX_CHUNKS: usize = (104 * MAX_COLUMNS).div_ceil(CHUNK) + 4;
-/// [`MAX_CHUNKS`] rounded up to whole vectors of 16 counts.
-const PREFIX_LEN: usize = MAX_CHUNKS.next_multiple_of(16);
 
 /// A way of computing legal-move sets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -560,9 +558,8 @@ impl GenTables {
 #[derive(Clone)]
 pub struct MoveSet {
     words: [u64; MAX_CHUNKS],
-    /// Per word: the number of placements in the words before it (past the words in use:
-    /// padding to whole 16-lane vectors, read by the AVX2 pick and masked off there).
-    prefix: [u16; PREFIX_LEN],
+    /// Per word: the number of placements in the words before it.
+    prefix: [u16; MAX_CHUNKS],
     /// Words in use (the site's chunk count).
     n: usize,
 }
@@ -593,7 +590,7 @@ impl MoveSet {
     pub fn new() -> MoveSet {
         MoveSet {
             words: [0; MAX_CHUNKS],
-            prefix: [0; PREFIX_LEN],
+            prefix: [0; MAX_CHUNKS],
             n: 0,
         }
     }
@@ -681,29 +678,17 @@ impl MoveSet {
     #[inline(always)]
     fn nth_in(&self, tables: &GenTables, i: usize, path: CodePath) -> Move {
         // The last word whose prefix is <= i holds the placement (an empty word has the
-        // same prefix as the next one, so it is never chosen; prefix[0] is 0).
-        let j = match path {
-            // On the AVX2 path, counted 16 words at a time: about half the instructions of
-            // the binary search (callgrind, issue #20).
-            // SAFETY: the AVX2 path is only used where it is available; n <= MAX_CHUNKS,
-            // and `prefix` is padded to whole vectors.
-            #[cfg(target_arch = "x86_64")]
-            CodePath::Avx2 => unsafe { x86::count_at_most(&self.prefix, self.n, i) - 1 },
-            _ => {
-                // A binary search without branches on the data, with scalar loads (the
-                // generator has just stored these counts one by one, and a wide load
-                // waits for the stores).
-                let prefix = &self.prefix[..self.n];
-                let (mut j, mut len) = (0, self.n);
-                while len > 1 {
-                    let half = len / 2;
-                    let mid = j + half;
-                    j = if prefix[mid] as usize <= i { mid } else { j };
-                    len -= half;
-                }
-                j
-            }
-        };
+        // same prefix as the next one, so it is never chosen; prefix[0] is 0). A binary
+        // search without branches on the data, with scalar loads (the generator has just
+        // stored these counts one by one, and a wide load would wait for the stores).
+        let prefix = &self.prefix[..self.n];
+        let (mut j, mut len) = (0, self.n);
+        while len > 1 {
+            let half = len / 2;
+            let mid = j + half;
+            j = if prefix[mid] as usize <= i { mid } else { j };
+            len -= half;
+        }
         let (w, k) = (self.words[j], (i - self.prefix[j] as usize) as u32);
         let bit = match path {
             // SAFETY: the AVX-512 path is only used where it is available, which includes
@@ -1129,32 +1114,6 @@ mod x86 {
     use super::*;
     use std::arch::x86_64::*;
 
-    /// How many of the first `n` counts in `prefix` are at most `i` (`n <= MAX_CHUNKS`, `i`
-    /// below 2^15 as every count is); callable where the CPU has AVX2.
-    #[inline]
-    #[target_feature(enable = "avx2")]
-    pub(super) fn count_at_most(prefix: &[u16; PREFIX_LEN], n: usize, i: usize) -> usize {
-        let n = n.min(MAX_CHUNKS);
-        let at = _mm256_set1_epi16(i.min(i16::MAX as usize) as i16);
-        let above = |v: usize| {
-            // SAFETY: v < n.div_ceil(16): 16 v + 16 <= MAX_CHUNKS rounded up to 16 =
-            // PREFIX_LEN.
-            let p = unsafe { _mm256_loadu_si256(prefix.as_ptr().add(16 * v).cast()) };
-            // Two mask bits a count.
-            _mm256_movemask_epi8(_mm256_cmpgt_epi16(p, at)) as u32
-        };
-        let (full, tail) = (n / 16, n % 16);
-        let mut bits = 0;
-        for v in 0..full {
-            bits += above(v).count_ones() as usize;
-        }
-        if tail != 0 {
-            // The lanes past n are masked off.
-            bits += (above(full) & ((1u32 << (2 * tail)) - 1)).count_ones() as usize;
-        }
-        n - bits / 2
-    }
-
     /// The position of the `k`-th set bit of `w` (`k < popcount(w)`); callable where the
     /// CPU has BMI2.
     #[inline]
@@ -1573,36 +1532,6 @@ mod x86 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The AVX2 pick's count of the prefix entries at most `i` equals a plain count, for
-    /// set sizes around whole vectors up to the largest (whose last vector ends at the
-    /// padding), with entries past `n` that must not count.
-    #[cfg(target_arch = "x86_64")]
-    #[test]
-    fn the_vector_count_of_the_prefix_equals_a_plain_count() {
-        if !CodePath::Avx2.is_available() {
-            return;
-        }
-        let mut rng = crate::Rng::new(3);
-        for n in [1, 2, 15, 16, 17, 21, 32, 33, 100, MAX_CHUNKS - 1, MAX_CHUNKS] {
-            let mut prefix = [0u16; PREFIX_LEN];
-            let mut total = 0u16;
-            for p in prefix.iter_mut().take(n) {
-                *p = total;
-                total += rng.below(70) as u16;
-            }
-            // Entries past n hold what a larger set left there.
-            for (k, p) in prefix.iter_mut().enumerate().skip(n) {
-                *p = (k % 3) as u16;
-            }
-            for i in 0..total as usize + 2 {
-                let plain = prefix[..n].iter().filter(|&&p| p as usize <= i).count();
-                // SAFETY: AVX2 is available (checked above).
-                let fast = unsafe { x86::count_at_most(&prefix, n, i) };
-                assert_eq!(fast, plain, "n {n} i {i}");
-            }
-        }
-    }
 
     #[test]
     fn select_finds_each_bit() {
