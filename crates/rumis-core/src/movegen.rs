@@ -558,8 +558,6 @@ impl GenTables {
 #[derive(Clone)]
 pub struct MoveSet {
     words: [u64; MAX_CHUNKS],
-    /// Per word: the number of placements in the words before it.
-    prefix: [u16; MAX_CHUNKS],
     /// Words in use (the site's chunk count).
     n: usize,
 }
@@ -590,7 +588,6 @@ impl MoveSet {
     pub fn new() -> MoveSet {
         MoveSet {
             words: [0; MAX_CHUNKS],
-            prefix: [0; MAX_CHUNKS],
             n: 0,
         }
     }
@@ -668,7 +665,7 @@ impl MoveSet {
     /// CPUs all have a fast one); `path` must be available.
     #[inline(always)]
     pub(crate) fn nth_on(&self, tables: &GenTables, i: usize, path: CodePath) -> Option<Move> {
-        if self.n == 0 || i >= self.prefix[self.n - 1] as usize + self.words[self.n - 1].count_ones() as usize {
+        if i >= self.len() {
             return None;
         }
         Some(self.nth_in(tables, i, path))
@@ -677,19 +674,22 @@ impl MoveSet {
     /// [`MoveSet::nth_on`] for `i < len()`.
     #[inline(always)]
     fn nth_in(&self, tables: &GenTables, i: usize, path: CodePath) -> Move {
-        // The last word whose prefix is <= i holds the placement (an empty word has the
-        // same prefix as the next one, so it is never chosen; prefix[0] is 0). A binary
-        // search without branches on the data, with scalar loads (the generator has just
-        // stored these counts one by one, and a wide load would wait for the stores).
-        let prefix = &self.prefix[..self.n];
-        let (mut j, mut len) = (0, self.n);
-        while len > 1 {
-            let half = len / 2;
-            let mid = j + half;
-            j = if prefix[mid] as usize <= i { mid } else { j };
-            len -= half;
+        // The word that holds the placement: the first whose running count passes i,
+        // found by popcounts of the words in order. The generator stores only the words,
+        // one per chunk (a count per chunk beside them, for a binary search here, cost
+        // more in stores than the search saved: issue #20).
+        let (mut j, mut k) = (0, i);
+        loop {
+            // i < len(), the sum of the popcounts of the words in use: the loop stops at
+            // a word in use.
+            let c = self.words[j].count_ones() as usize;
+            if k < c {
+                break;
+            }
+            k -= c;
+            j += 1;
         }
-        let (w, k) = (self.words[j], (i - self.prefix[j] as usize) as u32);
+        let (w, k) = (self.words[j], k as u32);
         let bit = match path {
             // SAFETY: the AVX-512 path is only used where it is available, which includes
             // BMI2; k < popcount(w) < 64.
@@ -810,11 +810,9 @@ const SET: u8 = 0;
 const COUNT: u8 = 1;
 const ANY: u8 = 2;
 
-/// Where a kernel writes: per chunk its word and the count before it (both empty for
-/// `ANY`).
+/// Where a kernel writes: per chunk its word (empty for `ANY` and `COUNT`).
 pub(crate) struct Out<'a> {
     words: &'a mut [u64],
-    prefix: &'a mut [u16],
 }
 
 /// Fills `out` with the legal placements on `path` (which must be available); returns
@@ -825,7 +823,6 @@ pub(crate) fn generate(tables: &GenTables, input: &GenInput, path: CodePath, out
     out.n = n;
     let o = Out {
         words: &mut out.words[..n],
-        prefix: &mut out.prefix[..n],
     };
     match path {
         // SAFETY: `path` is available on this CPU: `generate` is crate-private, and every
@@ -846,10 +843,7 @@ pub(crate) fn generate(tables: &GenTables, input: &GenInput, path: CodePath, out
 
 /// Whether there is a legal placement.
 pub(crate) fn any(tables: &GenTables, input: &GenInput, path: CodePath) -> bool {
-    let o = Out {
-        words: &mut [],
-        prefix: &mut [],
-    };
+    let o = Out { words: &mut [] };
     match path {
         // SAFETY: as in `generate`: `path` is available (crate-private, every public way
         // in checks it).
@@ -867,10 +861,7 @@ pub(crate) fn any(tables: &GenTables, input: &GenInput, path: CodePath) -> bool 
 /// The number of legal placements, without writing them.
 #[inline]
 pub(crate) fn count(tables: &GenTables, input: &GenInput, path: CodePath) -> usize {
-    let o = Out {
-        words: &mut [],
-        prefix: &mut [],
-    };
+    let o = Out { words: &mut [] };
     match path {
         // SAFETY: as in `generate`: `path` is available (crate-private, every public way
         // in checks it).
@@ -912,7 +903,6 @@ fn gen_scalar<const MODE: u8>(t: &GenTables, input: &GenInput, out: Out) -> u32 
         } else {
             if MODE == SET {
                 out.words[j] = bits;
-                out.prefix[j] = total as u16;
             }
             total += bits.count_ones();
         }
@@ -1006,7 +996,7 @@ mod wasm {
         x: [v128; NT],
         out: Out,
     ) -> u32 {
-        debug_assert!(MODE != SET || (out.words.len() == t.chunks.len() && out.prefix.len() == t.chunks.len()));
+        debug_assert!(MODE != SET || out.words.len() == t.chunks.len());
         let mut total = 0;
         let mut out = out;
         let r = &t.by_len;
@@ -1095,11 +1085,10 @@ mod wasm {
                 }
             } else {
                 if MODE == SET {
-                    // SAFETY: j < chunks.len() == words.len() == prefix.len() (see
+                    // SAFETY: j < chunks.len() == words.len() (see
                     // `generate`).
                     unsafe {
                         *out.words.get_unchecked_mut(j) = bits;
-                        *out.prefix.get_unchecked_mut(j) = *total as u16;
                     }
                 }
                 *total += bits.count_ones();
@@ -1253,7 +1242,7 @@ mod x86 {
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,popcnt")]
     fn gen_avx512_inner<const WIDE: bool, const MODE: u8>(t: &GenTables, input: &GenInput, out: Out) -> u32 {
-        debug_assert!(MODE != SET || (out.words.len() == t.chunks.len() && out.prefix.len() == t.chunks.len()));
+        debug_assert!(MODE != SET || out.words.len() == t.chunks.len());
         // Built in registers: a wide load of bytes just stored one by one would wait for
         // the stores.
         let halves = t.columns.div_ceil(32);
@@ -1309,11 +1298,10 @@ mod x86 {
             let m = unsafe { t.meta.get_unchecked(j) };
             if m.stones & k.left == 0 {
                 if MODE == SET {
-                    // SAFETY: j < chunks.len() == words.len() == prefix.len() (see
+                    // SAFETY: j < chunks.len() == words.len() (see
                     // `generate`).
                     unsafe {
                         *out.words.get_unchecked_mut(j) = 0;
-                        *out.prefix.get_unchecked_mut(j) = *total as u16;
                     }
                 }
                 continue;
@@ -1346,11 +1334,10 @@ mod x86 {
                 }
             } else {
                 if MODE == SET {
-                    // SAFETY: j < chunks.len() == words.len() == prefix.len() (see
+                    // SAFETY: j < chunks.len() == words.len() (see
                     // `generate`).
                     unsafe {
                         *out.words.get_unchecked_mut(j) = bits;
-                        *out.prefix.get_unchecked_mut(j) = *total as u16;
                     }
                 }
                 *total += bits.count_ones();
@@ -1398,7 +1385,7 @@ mod x86 {
         input: &GenInput,
         out: Out,
     ) -> u32 {
-        debug_assert!(MODE != SET || (out.words.len() == t.chunks.len() && out.prefix.len() == t.chunks.len()));
+        debug_assert!(MODE != SET || out.words.len() == t.chunks.len());
         let mut x = [_mm256_setzero_si256(); NT];
         if WIN {
             // `gen_avx2` takes WIN only when `t.gather` is Some (one branch per generation).
@@ -1515,11 +1502,10 @@ mod x86 {
                 }
             } else {
                 if MODE == SET {
-                    // SAFETY: j < chunks.len() == words.len() == prefix.len() (see
+                    // SAFETY: j < chunks.len() == words.len() (see
                     // `generate`).
                     unsafe {
                         *out.words.get_unchecked_mut(j) = bits;
-                        *out.prefix.get_unchecked_mut(j) = *total as u16;
                     }
                 }
                 *total += bits.count_ones();
