@@ -807,13 +807,25 @@ impl<'a> TreeSearch<'a> {
             rumis_core::random_playout_in_place(site, pos, &mut self.rng, self.code_path, &mut self.set)
                 .expect("the active code path is available");
         }
+        if pos.to_move(site).is_none() {
+            return;
+        }
+        // One generation a ply: each placement leaves the next colour's placements in the
+        // set (`play_generate_with`), where `legal_set` then `play_unchecked` generated
+        // twice (the placements, then whether the next colour can place) and placed on the
+        // scalar path. The same games.
+        let path = self.code_path;
+        let mut n = pos
+            .legal_set_with(site, path, &mut self.set)
+            .expect("the active code path is available");
         while let Some(colour) = pos.to_move(site) {
-            let n = pos.legal_set(site, &mut self.set);
             let m = self
                 .policy
                 .pick(site, &self.set, n, self.played.last().map(|p| p.1), &mut self.rng);
             self.played.push((colour.index() as u8, m));
-            pos.play_unchecked(site, m);
+            n = pos
+                .play_generate_with(site, m, path, &mut self.set)
+                .expect("the active code path is available");
         }
     }
 
