@@ -105,9 +105,14 @@ impl CodePath {
                     && std::arch::is_x86_feature_detected!("avx512bw")
                     && std::arch::is_x86_feature_detected!("avx512vbmi")
                     && std::arch::is_x86_feature_detected!("bmi2")
+                    && std::arch::is_x86_feature_detected!("popcnt")
             }
+            // (The kernels count with POPCNT too: every CPU with AVX2 has it, but a virtual
+            // machine may hide one and not the other.)
             #[cfg(target_arch = "x86_64")]
-            CodePath::Avx2 => std::arch::is_x86_feature_detected!("avx2"),
+            CodePath::Avx2 => {
+                std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("popcnt")
+            }
             // A compile-time feature on WebAssembly: a module built with it does not even
             // load (validate) on an engine without it, so there is nothing to detect.
             #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
@@ -550,6 +555,56 @@ impl GenTables {
     pub fn template_slot(&self, m: Move) -> usize {
         self.id_to_slot[m.0 as usize] as usize
     }
+
+    /// A uniformly random move among the set bits of `words`, a bit mask over the slots
+    /// as in [`GenTables::nth_in_words`]: `None`, drawing nothing from `rng`, when there is
+    /// none. (Counting with POPCNT where the CPU has it: a program built for any x86-64
+    /// counts bits with a dozen instructions otherwise.)
+    #[inline]
+    pub fn pick_in_words(&self, words: &[u64], rng: &mut Rng) -> Option<Move> {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("popcnt") {
+            // SAFETY: the CPU has POPCNT, the one feature the function enables.
+            return unsafe { x86::pick_in_words_popcnt(self, words, rng) };
+        }
+        pick_in_words(self, words, rng)
+    }
+
+    /// The `i`-th move, in slot order, of a bit mask over the slots (bit `s` of word `j`
+    /// is slot `64 j + s`), such as a [`MoveSet`]'s words masked by a program's own
+    /// selection: `None` when the mask has `i` or fewer bits, or the bit is a padding slot.
+    #[inline]
+    pub fn nth_in_words(&self, words: &[u64], i: usize) -> Option<Move> {
+        let (j, k) = word_and_rank(words, i)?;
+        self.slot_template(j * CHUNK + select(words[j], k) as usize)
+    }
+}
+
+/// [`GenTables::pick_in_words`], compiled for the caller's target features.
+#[inline(always)]
+fn pick_in_words(t: &GenTables, words: &[u64], rng: &mut Rng) -> Option<Move> {
+    let count: usize = words.iter().map(|w| w.count_ones() as usize).sum();
+    if count == 0 {
+        return None;
+    }
+    t.nth_in_words(words, rng.below(count))
+}
+
+/// The word of `words` holding their `i`-th set bit and the bit's rank in it, found by the
+/// words' popcounts in order; `None` when there are `i` or fewer set bits. (The generator
+/// stores only the words, one per chunk: a count per chunk beside them, for a binary
+/// search here, cost more in stores than the search saved: issue #20.)
+#[inline(always)]
+fn word_and_rank(words: &[u64], i: usize) -> Option<(usize, u32)> {
+    let mut k = i;
+    for (j, w) in words.iter().enumerate() {
+        let c = w.count_ones() as usize;
+        if k < c {
+            return Some((j, k as u32));
+        }
+        k -= c;
+    }
+    None
 }
 
 /// A set of placements of one site: a bitset over the site's generator slots
@@ -1103,6 +1158,12 @@ mod x86 {
     use super::*;
     use std::arch::x86_64::*;
 
+    /// [`GenTables::pick_in_words`] with POPCNT.
+    #[target_feature(enable = "popcnt")]
+    pub(super) fn pick_in_words_popcnt(t: &GenTables, words: &[u64], rng: &mut Rng) -> Option<Move> {
+        super::pick_in_words(t, words, rng)
+    }
+
     /// The position of the `k`-th set bit of `w` (`k < popcount(w)`); callable where the
     /// CPU has BMI2.
     #[inline]
@@ -1538,6 +1599,50 @@ mod tests {
                 assert_eq!(select(w, i as u32), b, "{w:x} {i}");
             }
         }
+    }
+
+    /// The picks over a program's own bit masks: the `i`-th move is the `i`-th of the
+    /// mask's slots in order, on every code path's counting (with and without POPCNT);
+    /// an empty mask gives none and draws nothing.
+    #[test]
+    fn picks_in_words_follow_the_slots() {
+        use crate::{Board, Site, Variant};
+        let site = Site::new(
+            Board::builtin("coricancha").unwrap().clone(),
+            4,
+            Variant::Standard,
+            None,
+        )
+        .unwrap();
+        let t = site.gen_tables();
+        let mut rng = Rng::new(11);
+        for round in 0..200 {
+            // Random masks over the real slots, sparse and dense.
+            let words: Vec<u64> = (0..t.chunk_count())
+                .map(|j| {
+                    let real = (0..CHUNK).filter(|&s| t.slot_template(j * CHUNK + s).is_some());
+                    let real = real.fold(0u64, |w, s| w | 1 << s);
+                    let r = rng.next_u64() & if round % 2 == 0 { rng.next_u64() } else { !0 };
+                    r & real
+                })
+                .collect();
+            let slots: Vec<Move> = (0..t.chunk_count() * CHUNK)
+                .filter(|&s| words[s / CHUNK] >> (s % CHUNK) & 1 == 1)
+                .map(|s| t.slot_template(s).unwrap())
+                .collect();
+            for (i, &m) in slots.iter().enumerate() {
+                assert_eq!(t.nth_in_words(&words, i), Some(m));
+            }
+            assert_eq!(t.nth_in_words(&words, slots.len()), None);
+            let (mut a, mut b) = (rng.clone(), rng.clone());
+            let want = slots[b.below(slots.len())];
+            assert_eq!(t.pick_in_words(&words, &mut a), Some(want));
+            assert_eq!(pick_in_words(t, &words, &mut rng), Some(want), "without POPCNT");
+        }
+        let empty = vec![0u64; t.chunk_count()];
+        let before = rng.clone().next_u64();
+        assert_eq!(t.pick_in_words(&empty, &mut rng), None);
+        assert_eq!(rng.next_u64(), before, "an empty mask draws nothing");
     }
 
     #[test]
