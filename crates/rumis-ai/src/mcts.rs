@@ -861,7 +861,7 @@ impl<'a> TreeSearch<'a> {
         // One generation a ply: each placement leaves the next colour's placements in the
         // set (`play_generate_with`), where `legal_set` then `play_unchecked` generated
         // twice (the placements, then whether the next colour can place) and placed on the
-        // scalar path. The same games.
+        // scalar path. The same games. Nothing reads the hash of a playout's positions.
         let path = self.code_path;
         let mut n = pos
             .legal_set_with(site, path, &mut self.set)
@@ -872,7 +872,7 @@ impl<'a> TreeSearch<'a> {
                 .pick(site, &self.set, n, self.played.last().map(|p| p.1), &mut self.rng);
             self.played.push((colour.index() as u8, m));
             n = pos
-                .play_generate_with(site, m, path, &mut self.set)
+                .play_generate_unhashed_with(site, m, path, &mut self.set)
                 .expect("the active code path is available");
         }
     }

@@ -542,6 +542,21 @@ impl Position {
         Ok(self.play_generate::<true>(site, m, path, set))
     }
 
+    /// [`Position::play_generate_with`] without keeping the Zobrist hash up to date: for
+    /// playouts, which only score where they end. The hash is computed afresh if it is
+    /// asked for later ([`Position::hash`], a pass over the whole board), so where hashes
+    /// are read along the way the other is cheaper.
+    pub fn play_generate_unhashed_with(
+        &mut self,
+        site: &Site,
+        m: Move,
+        path: CodePath,
+        set: &mut MoveSet,
+    ) -> Result<usize, CodePathUnavailable> {
+        let path = path.check()?;
+        Ok(self.play_generate::<false>(site, m, path, set))
+    }
+
     /// [`Position::play_generate_with`] without the check, for the crate's loops (perft,
     /// playouts) that checked `path` once at their entry: a path this CPU cannot run would
     /// execute instructions it does not have, so this must never be public.
@@ -1049,7 +1064,7 @@ mod tests {
                 kept.play(&site, m).unwrap();
                 assert!(!kept.hash_stale);
                 assert_eq!(kept.hash, kept.hash_from_scratch());
-                n = skipped.play_generate::<false>(&site, m, path, &mut set);
+                n = skipped.play_generate_unhashed_with(&site, m, path, &mut set).unwrap();
                 assert!(skipped.hash_stale);
                 assert_eq!(skipped, kept, "{path} ply {plies}");
                 assert_eq!(skipped.hash(), kept.hash(), "{path} ply {plies}");
