@@ -145,7 +145,7 @@ pub fn analyze(src: &Source, args: &SearchArgs) -> Result<String, String> {
 #[derive(Args, Debug, Clone)]
 pub struct MatchArgs {
     /// Player A: random, greedy, level:1..9, mcts:SIMS, or that search with one part
-    /// changed: uniform:, rave:, fresh:, noprior:, deep:, noanswer:, quickprior:, roomprior:,
+    /// changed: uniform:, plain:, rave:, fresh:, noprior:, deep:, noanswer:, quickprior:, roomprior:,
     /// learned:, hand:, ownlearned:SIMS, learned@FILE:SIMS (a weights file); MSms for SIMS
     /// searches that many milliseconds a move (`mcts:200ms`).
     #[arg(long)]

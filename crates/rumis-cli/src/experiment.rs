@@ -11,8 +11,12 @@ use rumis_ai::{MctsConfig, PlayerSpec, PriorSource};
 /// A part of the search, changed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Change {
-    /// `uniform:SIMS`: uniformly random playouts.
+    /// `uniform:SIMS`: playouts without bigger stones first (they still answer the last
+    /// move).
     Uniform,
+    /// `plain:SIMS`: uniformly random playouts, neither bigger stones first nor an answer
+    /// to the last move (the core's fastest playouts).
+    Plain,
     /// `rave:SIMS`: with RAVE (all-moves-as-first).
     Rave,
     /// `fresh:SIMS`: a fresh tree every move (no tree reuse).
@@ -41,8 +45,9 @@ enum Change {
 }
 
 impl Change {
-    const ALL: [Change; 11] = [
+    const ALL: [Change; 12] = [
         Change::Uniform,
+        Change::Plain,
         Change::Rave,
         Change::Fresh,
         Change::NoPriors,
@@ -58,6 +63,7 @@ impl Change {
     fn prefix(self) -> &'static str {
         match self {
             Change::Uniform => "uniform",
+            Change::Plain => "plain",
             Change::Rave => "rave",
             Change::Fresh => "fresh",
             Change::NoPriors => "noprior",
@@ -76,6 +82,11 @@ impl Change {
         match self {
             Change::Uniform => MctsConfig {
                 big_stones_first: false,
+                ..base
+            },
+            Change::Plain => MctsConfig {
+                big_stones_first: false,
+                answer_last_move: false,
                 ..base
             },
             Change::Rave => MctsConfig { rave: 300.0, ..base },
@@ -197,6 +208,7 @@ mod tests {
             "level:4",
             "mcts:9",
             "uniform:8",
+            "plain:9",
             "rave:7",
             "fresh:6",
             "noprior:5",
@@ -280,6 +292,7 @@ mod tests {
         let specs = [
             "rave:60",
             "uniform:60",
+            "plain:60",
             "noprior:60",
             "deep:60",
             "noanswer:60",
