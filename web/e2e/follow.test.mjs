@@ -136,7 +136,10 @@ async function fourPlayerRounds(pages) {
   await stillIn(page);
   await page.waitForFunction(() => window.__rumisShownMoves.every((m) => m.landedAt !== null));
   const state = await api(server.url, `/games/${created.id}`);
-  assert.equal(state.moves_played, 4 * rounds);
+  // A round is red's move and one of each opponent still in: an opponent, like red above,
+  // may run out of places within these rounds on Coricancha (a CI run of this test saw 10
+  // moves in 3 rounds). Every move is checked one by one below.
+  assert.ok(state.moves_played >= rounds && state.moves_played <= 4 * rounds, `${state.moves_played} moves in ${rounds} rounds`);
   const shown = await page.evaluate(() => window.__rumisShownMoves.map((m) => ({ ...m })));
   // Every move, in the server's order, shown exactly once.
   assert.deepEqual(
