@@ -21,7 +21,8 @@ after(async () => {
 });
 
 async function newPage(viewport = { width: 1280, height: 800 }, locale = "en-GB") {
-  const context = await browser.newContext({ viewport, locale });
+  // Motion as a player's system has it by default: these tests watch the stones drop in.
+  const context = await browser.newContext({ viewport, locale, reducedMotion: "no-preference" });
   const page = await context.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(String(e)));

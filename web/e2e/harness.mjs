@@ -53,8 +53,22 @@ export async function startServer({ addr = "127.0.0.1:0", dir = mkdtempSync(join
   };
 }
 
+/**
+ * What every browser context of the tests gets unless its test asks otherwise (issue #19: the
+ * browser tests are most of the test run's CPU time). Measured on 2 cores, one test file
+ * (app.test.mjs) or one page load at a time:
+ * - `reducedMotion: "reduce"`: the app then drops no stone in (its setting `animate` follows
+ *   the system's wish, src/game/actions.ts), so an opponent's move costs one frame, not
+ *   half a second of frames on the software renderer (app.test.mjs: 78-81 → 65-67
+ *   CPU-seconds). The tests of the drops (follow.test.mjs) ask for motion.
+ * - `serviceWorkers: "block"`: the app's offline copy (src/offline.ts) would download and
+ *   store every file of the app, both engine modules included, in every new context (a
+ *   start page's load: 2.5 → 2.0 CPU-seconds). The tests of offline play allow it.
+ */
+export const CONTEXT_DEFAULTS = Object.freeze({ reducedMotion: "reduce", serviceWorkers: "block" });
+
 export async function launch() {
-  return chromium.launch({
+  const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
     args: [
       "--headless",
@@ -70,6 +84,11 @@ export async function launch() {
       "--ignore-gpu-blocklist",
     ],
   });
+  // Every context starts from CONTEXT_DEFAULTS; a test's own options win. (The tests make
+  // their pages in contexts of their own, never with `browser.newPage()`.)
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = (options = {}) => newContext({ ...CONTEXT_DEFAULTS, ...options });
+  return browser;
 }
 
 export async function api(url, path, init) {

@@ -36,7 +36,8 @@ async function placeFirst(page) {
 }
 
 test("without a server: How to play, the solitaire and the guided game on the engine, also offline after a reload", { timeout: 150_000 }, async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  // The app's offline copy is what this test reloads from (the harness blocks it elsewhere).
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, serviceWorkers: "allow" });
   const page = await context.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(String(e)));

@@ -40,7 +40,8 @@ async function keyboardMove(page) {
 }
 
 test("a local game against level 5 without a server, offline after a reload, to the scores of the native core", { timeout: 300_000 }, async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+  // The app's offline copy is what this test reloads from (the harness blocks it elsewhere).
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, serviceWorkers: "allow", acceptDownloads: true });
   const page = await context.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(String(e)));
