@@ -525,11 +525,7 @@ fn run_tree(
     let mut tree = TreeSearch::new(site, cfg, seed, nodes);
     tree.own = root.to_move(site);
     while !tree.out_of_budget(budget, deadline) {
-        tree.sims += 1;
-        let mut pos = root.clone();
-        tree.select_and_expand(&mut pos);
-        tree.playout(&mut pos);
-        tree.back_up(&rewards(site, &pos));
+        tree.simulate(root);
     }
     tree.into_stats()
 }
@@ -590,6 +586,20 @@ impl TreeSearch<'_> {
 }
 
 impl<'a> TreeSearch<'a> {
+    /// One simulation: select and expand, play out, back up. A function of its own, never
+    /// inlined into the search's loop: WebAssembly engines (V8) start a function on quick
+    /// baseline code and switch to optimised code only at a later call, so with the loop
+    /// and the simulation in one function a search ran its whole first move on the
+    /// baseline code.
+    #[inline(never)]
+    fn simulate(&mut self, root: &Position) {
+        self.sims += 1;
+        let mut pos = root.clone();
+        self.select_and_expand(&mut pos);
+        self.playout(&mut pos);
+        self.back_up(&rewards(self.site, &pos));
+    }
+
     fn new(site: &'a Site, cfg: &'a MctsConfig, seed: u64, nodes: Vec<Node>) -> TreeSearch<'a> {
         let learned = cfg.priors.model(site).map(|m| (m, SiteShape::new(site)));
         // Without the room (Coricancha) a learned model uses its quick weights everywhere,
