@@ -7,7 +7,8 @@
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, dirname } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
@@ -143,6 +144,55 @@ test("the WebAssembly engine's legal placements equal the native core's at every
   // 6 boards × 7 setups, each game 15-44 moves and its final position.
   assert.ok(positions > 6 * 7 * 15, `only ${positions} positions compared`);
   console.log(`compared ${positions} positions`);
+});
+
+// No built-in board has 16 columns or fewer (the SIMD kernel's one-table path, which only a
+// board file of one's own reaches): a board file made for the test, random games, the SIMD
+// module against the scalar one at every position (the scalar path is the one compared with
+// the native core above), and perft against the native `rumis perft --board-file`.
+test("a board file of 16 columns: the SIMD module's placements equal the scalar module's, and perft the native core's", async () => {
+  const { instantiate } = await loadTs("engine/module.ts");
+  const wasm = await instantiate(wasmBytes);
+  const simd = await instantiate(simdBytes);
+  const boardFile = 'name = "Small"\nprovenance = "reconstruction"\nhmax = { 2 = 4, 3 = 4, 4 = 4 }\ngrid = """\n1221\n2##2\n2##2\n1221\n"""\n';
+  const setups = [
+    { players: 2, variant: "standard" },
+    { players: 3, variant: "standard" },
+    { players: 4, variant: "standard" },
+    { players: 2, variant: "two-player-four-colors" },
+    { players: 3, variant: "standard", stuck_rule: "pass" },
+  ];
+  let positions = 0;
+  for (const [i, setup] of setups.entries()) {
+    for (let game = 0; game < 3; game++) {
+      const seed = 100 + 10 * i + game;
+      const where = `Small ${setup.players} ${setup.variant}${setup.stuck_rule ? " pass" : ""} seed ${seed}`;
+      const made = wasm.call({ cmd: "new", board_file: boardFile, ...setup });
+      assert.equal(made.error, undefined, `${where}: ${made.reason}`);
+      let record = made.record;
+      const pick = rng(seed);
+      for (let ply = 0; ; ply++) {
+        const legal = wasm.call({ cmd: "legal", record }).legal;
+        assert.deepEqual(simd.call({ cmd: "legal", record }).legal, legal, `${where}, after ${ply} moves`);
+        positions++;
+        if (legal.length === 0) break;
+        const played = wasm.call({ cmd: "play", record, placement: legal[Math.floor(pick() * legal.length)] });
+        assert.equal(played.error, undefined, `${where}: ${played.reason}`);
+        record = played.record;
+      }
+    }
+  }
+  assert.ok(positions > 5 * 3 * 8, `only ${positions} positions compared`);
+  const dir = mkdtempSync(join(tmpdir(), "rumis-board-"));
+  const path = join(dir, "small.toml");
+  writeFileSync(path, boardFile);
+  for (const players of [2, 4]) {
+    const theirs = Number(execFileSync(bin, ["perft", "--depth", "2", "--board-file", path, "--players", String(players)], { encoding: "utf8" }).trim().split(/\s+/).pop());
+    for (const module of [wasm, simd]) {
+      const { record } = module.call({ cmd: "new", board_file: boardFile, players });
+      assert.equal(module.call({ cmd: "perft", record, depth: 2 }).leaves, theirs, `Small ${players} perft 2`);
+    }
+  }
 });
 
 test("perft in both modules equals the native `rumis perft` (rules §8)", async () => {
