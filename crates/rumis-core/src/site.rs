@@ -117,6 +117,9 @@ pub struct Site {
     pub(crate) variant: Variant,
     pub(crate) stuck_rule: StuckRule,
     pub(crate) order: Vec<Colour>,
+    /// Per colour (`Colour as usize`): its owner, 0-based, if it plays ([`Site::player_of`],
+    /// asked at every ply of a search's playouts: a lookup, not a search of `order`).
+    player_by_colour: [Option<u8>; 4],
     pub(crate) ruin_colour: Option<Colour>,
     pub(crate) limit_players: usize,
     pub(crate) columns: usize,
@@ -224,12 +227,23 @@ impl Site {
             }
         }
 
+        let mut player_by_colour = [None; 4];
+        for (seat, &c) in order.iter().enumerate() {
+            // (The first seat of a colour, as `position` finds it; a colour plays once.)
+            if player_by_colour[c as usize].is_none() {
+                player_by_colour[c as usize] = Some(match variant {
+                    Variant::TwoPlayerFourColors => seat % 2,
+                    _ => seat,
+                } as u8);
+            }
+        }
         let mut site = Site {
             board,
             players,
             variant,
             stuck_rule: StuckRule::Out,
             order,
+            player_by_colour,
             ruin_colour,
             limit_players,
             columns,
@@ -483,12 +497,9 @@ impl Site {
 
     /// The owner (0-based player) of a colour: in the two-player four-colour game player 1
     /// plays the 1st and 3rd colour, player 2 the 2nd and 4th.
+    #[inline]
     pub fn player_of(&self, colour: Colour) -> Option<usize> {
-        let seat = self.order.iter().position(|&c| c == colour)?;
-        Some(match self.variant {
-            Variant::TwoPlayerFourColors => seat % 2,
-            _ => seat,
-        })
+        self.player_by_colour[colour as usize].map(usize::from)
     }
 
     /// The colours a player plays.
@@ -507,6 +518,36 @@ mod tests {
 
     fn site(name: &str, players: usize) -> Site {
         Site::new(Board::builtin(name).unwrap().clone(), players, Variant::Standard, None).unwrap()
+    }
+
+    #[test]
+    fn the_owner_of_a_colour_is_its_seat_or_its_seat_mod_two() {
+        let board = Board::builtin("chullpa").unwrap();
+        let orders: [Option<Vec<Colour>>; 3] = [
+            None,
+            Some(vec![Colour::Blue, Colour::Red, Colour::Green, Colour::Yellow]),
+            Some(vec![Colour::Green, Colour::Yellow]),
+        ];
+        let mut sites = 0;
+        for variant in [Variant::Standard, Variant::TwoPlayerFourColors, Variant::Ruinas] {
+            for players in 2..=4 {
+                for colours in &orders {
+                    let Ok(s) = Site::new(board.clone(), players, variant, colours.clone()) else {
+                        continue;
+                    };
+                    sites += 1;
+                    for c in Colour::ALL {
+                        // The rule as the rulebooks state it, by searching the order of play.
+                        let by_search = s.order.iter().position(|&o| o == c).map(|seat| match variant {
+                            Variant::TwoPlayerFourColors => seat % 2,
+                            _ => seat,
+                        });
+                        assert_eq!(s.player_of(c), by_search, "{variant:?} {players} {colours:?} {c:?}");
+                    }
+                }
+            }
+        }
+        assert!(sites >= 10, "only {sites} setups made");
     }
 
     #[test]
