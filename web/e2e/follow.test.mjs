@@ -198,7 +198,12 @@ test("a level-9 AI shows 'is thinking' for its whole search", async () => {
     let last = "";
     const record = () => {
       const el = document.getElementById("ai-thinking");
-      const state = { move: Number(document.body.dataset.moveNumber), thinking: el?.dataset.thinking === "true", text: el?.textContent ?? null };
+      const state = {
+        move: Number(document.body.dataset.moveNumber),
+        thinking: el?.dataset.thinking === "true",
+        text: el?.textContent ?? null,
+        pulse: el ? getComputedStyle(el).animationName : null,
+      };
       const key = JSON.stringify(state);
       if (key !== last) {
         last = key;
@@ -221,6 +226,26 @@ test("a level-9 AI shows 'is thinking' for its whole search", async () => {
   const next = states.find((s) => s.move >= 3);
   assert.ok(next && !next.thinking, `the status changes when the AI's move is shown: ${log}`);
   console.log(`# "thinking" shown for ${Math.round(next.at - waiting[shown].at)} ms of a 4.5 s search (page clock)`);
+  // The words pulse while the AI thinks, and only then: whose turn it is stands still (a
+  // pulse that never stopped kept every game page drawing frames).
+  // (The span says "is to move" when the AI does not think, often too briefly to be seen
+  // above, so the page's own rules are asked of a span of the same kind.)
+  assert.equal(waiting[shown].pulse, "pulse", log);
+  const pulse = (thinking) =>
+    page.evaluate((thinking) => {
+      const el = document.createElement("span");
+      el.className = "thinking";
+      el.dataset.thinking = String(thinking);
+      document.body.append(el);
+      const name = getComputedStyle(el).animationName;
+      el.remove();
+      return name;
+    }, thinking);
+  assert.equal(await pulse(false), "none", "whose turn it is stands still");
+  assert.equal(await pulse(true), "pulse");
+  // Who asks for less motion gets no pulse at all.
+  await page.emulateMedia({ reducedMotion: "reduce" });
+  assert.equal(await pulse(true), "none");
   assert.deepEqual(page.errors, []);
 });
 
