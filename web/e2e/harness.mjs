@@ -69,7 +69,9 @@ export const CONTEXT_DEFAULTS = Object.freeze({ reducedMotion: "reduce", service
 
 export async function launch() {
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+    // Debian's chromium ($CHROMIUM if set), through a script that merges the lists of
+    // features to disable (below, and Playwright's own): Chromium honours only the last.
+    executablePath: join(here, "chromium.sh"),
     args: [
       "--headless",
       "--no-sandbox",
@@ -88,7 +90,7 @@ export async function launch() {
       // on 2 cores, a new context and the start page: 1.8-1.9 → 0.8 CPU-seconds, the
       // renderers 1.2 → 0.4 (18 renderer processes for 6 contexts → 12) (issue #19: the
       // browser tests open about 60 contexts). A Chromium without these features ignores
-      // the names.
+      // the names. (Merged with Playwright's list by chromium.sh.)
       "--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup",
     ],
   });
