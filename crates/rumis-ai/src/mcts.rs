@@ -19,7 +19,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use rumis_core::{Game, Move, Position, Rng, Site};
+use rumis_core::{Colour, Game, Move, Position, Rng, Site};
 
 use crate::endgame::{stones_in_play, Solver};
 use crate::eval::{self, Weights};
@@ -55,6 +55,11 @@ pub struct MctsConfig {
     /// The prior mean of a child is exp((value - best value) / this): the best child's is
     /// 1, a child this many points of evaluation worse e^-1.
     pub prior_temperature: f32,
+    /// At the nodes where another side moves, the priors count this many times
+    /// `prior_visits` (1: the same as at the searching side's). The priors are the search's
+    /// model of how the others play; a larger weight trusts it longer than the others'
+    /// max^n choices by noisy playout values.
+    pub others_prior_weight: f32,
     /// Nodes this close to the root (1: the root alone) get their priors from the greedy
     /// evaluation; deeper ones from the cheaper one of the columns covered.
     pub full_prior_depth: usize,
@@ -109,6 +114,7 @@ impl Default for MctsConfig {
             rave: 0.0,
             prior_visits: 10.0,
             prior_temperature: 2.0,
+            others_prior_weight: 1.0,
             full_prior_depth: 1,
             full_prior_after: 16,
             room_in_priors: None,
@@ -579,6 +585,12 @@ impl TreeSearch<'_> {
         if !self.cfg.learned_own_only {
             return true;
         }
+        self.own_side(mover)
+    }
+
+    /// Whether `mover` plays for the searching side (its colour, or the same player's other
+    /// colour in the two-player four-colour game).
+    fn own_side(&self, mover: Colour) -> bool {
         let Some(own) = self.own else { return false };
         let site = self.site;
         own == mover || (site.player_of(own).is_some() && site.player_of(own) == site.player_of(mover))
@@ -803,9 +815,18 @@ impl<'a> TreeSearch<'a> {
             // children at a time first (two divisions and a root each: the compiler does
             // them four or eight at once, the same operations, so the same values), then
             // the first of the best.
-            let (pv, exploration) = (cfg.prior_visits, cfg.exploration);
             let first = n.first_child as usize;
             let children = &self.nodes[first..first + n.children as usize];
+            let others = cfg.others_prior_weight != 1.0
+                && children
+                    .first()
+                    .is_some_and(|c| !self.own_side(Colour::ALL[c.mover as usize & 3]));
+            let pv = if others {
+                cfg.prior_visits * cfg.others_prior_weight
+            } else {
+                cfg.prior_visits
+            };
+            let exploration = cfg.exploration;
             let mut values = [0.0f32; 8];
             for (k, chunk) in children.chunks(8).enumerate() {
                 for (v, c) in values.iter_mut().zip(chunk) {
@@ -1041,6 +1062,47 @@ mod tests {
     /// the search's most visited first move one of those; where the scenario's settings
     /// name no player count (today every board, a user's too) the search keeps the
     /// hand-made priors.
+    /// `others_prior_weight` weighs the priors at the other sides' nodes alone: of two
+    /// children, one with the better prior and a poor mean, the other the reverse, the
+    /// selection takes the better mean at the searching side's node and, with a large
+    /// weight, the better prior at another side's.
+    #[test]
+    fn the_others_priors_weigh_at_their_nodes_only() {
+        let g = game("pisac", 3, Variant::Standard);
+        let site = g.site();
+        let own = g.position().to_move(site).unwrap();
+        let other = *site.order().iter().find(|&&c| c != own).unwrap();
+        let moves = g.legal_moves();
+        let pick = |weight: f32, mover: Colour| {
+            let cfg = MctsConfig {
+                others_prior_weight: weight,
+                ..MctsConfig::default()
+            };
+            let mut root = Node::new(moves[0], 0);
+            root.visits = 200;
+            root.expanded = true;
+            root.first_child = 1;
+            root.children = 2;
+            let child = |m: Move, prior: f32, reward: f32| Node {
+                prior,
+                reward,
+                visits: 100,
+                ..Node::new(m, mover.index() as u8)
+            };
+            let nodes = vec![root, child(moves[1], 1.0, 10.0), child(moves[2], 0.2, 90.0)];
+            let mut tree = TreeSearch::new(site, &cfg, 1, nodes);
+            tree.own = Some(own);
+            tree.best_child(0)
+        };
+        // Prior 1.0, mean 0.1 (child 1) against prior 0.2, mean 0.9 (child 2), 10 prior
+        // visits: (10 + 10) / 110 against (90 + 2) / 110 as it stands.
+        assert_eq!(pick(1.0, own), 2);
+        assert_eq!(pick(1.0, other), 2);
+        assert_eq!(pick(100.0, own), 2);
+        // 1 000 prior visits at the other's node: (10 + 1000) / 1100 against (90 + 200) / 1100.
+        assert_eq!(pick(100.0, other), 1);
+    }
+
     #[test]
     fn learned_priors_steer_the_search() {
         let g = game("chullpa", 2, Variant::Standard);

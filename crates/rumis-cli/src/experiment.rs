@@ -42,10 +42,19 @@ enum Change {
     /// `ownlearned:SIMS`: the learned priors at the searching side's nodes only, the
     /// hand-made ones at the others' (the search's model of how the others play).
     OwnLearned,
+    /// `others:SIMS`: the priors at the other sides' nodes count 100 times as many visits
+    /// (the search trusts its model of how the others play longer).
+    Others,
+    /// `greedyothers:SIMS`: `deep:` and `others:` together: the greedy evaluation's priors
+    /// at every node, trusted 100 times as long at the other sides' nodes.
+    GreedyOthers,
+    /// `nearothers:SIMS`: `others:` with the greedy evaluation's priors (the room
+    /// counted) at the root and the three plies below it, a round of four colours.
+    NearOthers,
 }
 
 impl Change {
-    const ALL: [Change; 12] = [
+    const ALL: [Change; 15] = [
         Change::Uniform,
         Change::Plain,
         Change::Rave,
@@ -58,6 +67,9 @@ impl Change {
         Change::Learned,
         Change::Hand,
         Change::OwnLearned,
+        Change::Others,
+        Change::GreedyOthers,
+        Change::NearOthers,
     ];
 
     fn prefix(self) -> &'static str {
@@ -74,6 +86,9 @@ impl Change {
             Change::Learned => "learned",
             Change::Hand => "hand",
             Change::OwnLearned => "ownlearned",
+            Change::Others => "others",
+            Change::GreedyOthers => "greedyothers",
+            Change::NearOthers => "nearothers",
         }
     }
 
@@ -123,6 +138,20 @@ impl Change {
             Change::OwnLearned => MctsConfig {
                 priors: PriorSource::Learned(Arc::new(PriorModel::builtin().clone())),
                 learned_own_only: true,
+                ..base
+            },
+            Change::Others => MctsConfig {
+                others_prior_weight: 100.0,
+                ..base
+            },
+            Change::GreedyOthers => MctsConfig {
+                others_prior_weight: 100.0,
+                ..Change::Deep.apply(base)
+            },
+            Change::NearOthers => MctsConfig {
+                others_prior_weight: 100.0,
+                full_prior_depth: 4,
+                room_in_priors: Some(true),
                 ..base
             },
         }
@@ -219,6 +248,9 @@ mod tests {
             "learned:3",
             "hand:4",
             "ownlearned:5",
+            "others:6",
+            "greedyothers:7",
+            "nearothers:8",
             "learned:250ms",
             "mcts:40ms",
         ] {
@@ -300,6 +332,9 @@ mod tests {
             "fresh:60",
             "learned:60",
             "ownlearned:60",
+            "others:60",
+            "greedyothers:60",
+            "nearothers:60",
         ];
         let setups = [
             ("chullpa", 2, Variant::Standard),
