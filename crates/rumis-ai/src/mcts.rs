@@ -210,6 +210,11 @@ struct Node {
     amaf_reward: f32,
     /// The prior mean reward (see `MctsConfig::prior_visits`).
     prior: f32,
+    /// `(reward + pv · prior) / (visits + pv)` with `pv` = `MctsConfig::prior_visits`:
+    /// the selection's value without its exploration term, kept up to date wherever the
+    /// three change ([`Node::refresh`]) so that the selection, which looks at every visited
+    /// child of every node on its way, does one division a child instead of two.
+    mean: f32,
     first_child: u32,
     children: u32,
 }
@@ -228,9 +233,18 @@ impl Node {
             amaf_visits: 0,
             amaf_reward: 0.0,
             prior: 0.0,
+            mean: 0.0,
             first_child: 0,
             children: 0,
         }
+    }
+
+    /// Recomputes `mean` after `reward`, `visits` or `prior` changed; `pv` is
+    /// `MctsConfig::prior_visits`. The same operations as the selection's uncached value
+    /// ([`TreeSearch::best_child_scan`]), so the same `f32`.
+    #[inline(always)]
+    fn refresh(&mut self, pv: f32) {
+        self.mean = (self.reward + pv * self.prior) / (self.visits as f32 + pv);
     }
 }
 
@@ -245,6 +259,8 @@ struct Kept {
     moves: Vec<Move>,
     root_hash: u64,
     trees: Vec<Vec<Node>>,
+    /// The `MctsConfig::prior_visits` of the nodes' `mean`s.
+    prior_visits: f32,
 }
 
 impl Mcts {
@@ -273,6 +289,7 @@ impl Mcts {
             && moves.len() >= kept.moves.len()
             && moves[..kept.moves.len()] == kept.moves[..]
             && game.positions().get(kept.moves.len()).map(|p| p.hash()) == Some(kept.root_hash)
+            && kept.prior_visits == self.config.prior_visits
             // A colour that left the game since: the kept nodes' positions still have it in.
             && game.retirements().iter().all(|r| r.after <= kept.moves.len());
         if !follows {
@@ -387,6 +404,7 @@ impl Mcts {
                 moves: game.moves().to_vec(),
                 root_hash: root.hash(),
                 trees: kept_trees,
+                prior_visits: self.config.prior_visits,
             });
         }
         Some(SearchResult {
@@ -739,6 +757,7 @@ impl<'a> TreeSearch<'a> {
             // Never above the one before (as `exp` of falling arguments is in any sound
             // library): the selection relies on the order ([`TreeSearch::best_child`]).
             child.prior = ((v - top) / temperature).exp().min(last);
+            child.refresh(self.cfg.prior_visits);
             last = child.prior;
             self.nodes.push(child);
         }
@@ -778,6 +797,7 @@ impl<'a> TreeSearch<'a> {
         }
         for c in children.iter_mut() {
             c.prior = ((c.prior - top) / temperature).exp();
+            c.refresh(self.cfg.prior_visits);
         }
     }
 
@@ -829,9 +849,21 @@ impl<'a> TreeSearch<'a> {
             let exploration = cfg.exploration;
             let mut values = [0.0f32; 8];
             for (k, chunk) in children.chunks(8).enumerate() {
-                for (v, c) in values.iter_mut().zip(chunk) {
-                    let n = c.visits as f32;
-                    *v = (c.reward + pv * c.prior) / (n + pv) + exploration * (ln / (n + 1.0)).sqrt();
+                if others {
+                    for (v, c) in values.iter_mut().zip(chunk) {
+                        let n = c.visits as f32;
+                        *v = (c.reward + pv * c.prior) / (n + pv) + exploration * (ln / (n + 1.0)).sqrt();
+                    }
+                } else {
+                    for (v, c) in values.iter_mut().zip(chunk) {
+                        #[cfg(test)]
+                        assert_eq!(
+                            c.mean.to_bits(),
+                            ((c.reward + pv * c.prior) / (c.visits as f32 + pv)).to_bits(),
+                            "a child's kept mean is out of date"
+                        );
+                        *v = c.mean + exploration * (ln / (c.visits as f32 + 1.0)).sqrt();
+                    }
                 }
                 for (j, (c, &v)) in chunk.iter().zip(&values).enumerate() {
                     if v > best_value {
@@ -923,6 +955,7 @@ impl<'a> TreeSearch<'a> {
             n.visits += 1;
             if i != 0 {
                 n.reward += r[n.mover as usize];
+                n.refresh(self.cfg.prior_visits);
             }
         }
     }
@@ -1083,11 +1116,15 @@ mod tests {
             root.expanded = true;
             root.first_child = 1;
             root.children = 2;
-            let child = |m: Move, prior: f32, reward: f32| Node {
-                prior,
-                reward,
-                visits: 100,
-                ..Node::new(m, mover.index() as u8)
+            let child = |m: Move, prior: f32, reward: f32| {
+                let mut c = Node {
+                    prior,
+                    reward,
+                    visits: 100,
+                    ..Node::new(m, mover.index() as u8)
+                };
+                c.refresh(cfg.prior_visits);
+                c
             };
             let nodes = vec![root, child(moves[1], 1.0, 10.0), child(moves[2], 0.2, 90.0)];
             let mut tree = TreeSearch::new(site, &cfg, 1, nodes);
