@@ -62,10 +62,10 @@ test("a local game against level 5 without a server, offline after a reload, to 
   assert.ok(await yourTurn(page));
   console.log(`time to the first move on a cold load: ${Date.now() - loaded} ms`);
   assert.match(await page.textContent("#conn"), /./);
-  // Chromium runs WebAssembly SIMD: the page's worker and the service worker fetched the
-  // SIMD module, and never the scalar one.
+  // Chromium runs WebAssembly SIMD and relaxed SIMD: the page's worker and the service
+  // worker fetched the relaxed-SIMD module, and never the other two.
   const modules = site.requests.filter((p) => p.endsWith(".wasm"));
-  assert.ok(modules.length > 0 && modules.every((p) => /\/rumis-simd-[^/]*\.wasm$/.test(p)), `modules fetched: ${modules}`);
+  assert.ok(modules.length > 0 && modules.every((p) => /\/rumis-relaxed-[^/]*\.wasm$/.test(p)), `modules fetched: ${modules}`);
 
   // Two moves, each answered by the AI in the worker.
   await keyboardMove(page);

@@ -26,21 +26,30 @@ for (const name of readdirSync(dist, { recursive: true }).map(String).sort()) {
   files.push("/" + relative(dist, path).split(sep).join("/"));
 }
 const version = `rumis-${hash.digest("hex").slice(0, 16)}`;
-// The engine's two modules (Vite names them rumis-HASH.wasm and rumis-simd-HASH.wasm) and
-// the worker's SIMD probe, so the service worker keeps the module this browser loads.
+// The engine's three modules (Vite names them rumis-HASH.wasm, rumis-simd-HASH.wasm and
+// rumis-relaxed-HASH.wasm) and the worker's probes, so the service worker keeps the module
+// this browser loads.
 const wasm = readdirSync(join(dist, "assets")).filter((n) => n.endsWith(".wasm"));
 const modules = {
+  relaxed: wasm.find((n) => n.startsWith("rumis-relaxed-")),
   simd: wasm.find((n) => n.startsWith("rumis-simd-")),
-  scalar: wasm.find((n) => /^rumis-(?!simd-)/.test(n)),
+  scalar: wasm.find((n) => /^rumis-(?!simd-|relaxed-)/.test(n)),
 };
-if (!modules.simd || !modules.scalar) throw new Error(`dist/assets lacks an engine module: ${wasm.join(", ")}`);
+if (!modules.relaxed || !modules.simd || !modules.scalar) throw new Error(`dist/assets lacks an engine module: ${wasm.join(", ")}`);
 const simdTs = readFileSync(join(web, "src", "engine", "simd.ts"), "utf8");
-const probe = simdTs.match(/const PROBE = new Uint8Array\(\[([^\]]*)\]\)/)?.[1].replace(/\/\/[^\n]*/g, "");
-if (!probe) throw new Error("src/engine/simd.ts: no PROBE module found");
+const probe = (name) => {
+  const bytes = simdTs.match(new RegExp(`const ${name} = new Uint8Array\\(\\[([^\\]]*)\\]\\)`))?.[1].replace(/\/\/[^\n]*/g, "");
+  if (!bytes) throw new Error(`src/engine/simd.ts: no ${name} module found`);
+  return `[${bytes.split(",").map((b) => b.trim()).filter(Boolean).join(", ")}]`;
+};
 const worker = readFileSync(join(web, "scripts", "sw.template.js"), "utf8")
   .replace("__VERSION__", version)
   .replace("__FILES__", JSON.stringify(files, null, 2))
-  .replace("__MODULES__", JSON.stringify({ simd: `/assets/${modules.simd}`, scalar: `/assets/${modules.scalar}` }))
-  .replace("__PROBE__", `[${probe.split(",").map((b) => b.trim()).filter(Boolean).join(", ")}]`);
+  .replace(
+    "__MODULES__",
+    JSON.stringify({ relaxed: `/assets/${modules.relaxed}`, simd: `/assets/${modules.simd}`, scalar: `/assets/${modules.scalar}` }),
+  )
+  .replace("__PROBE__", probe("PROBE"))
+  .replace("__RELAXED_PROBE__", probe("RELAXED_PROBE"));
 writeFileSync(join(dist, "sw.js"), worker);
 console.log(`service worker ${version}: ${files.length} files kept for offline use`);

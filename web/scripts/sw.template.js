@@ -2,23 +2,27 @@
 // are kept in a cache when it installs, so a reload without a network still loads the app
 // and a local game resumes (its record is in the browser's storage). Pages are asked of
 // the network first (a new build shows at once), the hashed files of the cache first; the
-// server's API is never cached. Of the engine's two modules (scalar and SIMD) only the one
-// this browser loads is kept: the install asks the same question as the page's worker
-// (src/engine/simd.ts, whose probe module offline.mjs copies here), so nobody downloads
-// the other.
+// server's API is never cached. Of the engine's three modules (scalar, SIMD, relaxed SIMD)
+// only the one this browser loads is kept: the install asks the same questions as the
+// page's worker (src/engine/simd.ts, whose probe modules offline.mjs copies here), so
+// nobody downloads the others.
 const VERSION = "__VERSION__";
 const FILES = __FILES__;
 const MODULES = __MODULES__;
 const PROBE = new Uint8Array(__PROBE__);
+const RELAXED_PROBE = new Uint8Array(__RELAXED_PROBE__);
+
+function validates(probe) {
+  try {
+    return WebAssembly.validate(probe);
+  } catch {
+    return false;
+  }
+}
 
 function engineModule() {
-  let simd = false;
-  try {
-    simd = WebAssembly.validate(PROBE);
-  } catch {
-    simd = false;
-  }
-  return simd ? MODULES.simd : MODULES.scalar;
+  if (!validates(PROBE)) return MODULES.scalar;
+  return validates(RELAXED_PROBE) ? MODULES.relaxed : MODULES.simd;
 }
 
 self.addEventListener("install", (e) => {

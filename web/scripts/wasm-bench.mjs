@@ -1,6 +1,6 @@
 // The engine's speed in Node.js: the same requests natively (the rumis-wasm crate's
-// `figures` example, release build), in the scalar module and in the SIMD module, side by
-// side: perft (leaves per second), random playouts (games per second) and a level-8 move.
+// `figures` example, release build), in the scalar, the SIMD and the relaxed-SIMD module
+// (relaxed SIMD turned on in Node.js 20, where it is behind a flag), side by side: perft (leaves per second), random playouts (games per second) and a level-8 move.
 // Run after `node scripts/wasm.mjs`: `node scripts/wasm-bench.mjs [NAME]` (builds the
 // example; NAME picks the figures whose name contains it). Natively it runs the CPU's widest
 // path and AVX2 (`RUMIS_CODE_PATH=avx2`), the issue's yardstick. Each figure is the best of
@@ -13,7 +13,10 @@ import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { transformWithOxc } from "vite";
-import { WASM, WASM_SIMD } from "./wasm.mjs";
+import { setFlagsFromString } from "node:v8";
+import { WASM, WASM_RELAXED, WASM_SIMD } from "./wasm.mjs";
+
+setFlagsFromString("--experimental-wasm-relaxed-simd");
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..", "..");
@@ -59,7 +62,7 @@ async function inModule(path) {
   return best(rows);
 }
 
-for (const [name, path] of [["scalar", WASM], ["simd", WASM_SIMD]]) {
+for (const [name, path] of [["scalar", WASM], ["simd", WASM_SIMD], ["relaxed", WASM_RELAXED]]) {
   const data = readFileSync(path);
   const br = brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
   const gz = gzipSync(data, { level: 9 }).length;
@@ -69,16 +72,17 @@ const n = native(null);
 const n2 = native("avx2");
 const s = await inModule(WASM);
 const v = await inModule(WASM_SIMD);
-console.log(`node ${process.version}; wasm code paths: ${s[0].path}, ${v[0].path}`);
+const x = await inModule(WASM_RELAXED);
+console.log(`node ${process.version}; wasm code paths: ${s[0].path}, ${v[0].path}, ${x[0].path} (relaxed)`);
 const rate = (f, r) => amount(f, r.answer) / r.seconds;
 for (const [i, f] of figures.entries()) {
   const of = (r, base) => (100 * (f.unit ? rate(f, r) / rate(f, base) : base.seconds / r.seconds)).toFixed(0);
-  for (const [label, r] of [["native best", n[i]], ["native avx2", n2[i]], ["wasm scalar", s[i]], ["wasm simd128", v[i]]]) {
+  for (const [label, r] of [["native best", n[i]], ["native avx2", n2[i]], ["wasm scalar", s[i]], ["wasm simd128", v[i]], ["wasm relaxed", x[i]]]) {
     if (r.answer.error) throw new Error(`${label} ${f.name}: ${r.answer.reason}`);
     const what = f.unit ? `${rate(f, r).toFixed(0)} ${f.unit}/s` : `${r.answer.placement} (${r.answer.simulations} simulations)`;
     const share = label.startsWith("native") ? "" : ` = ${of(r, n[i])} % of native best, ${of(r, n2[i])} % of native AVX2`;
     console.log(`${f.name.padEnd(28)} ${label.padEnd(13)} ${r.seconds.toFixed(3).padStart(8)} s  ${what}${share}`);
   }
-  const counts = [n[i], n2[i], s[i], v[i]].map((r) => JSON.stringify(r.answer));
+  const counts = [n[i], n2[i], s[i], v[i], x[i]].map((r) => JSON.stringify(r.answer));
   if (new Set(counts).size !== 1) console.log(`  DIFFERENT ANSWERS: ${counts.join(" | ")}`);
 }

@@ -1,7 +1,7 @@
-// The engine's figures in Chromium beside the native build, in one run (issue #22): the two
-// WebAssembly modules of web/dist (scalar and SIMD, on a page's main thread so nothing else
-// is timed) and the same requests natively (`cargo run --release -p rumis-wasm --example
-// figures`, built here if need be). Per engine: random playouts per second on Chullpa and
+// The engine's figures in Chromium beside the native build, in one run (issue #22): the three
+// WebAssembly modules of web/dist (scalar, SIMD and relaxed SIMD, on a page's main thread
+// so nothing else is timed) and the same requests natively (`cargo run --release -p
+// rumis-wasm --example figures`, built here if need be). Per engine: random playouts per second on Chullpa and
 // Coricancha with 4 players, and a level-8 move on Coricancha with 4 players, first in a
 // fresh instance (cold: the engine compiles its optimised code while it works) and then
 // warm. The rounds alternate the engines (the machine's speed drifts); the summary gives
@@ -66,7 +66,8 @@ async function inPage([url, playouts]) {
     if (a.simulations !== 10000) throw new Error(`level 8 ran ${a.simulations} simulations`);
     return (performance.now() - t) / 1000;
   };
-  const f = { path: call({ cmd: "engine" }).code_path, cold: level8() };
+  const engine = call({ cmd: "engine" });
+  const f = { path: engine.code_path + (engine.relaxed_simd ? "+relaxed" : ""), cold: level8() };
   for (const [board, count] of playouts) {
     const { record } = call({ cmd: "new", board, players: 4 });
     const t = performance.now();
@@ -85,7 +86,9 @@ try {
     const n = native();
     rows.native.push(n);
     console.log(`round ${r + 1} native: chullpa ${n.chullpa.toFixed(0)}/s, coricancha ${n.coricancha.toFixed(0)}/s, level 8 ${n.level8.toFixed(3)} s`);
-    for (const wasm of modules) {
+    // The modules' order turns each round: whichever ran just after another module's
+    // page was slower in some rounds, so no module keeps that place.
+    for (const wasm of modules.map((_, i) => modules[(i + r) % modules.length])) {
       const context = await browser.newContext();
       const page = await context.newPage();
       await page.goto(`${site.url}/icon.svg`);

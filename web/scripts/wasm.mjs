@@ -1,15 +1,18 @@
-// Builds the engine's two WebAssembly modules (crates/rumis-wasm: the core and the AI) and
+// Builds the engine's three WebAssembly modules (crates/rumis-wasm: the core and the AI) and
 // puts them where the app imports them (src/engine/, not kept in git):
 // - rumis.wasm: the portable scalar generator, for any engine;
 // - rumis-simd.wasm: compiled with WebAssembly SIMD (`-C target-feature=+simd128`), whose
 //   generator runs the simd128 path. An engine without SIMD cannot even compile it, so
 //   the app loads it only where `WebAssembly.validate` accepts a tiny SIMD module
-//   (src/engine/simd.ts).
+//   (src/engine/simd.ts);
+// - rumis-relaxed.wasm: SIMD and relaxed SIMD (`+simd128,+relaxed-simd`): the same path
+//   with `i8x16.relaxed_swizzle` where its answer is every engine's (the core's `lut`),
+//   for engines that validate a tiny relaxed-SIMD module (Chromium since 114).
 // Each module has its own target directory, apart from the workspace's `target/debug`: other
 // RUSTFLAGS in the same one would make each build undo the other's, and a directory of
-// their own lets both build at once, beside a `cargo test` of the workspace (scripts/test)
-// instead of waiting for its lock. Each build ends in one single-threaded LTO step, so two
-// at once use both cores. Cargo rebuilds only what changed, so this is quick when nothing
+// their own lets them build at once, beside a `cargo test` of the workspace (scripts/test)
+// instead of waiting for its lock. Each build ends in one single-threaded LTO step, so the
+// three at once keep both cores busy. Cargo rebuilds only what changed, so this is quick when nothing
 // did. Needs `rustup target add wasm32-unknown-unknown` (.ci/run does it); without the
 // target it fails and says so.
 import { execFile } from "node:child_process";
@@ -23,10 +26,11 @@ const target = process.env.CARGO_TARGET_DIR ?? join(root, "target");
 const engineDir = join(root, "web", "src", "engine");
 export const WASM = join(engineDir, "rumis.wasm");
 export const WASM_SIMD = join(engineDir, "rumis-simd.wasm");
+export const WASM_RELAXED = join(engineDir, "rumis-relaxed.wasm");
 
 async function build(targetDir, rustflags, out) {
   const env = { ...process.env, CARGO_TARGET_DIR: targetDir };
-  // The SIMD build's flags replace any the caller set, so the two builds stay apart.
+  // The SIMD build's flags replace any the caller set, so the builds stay apart.
   if (rustflags) env.RUSTFLAGS = rustflags;
   else delete env.RUSTFLAGS;
   try {
@@ -44,13 +48,14 @@ async function build(targetDir, rustflags, out) {
   return out;
 }
 
-/** Builds both modules, at once: `{ scalar, simd }`, their paths. */
+/** Builds the three modules, at once: `{ scalar, simd, relaxed }`, their paths. */
 export async function buildWasmModules() {
-  const [scalar, simd] = await Promise.all([
+  const [scalar, simd, relaxed] = await Promise.all([
     build(join(target, "wasm-scalar"), null, WASM),
     build(join(target, "wasm-simd"), "-C target-feature=+simd128", WASM_SIMD),
+    build(join(target, "wasm-relaxed"), "-C target-feature=+simd128,+relaxed-simd", WASM_RELAXED),
   ]);
-  return { scalar, simd };
+  return { scalar, simd, relaxed };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

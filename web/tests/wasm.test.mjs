@@ -1,9 +1,10 @@
 // The WebAssembly engine against the native core: random games on every built-in board,
 // variant and player count (and the house stuck rule), and at every position the module's
 // legal placements equal those of the native `rumis engine` (docs/engine-protocol.md),
-// whose generator runs the machine's SIMD path, in both of the app's modules: the scalar one
-// and the one compiled with WebAssembly SIMD (its generator's simd128 path; Node.js has
-// SIMD). The games end with the same record on all sides.
+// whose generator runs the machine's SIMD path, in the app's three modules: the scalar one,
+// the one compiled with WebAssembly SIMD (its generator's simd128 path; Node.js has SIMD)
+// and the one with relaxed SIMD too (Node.js 20 has it behind a flag, turned on below).
+// The games end with the same record on all sides.
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
@@ -12,6 +13,7 @@ import { tmpdir } from "node:os";
 import { join, dirname } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { setFlagsFromString } from "node:v8";
 import { transformWithOxc } from "vite";
 import { buildWasmModules } from "../scripts/wasm.mjs";
 
@@ -68,16 +70,32 @@ function rng(seed) {
   };
 }
 
-// The module and the native binary, built (or found up to date) before the tests, whose
+// Relaxed SIMD: on by default from Node.js 22 (V8 11.4, as in Chromium 114); Node.js 20
+// validates it once its V8 flag is set, which it may be at run time, before any module
+// compiles. The differential test runs the relaxed module, so where neither works it fails
+// and says why rather than leave the module the browsers load untested.
+const relaxedProbe = new Uint8Array([
+  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, 0x01, 0x05, 0x01, 0x60, 0x00, 0x01, 0x7b, 0x03, 0x02, 0x01, 0x00,
+  0x0a, 0x0f, 0x01, 0x0d, 0x00, 0x41, 0x00, 0xfd, 0x0f, 0x41, 0x00, 0xfd, 0x0f, 0xfd, 0x80, 0x02, 0x0b,
+]);
+if (!WebAssembly.validate(relaxedProbe)) setFlagsFromString("--experimental-wasm-relaxed-simd");
+
+// The modules and the native binary, built (or found up to date) before the tests, whose
 // time limits are then the comparisons' alone.
 let wasmBytes;
 let simdBytes;
+let relaxedBytes;
 let bin;
 before(
   async () => {
     const built = await buildWasmModules();
     wasmBytes = readFileSync(built.scalar);
     simdBytes = readFileSync(built.simd);
+    relaxedBytes = readFileSync(built.relaxed);
+    assert.ok(
+      WebAssembly.validate(relaxedBytes),
+      `this Node.js (${process.version}) cannot run relaxed SIMD, so the relaxed module cannot be compared here: use Node.js 20 or later`,
+    );
     bin = nativeBinary();
   },
   { timeout: 1_800_000 },
@@ -89,9 +107,11 @@ test("the WebAssembly engine's legal placements equal the native core's at every
   const { instantiate } = await loadTs("engine/module.ts");
   const wasm = await instantiate(wasmBytes);
   const simd = await instantiate(simdBytes);
-  // Each module runs the generator path it is meant to (so the comparison covers both).
-  assert.equal(wasm.call({ cmd: "engine" }).code_path, "scalar");
-  assert.equal(simd.call({ cmd: "engine" }).code_path, "simd128");
+  const relaxed = await instantiate(relaxedBytes);
+  // Each module runs the generator path it is meant to (so the comparison covers all three).
+  assert.deepEqual(wasm.call({ cmd: "engine" }), { code_path: "scalar", relaxed_simd: false });
+  assert.deepEqual(simd.call({ cmd: "engine" }), { code_path: "simd128", relaxed_simd: false });
+  assert.deepEqual(relaxed.call({ cmd: "engine" }), { code_path: "simd128", relaxed_simd: true });
   const native = nativeEngine(bin);
   const boards = wasm.call({ cmd: "boards" }).boards.map((b) => b.name.toLowerCase());
   assert.deepEqual(boards, ["chullpa", "pirka", "tambo", "pisac", "coricancha", "cucho"]);
@@ -124,6 +144,7 @@ test("the WebAssembly engine's legal placements equal the native core's at every
           const theirs = await native.send("legal_moves");
           assert.deepEqual(legal, theirs === "" ? [] : theirs.split(" "), `${where}, after ${ply} moves`);
           assert.deepEqual(simd.call({ cmd: "legal", record }).legal, legal, `${where}, after ${ply} moves (SIMD module)`);
+          assert.deepEqual(relaxed.call({ cmd: "legal", record }).legal, legal, `${where}, after ${ply} moves (relaxed-SIMD module)`);
           positions++;
           if (legal.length === 0) break;
           const placement = legal[Math.floor(pick() * legal.length)];
@@ -148,12 +169,13 @@ test("the WebAssembly engine's legal placements equal the native core's at every
 
 // No built-in board has 16 columns or fewer (the SIMD kernel's one-table path, which only a
 // board file of one's own reaches): a board file made for the test, random games, the SIMD
-// module against the scalar one at every position (the scalar path is the one compared with
+// modules against the scalar one at every position (the scalar path is the one compared with
 // the native core above), and perft against the native `rumis perft --board-file`.
-test("a board file of 16 columns: the SIMD module's placements equal the scalar module's, and perft the native core's", async () => {
+test("a board file of 16 columns: the SIMD modules' placements equal the scalar module's, and perft the native core's", async () => {
   const { instantiate } = await loadTs("engine/module.ts");
   const wasm = await instantiate(wasmBytes);
   const simd = await instantiate(simdBytes);
+  const relaxed = await instantiate(relaxedBytes);
   const boardFile = 'name = "Small"\nprovenance = "reconstruction"\nhmax = { 2 = 4, 3 = 4, 4 = 4 }\ngrid = """\n1221\n2##2\n2##2\n1221\n"""\n';
   const setups = [
     { players: 2, variant: "standard" },
@@ -174,6 +196,7 @@ test("a board file of 16 columns: the SIMD module's placements equal the scalar 
       for (let ply = 0; ; ply++) {
         const legal = wasm.call({ cmd: "legal", record }).legal;
         assert.deepEqual(simd.call({ cmd: "legal", record }).legal, legal, `${where}, after ${ply} moves`);
+        assert.deepEqual(relaxed.call({ cmd: "legal", record }).legal, legal, `${where}, after ${ply} moves (relaxed SIMD)`);
         positions++;
         if (legal.length === 0) break;
         const played = wasm.call({ cmd: "play", record, placement: legal[Math.floor(pick() * legal.length)] });
@@ -188,20 +211,20 @@ test("a board file of 16 columns: the SIMD module's placements equal the scalar 
   writeFileSync(path, boardFile);
   for (const players of [2, 4]) {
     const theirs = Number(execFileSync(bin, ["perft", "--depth", "2", "--board-file", path, "--players", String(players)], { encoding: "utf8" }).trim().split(/\s+/).pop());
-    for (const module of [wasm, simd]) {
+    for (const module of [wasm, simd, relaxed]) {
       const { record } = module.call({ cmd: "new", board_file: boardFile, players });
       assert.equal(module.call({ cmd: "perft", record, depth: 2 }).leaves, theirs, `Small ${players} perft 2`);
     }
   }
 });
 
-test("perft in both modules equals the native `rumis perft` (rules §8)", async () => {
+test("perft in the three modules equals the native `rumis perft` (rules §8)", async () => {
   const { instantiate } = await loadTs("engine/module.ts");
   const cases = [["chullpa", 4, 2], ["coricancha", 4, 2], ["cucho", 3, 2], ["pisac", 2, 3]];
   const theirs = cases.map(([board, players, depth]) =>
     Number(execFileSync(bin, ["perft", "--depth", String(depth), "--board", board, "--players", String(players)], { encoding: "utf8" }).trim().split(/\s+/).pop()),
   );
-  for (const bytes of [wasmBytes, simdBytes]) {
+  for (const bytes of [wasmBytes, simdBytes, relaxedBytes]) {
     const wasm = await instantiate(bytes);
     for (const [i, [board, players, depth]] of cases.entries()) {
       const { record } = wasm.call({ cmd: "new", board, players });
@@ -237,10 +260,22 @@ test("level 9 in the module keeps its time by the page's clock, a slice of simul
   assert.ok(a.simulations > 250, JSON.stringify(a));
 });
 
-test("the app's SIMD probe: valid in Node.js (which has WebAssembly SIMD), so the SIMD module is picked", async () => {
-  const { hasSimd, pickModule } = await loadTs("engine/simd.ts");
+test("the app's probes: SIMD and relaxed SIMD valid in Node.js (relaxed SIMD turned on above), so the relaxed module is picked", async () => {
+  const { hasSimd, hasRelaxedSimd, pickModule } = await loadTs("engine/simd.ts");
   assert.equal(hasSimd(), true);
-  assert.equal(pickModule({ simd: "s.wasm", scalar: "p.wasm" }), "s.wasm");
-  // The module it vouches for does compile here.
+  assert.equal(hasRelaxedSimd(), true);
+  assert.equal(pickModule({ relaxed: "r.wasm", simd: "s.wasm", scalar: "p.wasm" }), "r.wasm");
+  // The modules they vouch for do compile here.
   await WebAssembly.compile(simdBytes);
+  await WebAssembly.compile(relaxedBytes);
+  // Without relaxed SIMD (the flag off again), the SIMD module; the relaxed one is refused.
+  if (!process.version.match(/^v20\./)) return;
+  setFlagsFromString("--no-experimental-wasm-relaxed-simd");
+  try {
+    assert.equal(hasRelaxedSimd(), false);
+    assert.equal(pickModule({ relaxed: "r.wasm", simd: "s.wasm", scalar: "p.wasm" }), "s.wasm");
+    assert.equal(WebAssembly.validate(relaxedBytes), false);
+  } finally {
+    setFlagsFromString("--experimental-wasm-relaxed-simd");
+  }
 });

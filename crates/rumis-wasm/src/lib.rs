@@ -183,8 +183,9 @@ struct OnGame {
 ///   figure)
 /// - `perft` {record, depth} → {depth, leaves}: the core's perft (rules §8), depth 1-3 (a
 ///   speed figure, and a check of the generator)
-/// - `engine` → {code_path}: the generator's code path in this build (`simd128` in a module
-///   compiled with WebAssembly SIMD, else `scalar`; natively the CPU's widest)
+/// - `engine` → {code_path, relaxed_simd}: the generator's code path in this build
+///   (`simd128` in a module compiled with WebAssembly SIMD, else `scalar`; natively the
+///   CPU's widest), and whether the module uses relaxed SIMD (`i8x16.relaxed_swizzle`)
 /// - `puzzle` {size, moves} → the box after the stones (the server's `POST /puzzles/cube`)
 /// - `puzzle_solution` {name} → `cube3` or `tower5` to watch (`GET /puzzles/{name}`)
 /// - `lessons` → the "How to play" examples (`GET /lessons`)
@@ -322,7 +323,10 @@ fn dispatch(request: &str) -> Result<Value, Failure> {
             }
         }
         "lessons" => puzzle::lessons(),
-        "engine" => Ok(json!({ "code_path": rumis_core::CodePath::active().name() })),
+        "engine" => Ok(json!({
+            "code_path": rumis_core::CodePath::active().name(),
+            "relaxed_simd": cfg!(target_feature = "relaxed-simd"),
+        })),
         "boards" => to_value(wire::Boards {
             boards: Board::builtins().iter().map(boards::board_info).collect(),
         }),

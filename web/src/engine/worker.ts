@@ -2,15 +2,17 @@
 // search: each message is one request to the engine, answered in order.
 import scalarUrl from "./rumis.wasm?url";
 import simdUrl from "./rumis-simd.wasm?url";
+import relaxedUrl from "./rumis-relaxed.wasm?url";
 import { instantiate } from "./module";
 import { pickModule } from "./simd";
 import type { EngineModule } from "./module";
 
 let engine: Promise<EngineModule> | null = null;
 
-// The SIMD module where the browser runs WebAssembly SIMD (simd.ts), else the scalar one:
-// only one of the two is ever downloaded.
-const wasmUrl = pickModule({ simd: simdUrl, scalar: scalarUrl });
+// The relaxed-SIMD module where the browser runs relaxed SIMD, else the SIMD one where it
+// runs WebAssembly SIMD (simd.ts), else the scalar one: only one of the three is ever
+// downloaded.
+const wasmUrl = pickModule({ relaxed: relaxedUrl, simd: simdUrl, scalar: scalarUrl });
 
 function load(): Promise<EngineModule> {
   engine ??= fetch(wasmUrl)
