@@ -26,7 +26,8 @@
 //! instruction) and a portable scalar loop. The widest one the CPU has is chosen at run
 //! time ([`CodePath::active`]); on WebAssembly there is no run-time detection — a module
 //! either is compiled with `simd128` (and then only an engine with SIMD can load it at all)
-//! or has only the scalar path, so the web app builds two modules and picks one; the environment variable `RUMIS_CODE_PATH` (`avx512`, `avx2`,
+//! or has only the scalar path, so the web app builds modules of each (and one with
+//! relaxed SIMD too) and picks one; the environment variable `RUMIS_CODE_PATH` (`avx512`, `avx2`,
 //! `scalar`) forces a narrower one, e.g. to run under valgrind, which cannot run AVX-512:
 //! the paths wider than it named then count as unavailable for the whole process.
 //!
