@@ -18,7 +18,7 @@ use std::time::Duration;
 
 use rumis_core::{Game, Move, Rng};
 
-pub use mcts::{Mcts, MctsConfig, PriorSource, SearchResult};
+pub use mcts::{Mcts, MctsConfig, PriorSource, RoomEstimateAt, SearchResult};
 pub use player::Player;
 
 /// Plays a uniformly random legal move.
@@ -192,7 +192,9 @@ impl fmt::Display for PlayerSpec {
 /// and 100 and 500 with more colours: docs/strength.md measures each step, and those are
 /// the budgets that space them most evenly (the full priors where the search goes back
 /// often make a two-player search strong fast, and a three- or four-player search needs
-/// more simulations to gain). The caller sets the threads and the seed.
+/// more simulations to gain). With three or four players every level models the others as
+/// greedy players ([`MctsConfig::with_others_modelled`]). The caller sets the threads and
+/// the seed.
 pub fn level_config(level: u8) -> MctsConfig {
     let (simulations, two_player_simulations, time) = match level {
         0..=4 => (Some(100), Some(200), None),
@@ -207,7 +209,7 @@ pub fn level_config(level: u8) -> MctsConfig {
         two_player_simulations,
         time,
         label: format!("level:{}", level.clamp(4, 9)),
-        ..MctsConfig::default()
+        ..MctsConfig::default().with_others_modelled()
     }
 }
 
@@ -253,12 +255,13 @@ mod tests {
         assert_eq!(PlayerSpec::parse("Random"), Ok(PlayerSpec::Random));
         assert_eq!(PlayerSpec::parse("level:7"), Ok(PlayerSpec::Level(7)));
         assert_eq!(PlayerSpec::parse("5"), Ok(PlayerSpec::Level(5)));
+        // `mcts:SIMS` is the levels' search (level 8's with another budget).
         assert_eq!(
             PlayerSpec::parse("mcts:500"),
             Ok(PlayerSpec::Search(MctsConfig {
                 simulations: Some(500),
                 label: "mcts:500".into(),
-                ..MctsConfig::default()
+                ..level_config(8)
             }))
         );
         for spec in ["random", "greedy", "level:4", "mcts:9"] {

@@ -146,7 +146,8 @@ pub fn analyze(src: &Source, args: &SearchArgs) -> Result<String, String> {
 pub struct MatchArgs {
     /// Player A: random, greedy, level:1..9, mcts:SIMS, or that search with one part
     /// changed: uniform:, plain:, rave:, fresh:, noprior:, deep:, noanswer:, quickprior:, roomprior:,
-    /// learned:, hand:, ownlearned:, others:, greedyothers:, nearothers:SIMS,
+    /// learned:, hand:, ownlearned:, others:, greedyothers:, nearothers:, estothers:,
+    /// estonly:, estbest:, estfirm:SIMS,
     /// learned@FILE:SIMS (a weights file); MSms for SIMS
     /// searches that many milliseconds a move (`mcts:200ms`).
     #[arg(long)]

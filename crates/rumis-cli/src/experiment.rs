@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use rumis_ai::priors::PriorModel;
-use rumis_ai::{MctsConfig, PlayerSpec, PriorSource};
+use rumis_ai::{MctsConfig, PlayerSpec, PriorSource, RoomEstimateAt};
 
 /// A part of the search, changed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,10 +51,25 @@ enum Change {
     /// `nearothers:SIMS`: `others:` with the greedy evaluation's priors (the room
     /// counted) at the root and the three plies below it, a round of four colours.
     NearOthers,
+    /// `estothers:SIMS`: `others:` with the room the others are left estimated in the
+    /// priors of every node (`RoomEstimateAt::Everywhere`), the greedy evaluation's choice
+    /// at the quick priors' price.
+    EstOthers,
+    /// `estonly:SIMS`: the same at the other sides' nodes only (`RoomEstimateAt::Others`).
+    EstOnly,
+    /// `estbest:SIMS`: `estothers:` with the best four children by the estimate given the
+    /// greedy evaluation itself.
+    EstBest,
+    /// `maxn:SIMS`: the search without the levels' model of the others
+    /// (`MctsConfig::with_others_modelled`): with three or four players too, every colour
+    /// is expected to play its own best by the playouts (the levels' search before
+    /// session 30). The switches `others:` to `estbest:` change this search, not the
+    /// levels'.
+    MaxN,
 }
 
 impl Change {
-    const ALL: [Change; 15] = [
+    const ALL: [Change; 19] = [
         Change::Uniform,
         Change::Plain,
         Change::Rave,
@@ -70,6 +85,10 @@ impl Change {
         Change::Others,
         Change::GreedyOthers,
         Change::NearOthers,
+        Change::EstOthers,
+        Change::EstOnly,
+        Change::EstBest,
+        Change::MaxN,
     ];
 
     fn prefix(self) -> &'static str {
@@ -89,11 +108,17 @@ impl Change {
             Change::Others => "others",
             Change::GreedyOthers => "greedyothers",
             Change::NearOthers => "nearothers",
+            Change::EstOthers => "estothers",
+            Change::EstOnly => "estonly",
+            Change::EstBest => "estbest",
+            Change::MaxN => "maxn",
         }
     }
 
-    /// The search `base` with this part changed.
+    /// The search `base` with this part changed: the levels' search for the parts of the
+    /// search, the search without the levels' model of the others for the other models.
     fn apply(self, base: MctsConfig) -> MctsConfig {
+        let maxn = Change::MaxN;
         match self {
             Change::Uniform => MctsConfig {
                 big_stones_first: false,
@@ -142,18 +167,44 @@ impl Change {
             },
             Change::Others => MctsConfig {
                 others_prior_weight: 100.0,
-                ..base
+                ..maxn.apply(base)
             },
             Change::GreedyOthers => MctsConfig {
                 others_prior_weight: 100.0,
-                ..Change::Deep.apply(base)
+                full_prior_depth: usize::MAX,
+                room_in_priors: Some(true),
+                ..maxn.apply(base)
             },
             Change::NearOthers => MctsConfig {
                 others_prior_weight: 100.0,
                 full_prior_depth: 4,
                 room_in_priors: Some(true),
-                ..base
+                ..maxn.apply(base)
             },
+            Change::EstOthers => MctsConfig {
+                others_prior_weight: 100.0,
+                room_estimate: RoomEstimateAt::Everywhere,
+                ..maxn.apply(base)
+            },
+            Change::EstOnly => MctsConfig {
+                others_prior_weight: 100.0,
+                room_estimate: RoomEstimateAt::Others,
+                ..maxn.apply(base)
+            },
+            Change::EstBest => MctsConfig {
+                room_counted_best: 4,
+                ..Change::EstOthers.apply(base)
+            },
+            Change::MaxN => {
+                let plain = MctsConfig::default();
+                MctsConfig {
+                    others_prior_weight: plain.others_prior_weight,
+                    room_estimate: plain.room_estimate,
+                    room_counted_best: plain.room_counted_best,
+                    others_model_from: plain.others_model_from,
+                    ..base
+                }
+            }
         }
     }
 }
@@ -166,7 +217,7 @@ fn budget(spec: &str, prefix: &str, text: &str) -> Result<MctsConfig, String> {
                 simulations: None,
                 time: Some(Duration::from_millis(n)),
                 label: format!("{prefix}:{n}ms"),
-                ..MctsConfig::default()
+                ..MctsConfig::default().with_others_modelled()
             }),
             _ => Err(format!(
                 "'{spec}': {prefix}:MSms needs a positive number of milliseconds"
@@ -228,7 +279,7 @@ mod tests {
                 simulations: Some(30),
                 prior_visits: 0.0,
                 label: "noprior:30".into(),
-                ..MctsConfig::default()
+                ..MctsConfig::with_simulations(30)
             }))
         );
         for spec in [
@@ -251,6 +302,10 @@ mod tests {
             "others:6",
             "greedyothers:7",
             "nearothers:8",
+            "estothers:9",
+            "estonly:10",
+            "estbest:11",
+            "maxn:12",
             "learned:250ms",
             "mcts:40ms",
         ] {
@@ -335,6 +390,10 @@ mod tests {
             "others:60",
             "greedyothers:60",
             "nearothers:60",
+            "estothers:60",
+            "estonly:60",
+            "estbest:60",
+            "maxn:60",
         ];
         let setups = [
             ("chullpa", 2, Variant::Standard),

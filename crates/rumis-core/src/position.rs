@@ -404,6 +404,17 @@ impl Position {
         movegen::count(site.gen_tables(), &self.gen_input(colour), CodePath::active()) as u64
     }
 
+    /// Fills `set` with the placements `colour` would have if it were to move now (empty
+    /// once it is out, as [`Position::count_moves_for`] counts them); returns their number.
+    /// What the AI's estimate of the room a placement takes from the others starts from.
+    pub fn legal_set_for(&self, site: &Site, colour: Colour, set: &mut MoveSet) -> usize {
+        if self.is_out(colour) || self.left[colour.index()] == 0 {
+            set.clear();
+            return 0;
+        }
+        movegen::generate(site.gen_tables(), &self.gen_input(colour), CodePath::active(), set)
+    }
+
     /// The placements each colour (by colour index) would have after the colour to move
     /// places `m`, a legal placement, counted as by [`Position::count_moves_for`] but without
     /// passing the turn (the AI's evaluation of room, for every child of a search node).
