@@ -80,9 +80,11 @@ pub struct MctsConfig {
     /// ([`eval::RoomEstimate`]: one generation per other colour a node, not one per colour
     /// and child) rather than leaving it out.
     pub room_estimate: RoomEstimateAt,
-    /// Where the room is estimated, the best this many children by the estimate get the
-    /// greedy evaluation itself (the room counted), and the others the estimate moved by
-    /// the mean difference the counts made to those (0: the estimate alone).
+    /// Where the room is estimated, the children get the greedy evaluation itself (the
+    /// room counted) best estimate first, until the best count reaches the next estimate
+    /// (no child left can beat it: the estimate never counts less) or this many are counted;
+    /// the others get the estimate moved by the mean difference the counts made (0: the
+    /// estimate alone).
     pub room_counted_best: usize,
     /// The model of the others above (`others_prior_weight`, `room_estimate`,
     /// `room_counted_best`) holds in games of this many players or more; with fewer, the
@@ -149,8 +151,9 @@ impl Default for MctsConfig {
 
 impl MctsConfig {
     /// The levels' model of the other players with three or four players: every node's
-    /// priors count the room a placement leaves the others, estimated, the best four by
-    /// the estimate counted (the greedy evaluation's choice at a fraction of its price), and
+    /// priors count the room a placement leaves the others, estimated, and counted for the
+    /// best by the estimate until no other can beat the best count (the greedy evaluation's
+    /// choice at a fraction of its price: at most 64 counted), and
     /// at the others' nodes they weigh 1 000 times as much (10 000 visits), so the search
     /// expects the others to play as the greedy evaluation says rather than its own max^n
     /// choice by noisy playouts. Measured (docs/strength.md, "A model of the others"): alone
@@ -162,7 +165,7 @@ impl MctsConfig {
         MctsConfig {
             others_prior_weight: 1000.0,
             room_estimate: RoomEstimateAt::Everywhere,
-            room_counted_best: 4,
+            room_counted_best: 64,
             others_model_from: 3,
             ..self
         }
@@ -809,19 +812,26 @@ impl<'a> TreeSearch<'a> {
                         .iter()
                         .map(|&m| (eval::estimated(weights, site, pos, m, mover, room), m)),
                 );
-                let k = self.cfg.room_counted_best.min(self.priors.len());
-                if k > 0 {
-                    if k < self.priors.len() {
-                        self.priors.select_nth_unstable_by(k - 1, |a, b| b.0.total_cmp(&a.0));
+                // Counted best first: the estimated value is never below the counted one
+                // (the estimate never gives the others more room), so once the best count
+                // reaches the next estimate no child left can beat it, and the greedy
+                // evaluation's choice is the best prior.
+                let most = self.cfg.room_counted_best;
+                if most > 0 {
+                    self.priors.sort_by(|a, b| b.0.total_cmp(&a.0));
+                    let (mut best, mut shift, mut counted) = (f32::MIN, 0.0, 0);
+                    for p in self.priors.iter_mut() {
+                        if counted == most || p.0 <= best {
+                            break;
+                        }
+                        let value = eval::evaluate(site, pos, p.1);
+                        shift += value - p.0;
+                        p.0 = value;
+                        best = best.max(value);
+                        counted += 1;
                     }
-                    let mut shift = 0.0;
-                    for p in &mut self.priors[..k] {
-                        let counted = eval::evaluate(site, pos, p.1);
-                        shift += counted - p.0;
-                        p.0 = counted;
-                    }
-                    let shift = shift / k as f32;
-                    for p in &mut self.priors[k..] {
+                    let shift = shift / counted as f32;
+                    for p in &mut self.priors[counted..] {
                         p.0 += shift;
                     }
                 }
@@ -1256,72 +1266,93 @@ mod tests {
         }
     }
 
-    /// Where the settings say, a node's children get their priors from the estimated room:
-    /// the best `room_counted_best` by the estimate from the greedy evaluation itself, the
-    /// others from the estimate moved by those counts' mean difference; elsewhere from the
-    /// columns covered.
+    /// Where the settings say, a node's children get their priors from the estimated room,
+    /// counted best estimate first until the best count reaches the next estimate (or the
+    /// cap), the rest moved by the counts' mean difference; elsewhere from the columns
+    /// covered. Counted so, the best prior is the greedy evaluation's best, found with a
+    /// few counts.
     #[test]
     fn the_room_is_estimated_where_the_settings_say() {
-        let mut g = game("coricancha", 4, Variant::Standard);
-        let mut rng = Rng::new(8);
-        for _ in 0..6 {
+        for (board, players, seed) in [("coricancha", 4, 8), ("chullpa", 3, 9), ("tambo", 3, 10)] {
+            let mut g = game(board, players, Variant::Standard);
+            let mut rng = Rng::new(seed);
+            for _ in 0..6 {
+                let moves = g.legal_moves();
+                g.play(moves[rng.below(moves.len())]).unwrap();
+            }
+            let site = g.site().clone();
+            let pos = g.position().clone();
+            let mover = pos.to_move(&site).unwrap();
+            let other = *site.order().iter().find(|&&c| c != mover).unwrap();
             let moves = g.legal_moves();
-            g.play(moves[rng.below(moves.len())]).unwrap();
-        }
-        let site = g.site().clone();
-        let pos = g.position().clone();
-        let mover = pos.to_move(&site).unwrap();
-        let other = *site.order().iter().find(|&&c| c != mover).unwrap();
-        let moves = g.legal_moves();
-        let w = Weights::default();
-        let mut room = eval::RoomEstimate::default();
-        room.prepare(&site, &pos, mover);
-        let estimated: Vec<f32> = moves
-            .iter()
-            .map(|&m| eval::estimated(&w, &site, &pos, m, mover, &room))
-            .collect();
-        let quick: Vec<f32> = moves.iter().map(|&m| eval::quick(&w, &site, &pos, m, mover)).collect();
-        // The best k by the estimate, k chosen where the estimate has no tie across the cut.
-        let mut sorted = estimated.clone();
-        sorted.sort_by(|a, b| b.total_cmp(a));
-        let k = (3..sorted.len()).find(|&k| sorted[k - 1] > sorted[k]).unwrap();
-        let counted: Vec<Option<f32>> = (0..moves.len())
-            .map(|i| (estimated[i] >= sorted[k - 1]).then(|| eval::evaluate(&site, &pos, moves[i])))
-            .collect();
-        let shift = (0..moves.len())
-            .filter_map(|i| counted[i].map(|c| c - estimated[i]))
-            .sum::<f32>()
-            / k as f32;
-        let with_counts: Vec<f32> = (0..moves.len())
-            .map(|i| counted[i].unwrap_or(estimated[i] + shift))
-            .collect();
-        for (at, own, want) in [
-            (RoomEstimateAt::Others, other, &with_counts),
-            (RoomEstimateAt::Others, mover, &quick),
-            (RoomEstimateAt::Everywhere, mover, &with_counts),
-            (RoomEstimateAt::Nowhere, other, &quick),
-        ] {
-            let cfg = MctsConfig {
-                room_estimate: at,
-                room_counted_best: k,
-                ..MctsConfig::default()
-            };
-            let mut tree = TreeSearch::new(&site, &cfg, 1, vec![Node::new(g.legal_moves()[0], 0)]);
-            tree.own = Some(own);
-            tree.path = vec![0, 0];
-            tree.expand(0, &pos, mover);
-            let top = want.iter().copied().fold(f32::MIN, f32::max);
-            let children = &tree.nodes[1..];
-            assert_eq!(children.len(), moves.len());
-            for c in children {
-                let i = moves.iter().position(|&m| m == c.mv).unwrap();
-                let prior = ((want[i] - top) / cfg.prior_temperature).exp();
+            let w = Weights::default();
+            let mut room = eval::RoomEstimate::default();
+            room.prepare(&site, &pos, mover);
+            let estimated: Vec<f32> = moves
+                .iter()
+                .map(|&m| eval::estimated(&w, &site, &pos, m, mover, &room))
+                .collect();
+            let greedy: Vec<f32> = moves.iter().map(|&m| eval::evaluate(&site, &pos, m)).collect();
+            let quick: Vec<f32> = moves.iter().map(|&m| eval::quick(&w, &site, &pos, m, mover)).collect();
+            for (i, (&e, &c)) in estimated.iter().zip(&greedy).enumerate() {
                 assert!(
-                    (c.prior - prior).abs() < 1e-4,
-                    "{at:?} {}: {} against {prior}",
-                    g.notation(c.mv),
-                    c.prior
+                    e >= c - 1e-4,
+                    "{board}: {} estimated {e} below {c}",
+                    g.notation(moves[i])
                 );
+            }
+            for most in [64, 2] {
+                // The oracle: best estimate first (ties in the order of the moves).
+                let mut order: Vec<usize> = (0..moves.len()).collect();
+                order.sort_by(|&a, &b| estimated[b].total_cmp(&estimated[a]));
+                let (mut best, mut counted) = (f32::MIN, 0);
+                for &i in &order {
+                    if counted == most || estimated[i] <= best {
+                        break;
+                    }
+                    best = best.max(greedy[i]);
+                    counted += 1;
+                }
+                let shift = order[..counted].iter().map(|&i| greedy[i] - estimated[i]).sum::<f32>() / counted as f32;
+                let mut with_counts: Vec<f32> = estimated.iter().map(|e| e + shift).collect();
+                for &i in &order[..counted] {
+                    with_counts[i] = greedy[i];
+                }
+                if most == 64 {
+                    assert!(counted < 64, "{board}: {counted} counted");
+                    let top = greedy.iter().copied().fold(f32::MIN, f32::max);
+                    assert_eq!(best, top, "{board}: the counts did not reach the greedy choice");
+                }
+                for (at, own, want) in [
+                    (RoomEstimateAt::Others, other, &with_counts),
+                    (RoomEstimateAt::Others, mover, &quick),
+                    (RoomEstimateAt::Everywhere, mover, &with_counts),
+                    (RoomEstimateAt::Nowhere, other, &quick),
+                ] {
+                    let cfg = MctsConfig {
+                        room_estimate: at,
+                        room_counted_best: most,
+                        room_in_priors: Some(false),
+                        ..MctsConfig::default()
+                    };
+                    let mut tree = TreeSearch::new(&site, &cfg, 1, vec![Node::new(moves[0], 0)]);
+                    tree.own = Some(own);
+                    tree.path = vec![0, 0];
+                    tree.expand(0, &pos, mover);
+                    let top = want.iter().copied().fold(f32::MIN, f32::max);
+                    let children = &tree.nodes[1..];
+                    assert_eq!(children.len(), moves.len());
+                    for c in children {
+                        let i = moves.iter().position(|&m| m == c.mv).unwrap();
+                        let prior = ((want[i] - top) / cfg.prior_temperature).exp();
+                        assert!(
+                            (c.prior - prior).abs() < 1e-4,
+                            "{board} {at:?} {most}: {} {} against {prior}",
+                            g.notation(c.mv),
+                            c.prior
+                        );
+                    }
+                }
             }
         }
     }
