@@ -77,12 +77,12 @@ fn column_features(site: &Site, pos: &Position, m: Move, me: Colour) -> Features
 
 /// Every feature of a placement for the colour to move.
 pub fn features(site: &Site, pos: &Position, m: Move) -> Features {
-    features_with(&Weights::default(), site, pos, m)
+    features_with(&Weights::default(), site, pos, m, true)
 }
 
 /// The features, leaving out the room terms when both weigh nothing (counting placements
-/// is the costly part).
-fn features_with(w: &Weights, site: &Site, pos: &Position, m: Move) -> Features {
+/// is the costly part), and the own room unless `own` or it weighs something.
+fn features_with(w: &Weights, site: &Site, pos: &Position, m: Move, own: bool) -> Features {
     let Some(me) = pos.to_move(site) else {
         return Features::default();
     };
@@ -90,7 +90,8 @@ fn features_with(w: &Weights, site: &Site, pos: &Position, m: Move) -> Features 
     if w.own_room == 0.0 && w.other_room == 0.0 {
         return f;
     }
-    let counts = pos.count_moves_after(site, m);
+    let own = own || w.own_room != 0.0;
+    let counts = pos.count_moves_after_for(site, m, |c| own || !same_side(site, c, me));
     // The room of a side is its best colour's (two colours in the two-player four-colour game).
     let mut other_room = 0.0f32;
     for &c in site.order() {
@@ -116,7 +117,7 @@ pub fn evaluate(site: &Site, pos: &Position, m: Move) -> f32 {
 }
 
 pub fn evaluate_with(w: &Weights, site: &Site, pos: &Position, m: Move) -> f32 {
-    value(w, &features_with(w, site, pos, m))
+    value(w, &features_with(w, site, pos, m, false))
 }
 
 /// The value of a placement for `me` (the colour to move) from the columns it covers alone:

@@ -192,7 +192,7 @@ impl fmt::Display for PlayerSpec {
 /// and 100 and 500 with more colours: docs/strength.md measures each step, and those are
 /// the budgets that space them most evenly (the full priors where the search goes back
 /// often make a two-player search strong fast, and a three- or four-player search needs
-/// more simulations to gain). With three or four players every level models the others as
+/// more simulations to gain). With three or four players level 9 models the others as
 /// greedy players ([`MctsConfig::with_others_modelled`]). The caller sets the threads and
 /// the seed.
 pub fn level_config(level: u8) -> MctsConfig {
@@ -209,7 +209,11 @@ pub fn level_config(level: u8) -> MctsConfig {
         two_player_simulations,
         time,
         label: format!("level:{}", level.clamp(4, 9)),
-        ..MctsConfig::default().with_others_modelled()
+        ..if level >= 9 {
+            MctsConfig::default().with_others_modelled()
+        } else {
+            MctsConfig::default()
+        }
     }
 }
 
@@ -255,7 +259,7 @@ mod tests {
         assert_eq!(PlayerSpec::parse("Random"), Ok(PlayerSpec::Random));
         assert_eq!(PlayerSpec::parse("level:7"), Ok(PlayerSpec::Level(7)));
         assert_eq!(PlayerSpec::parse("5"), Ok(PlayerSpec::Level(5)));
-        // `mcts:SIMS` is the levels' search (level 8's with another budget).
+        // `mcts:SIMS` is the search of levels 4-8 (level 8's with another budget).
         assert_eq!(
             PlayerSpec::parse("mcts:500"),
             Ok(PlayerSpec::Search(MctsConfig {
@@ -290,6 +294,20 @@ mod tests {
         // Level 9: time-limited, no simulation cap.
         assert_eq!(level_config(9).simulations, None);
         assert_eq!(level_config(9).time, Some(Duration::from_millis(4_500)));
+        // Level 9 alone models the others as greedy players (with 3 and 4 players).
+        assert_eq!(
+            level_config(9),
+            MctsConfig {
+                label: "level:9".into(),
+                ..MctsConfig {
+                    time: Some(Duration::from_millis(4_500)),
+                    simulations: None,
+                    ..MctsConfig::default()
+                }
+                .with_others_modelled()
+            }
+        );
+        assert!((4..=8).all(|l| level_config(l).others_model_from == 0 && level_config(l).others_prior_weight == 1.0));
         assert!((4..=9).all(|l| level_config(l).full_prior_after == MctsConfig::default().full_prior_after));
         assert_eq!(level_config(9).two_player_simulations, None);
         // Below level 4 (which does not search) a search is level 4's.

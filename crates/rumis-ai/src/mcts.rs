@@ -83,8 +83,8 @@ pub struct MctsConfig {
     /// Where the room is estimated, the children get the greedy evaluation itself (the
     /// room counted) best estimate first, until the best count reaches the next estimate
     /// (no child left can beat it: the estimate never counts less) or this many are counted;
-    /// the others get the estimate moved by the mean difference the counts made (0: the
-    /// estimate alone).
+    /// the others get the estimate moved by the mean difference the counts made, never
+    /// above the best count (0: the estimate alone).
     pub room_counted_best: usize,
     /// The model of the others above (`others_prior_weight`, `room_estimate`,
     /// `room_counted_best`) holds in games of this many players or more; with fewer, the
@@ -150,7 +150,7 @@ impl Default for MctsConfig {
 }
 
 impl MctsConfig {
-    /// The levels' model of the other players with three or four players: every node's
+    /// Level 9's model of the other players with three or four players: every node's
     /// priors count the room a placement leaves the others, estimated, and counted for the
     /// best by the estimate until no other can beat the best count (the greedy evaluation's
     /// choice at a fraction of its price: at most 64 counted), and
@@ -159,8 +159,10 @@ impl MctsConfig {
     /// choice by noisy playouts. Measured (docs/strength.md, "A model of the others"): alone
     /// against greedy players the search that had sunk towards chance with more
     /// simulations on Coricancha with 4 players and Tambo with 3 wins most games, and head
-    /// to head at equal time it holds its own against the search without it. Two-player
-    /// games keep modelling the opponent as the search itself.
+    /// to head at equal time it held its own on Coricancha 4 and lost 70 Elo on Tambo 3.
+    /// Two-player games keep modelling the opponent as the search itself. Levels 4-8 search
+    /// without it: their budgets are fixed, and the counting made level 8's first move on
+    /// Coricancha 2.5 times as long.
     pub fn with_others_modelled(self) -> MctsConfig {
         MctsConfig {
             others_prior_weight: 1000.0,
@@ -214,13 +216,12 @@ impl PriorSource {
 }
 
 impl MctsConfig {
-    /// The search of the levels with a fixed number of simulations (`mcts:SIMS`), the
-    /// others modelled as the levels model them.
+    /// The search of the levels with a fixed number of simulations (`mcts:SIMS`).
     pub fn with_simulations(simulations: u64) -> MctsConfig {
         MctsConfig {
             simulations: Some(simulations),
             label: format!("mcts:{simulations}"),
-            ..MctsConfig::default().with_others_modelled()
+            ..MctsConfig::default()
         }
     }
 }
@@ -830,9 +831,11 @@ impl<'a> TreeSearch<'a> {
                         best = best.max(value);
                         counted += 1;
                     }
+                    // Never above the best count: were the cap reached before the bound, an
+                    // uncounted child moved up by the mean could pass the greedy choice.
                     let shift = shift / counted as f32;
                     for p in &mut self.priors[counted..] {
-                        p.0 += shift;
+                        p.0 = (p.0 + shift).min(best - 1e-3);
                     }
                 }
             } else {
@@ -1314,7 +1317,7 @@ mod tests {
                     counted += 1;
                 }
                 let shift = order[..counted].iter().map(|&i| greedy[i] - estimated[i]).sum::<f32>() / counted as f32;
-                let mut with_counts: Vec<f32> = estimated.iter().map(|e| e + shift).collect();
+                let mut with_counts: Vec<f32> = estimated.iter().map(|e| (e + shift).min(best - 1e-3)).collect();
                 for &i in &order[..counted] {
                     with_counts[i] = greedy[i];
                 }

@@ -60,12 +60,10 @@ enum Change {
     /// `estbest:SIMS`: `estothers:` with the best four children by the estimate given the
     /// greedy evaluation itself.
     EstBest,
-    /// `maxn:SIMS`: the search without the levels' model of the others
-    /// (`MctsConfig::with_others_modelled`): with three or four players too, every colour
-    /// is expected to play its own best by the playouts (the levels' search before
-    /// session 30). The switches `others:` to `estbest:` change this search, not the
-    /// levels'.
-    MaxN,
+    /// `model:SIMS`: level 9's search, with its model of the others as greedy players
+    /// with three or four players (`MctsConfig::with_others_modelled`): level 9's
+    /// stand-in.
+    Model,
 }
 
 impl Change {
@@ -88,7 +86,7 @@ impl Change {
         Change::EstOthers,
         Change::EstOnly,
         Change::EstBest,
-        Change::MaxN,
+        Change::Model,
     ];
 
     fn prefix(self) -> &'static str {
@@ -111,14 +109,12 @@ impl Change {
             Change::EstOthers => "estothers",
             Change::EstOnly => "estonly",
             Change::EstBest => "estbest",
-            Change::MaxN => "maxn",
+            Change::Model => "model",
         }
     }
 
-    /// The search `base` with this part changed: the levels' search for the parts of the
-    /// search, the search without the levels' model of the others for the other models.
+    /// The search `base` with this part changed.
     fn apply(self, base: MctsConfig) -> MctsConfig {
-        let maxn = Change::MaxN;
         match self {
             Change::Uniform => MctsConfig {
                 big_stones_first: false,
@@ -167,44 +163,35 @@ impl Change {
             },
             Change::Others => MctsConfig {
                 others_prior_weight: 100.0,
-                ..maxn.apply(base)
+                ..base
             },
             Change::GreedyOthers => MctsConfig {
                 others_prior_weight: 100.0,
                 full_prior_depth: usize::MAX,
                 room_in_priors: Some(true),
-                ..maxn.apply(base)
+                ..base
             },
             Change::NearOthers => MctsConfig {
                 others_prior_weight: 100.0,
                 full_prior_depth: 4,
                 room_in_priors: Some(true),
-                ..maxn.apply(base)
+                ..base
             },
             Change::EstOthers => MctsConfig {
                 others_prior_weight: 100.0,
                 room_estimate: RoomEstimateAt::Everywhere,
-                ..maxn.apply(base)
+                ..base
             },
             Change::EstOnly => MctsConfig {
                 others_prior_weight: 100.0,
                 room_estimate: RoomEstimateAt::Others,
-                ..maxn.apply(base)
+                ..base
             },
             Change::EstBest => MctsConfig {
                 room_counted_best: 4,
                 ..Change::EstOthers.apply(base)
             },
-            Change::MaxN => {
-                let plain = MctsConfig::default();
-                MctsConfig {
-                    others_prior_weight: plain.others_prior_weight,
-                    room_estimate: plain.room_estimate,
-                    room_counted_best: plain.room_counted_best,
-                    others_model_from: plain.others_model_from,
-                    ..base
-                }
-            }
+            Change::Model => base.with_others_modelled(),
         }
     }
 }
@@ -217,7 +204,7 @@ fn budget(spec: &str, prefix: &str, text: &str) -> Result<MctsConfig, String> {
                 simulations: None,
                 time: Some(Duration::from_millis(n)),
                 label: format!("{prefix}:{n}ms"),
-                ..MctsConfig::default().with_others_modelled()
+                ..MctsConfig::default()
             }),
             _ => Err(format!(
                 "'{spec}': {prefix}:MSms needs a positive number of milliseconds"
@@ -305,7 +292,7 @@ mod tests {
             "estothers:9",
             "estonly:10",
             "estbest:11",
-            "maxn:12",
+            "model:12",
             "learned:250ms",
             "mcts:40ms",
         ] {
@@ -393,7 +380,7 @@ mod tests {
             "estothers:60",
             "estonly:60",
             "estbest:60",
-            "maxn:60",
+            "model:60",
         ];
         let setups = [
             ("chullpa", 2, Variant::Standard),

@@ -419,10 +419,16 @@ impl Position {
     /// places `m`, a legal placement, counted as by [`Position::count_moves_for`] but without
     /// passing the turn (the AI's evaluation of room, for every child of a search node).
     pub fn count_moves_after(&self, site: &Site, m: Move) -> [u64; 4] {
+        self.count_moves_after_for(site, m, |_| true)
+    }
+
+    /// [`Position::count_moves_after`] for the colours `wanted` says (0 for the others):
+    /// the AI's evaluation leaves out the mover's own when it does not weigh it.
+    pub fn count_moves_after_for(&self, site: &Site, m: Move, wanted: impl Fn(Colour) -> bool) -> [u64; 4] {
         let mut after = self.clone();
         after.place::<true, true>(site, m, CodePath::Scalar);
         let mut out = [0; 4];
-        for &c in &site.order {
+        for &c in site.order.iter().filter(|&&c| wanted(c)) {
             out[c.index()] = after.count_moves_for(site, c);
         }
         out
