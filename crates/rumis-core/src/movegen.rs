@@ -256,6 +256,22 @@ pub(crate) struct ChunkData {
     wbase: [[u8; CHUNK / 16]; 4],
     #[cfg(target_arch = "wasm32")]
     wn: [[u8; CHUNK / 16]; 4],
+    /// The same lookups in at most two windows of 16 columns: per entry and quarter, the
+    /// fewest windows that hold its columns, each starting at a used column (`wpair`), and
+    /// per slot the column's place in the first (`wfirst`) and the second (`wsecond`)
+    /// window, or 0x80 where it is not in it. Every index then lies in 0..16 or from 128
+    /// on, so each window is one `lut` (one `pshufb` with relaxed SIMD) with no index
+    /// arithmetic and no loop: Coricancha's quarters mostly need two windows where the
+    /// tables from the base take 2.6 on average. A quarter with an entry that needs three
+    /// or more (`wide`, rare) keeps the based lookups.
+    #[cfg(target_arch = "wasm32")]
+    wfirst: [[u8; CHUNK]; 4],
+    #[cfg(target_arch = "wasm32")]
+    wsecond: [[u8; CHUNK]; 4],
+    #[cfg(target_arch = "wasm32")]
+    wpair: [[[u8; 2]; CHUNK / 16]; 4],
+    #[cfg(target_arch = "wasm32")]
+    wide: [bool; CHUNK / 16],
     /// The WebAssembly SIMD path's quarters (16 slots): the stones with a template in each.
     #[cfg(target_arch = "wasm32")]
     quarter_stones: [u16; CHUNK / 16],
@@ -327,6 +343,11 @@ pub struct GenTables {
     /// of 16 columns (lane 0: the first window, lane 1: the second).
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     gather: Option<[[u8; 32]; 2]>,
+    /// The WebAssembly SIMD path's lookups without lane windows use two windows per
+    /// quarter (see where it is set in `new`).
+    #[cfg(target_arch = "wasm32")]
+    #[cfg_attr(not(target_feature = "simd128"), allow(dead_code))]
+    pairs: bool,
 }
 
 /// Two windows of at most 16 columns such that every template's columns lie in one of
@@ -439,6 +460,16 @@ impl GenTables {
         }
         let mut chunks: Vec<ChunkData> = Vec::new();
         let mut meta: Vec<ChunkMeta> = Vec::new();
+        // The WebAssembly SIMD path's table lookups per generation (every quarter computed):
+        // from each quarter's base column, and in at most two windows.
+        #[cfg(target_arch = "wasm32")]
+        #[derive(Default)]
+        struct Lookups {
+            based: usize,
+            pairs: usize,
+        }
+        #[cfg(target_arch = "wasm32")]
+        let mut lookups = Lookups::default();
         let mut id_to_slot = vec![NONE; templates.len()];
         for (j, ids) in layout.chunks(CHUNK).enumerate() {
             let mut cd = ChunkData {
@@ -457,6 +488,14 @@ impl GenTables {
                 wbase: [[0; CHUNK / 16]; 4],
                 #[cfg(target_arch = "wasm32")]
                 wn: [[1; CHUNK / 16]; 4],
+                #[cfg(target_arch = "wasm32")]
+                wfirst: [[0x80; CHUNK]; 4],
+                #[cfg(target_arch = "wasm32")]
+                wsecond: [[0x80; CHUNK]; 4],
+                #[cfg(target_arch = "wasm32")]
+                wpair: [[[0; 2]; CHUNK / 16]; 4],
+                #[cfg(target_arch = "wasm32")]
+                wide: [false; CHUNK / 16],
                 #[cfg(target_arch = "wasm32")]
                 quarter_stones: [0; CHUNK / 16],
             };
@@ -512,12 +551,61 @@ impl GenTables {
                             cd.widx[k][16 * q + p] = cd.col[k][16 * q + p] - lo;
                         }
                     }
+                    // The fewest windows of 16 that hold the columns: each starts at the
+                    // lowest column the windows before it leave out.
+                    let mut starts: Vec<u8> = Vec::new();
+                    let mut sorted: Vec<u8> = cols().collect();
+                    sorted.sort_unstable();
+                    for c in sorted {
+                        if starts.last().is_none_or(|&s| c >= s + 16) {
+                            starts.push(c);
+                        }
+                    }
+                    if starts.len() > 2 {
+                        cd.wide[q] = true;
+                        continue;
+                    }
+                    let second = starts.get(1).copied().unwrap_or(starts[0]);
+                    cd.wpair[k][q] = [starts[0], second];
+                    for (p, &id) in quarter.iter().enumerate() {
+                        if id != NONE {
+                            let c = cd.col[k][16 * q + p];
+                            if c < starts[0] + 16 {
+                                cd.wfirst[k][16 * q + p] = c - starts[0];
+                            } else {
+                                cd.wsecond[k][16 * q + p] = c - second;
+                            }
+                        }
+                    }
+                }
+            }
+            #[cfg(target_arch = "wasm32")]
+            for (q, quarter) in ids.chunks(16).enumerate() {
+                if quarter.iter().any(|&id| id != NONE) {
+                    let based: usize = (0..m.len as usize).map(|k| cd.wn[k][q] as usize).sum();
+                    lookups.based += based;
+                    lookups.pairs += if cd.wide[q] { based } else { 2 * m.len as usize };
                 }
             }
             chunks.push(cd);
             meta.push(m);
         }
         assert!(chunks.len() <= MAX_CHUNKS);
+        // The WebAssembly SIMD path looks up in two windows (`ChunkData::wpair`) where
+        // that takes fewer lookups than the tables from the base column and few quarters
+        // need more windows (`wide`, which keep the based lookups): in V8 the two kinds
+        // mixed in one loop cost more than the windows saved where one quarter in four or
+        // more is wide (Pirka, Tambo, Cucho), and where the windows take as many lookups
+        // (Pisac) they cost a little more (Node, random playouts: Coricancha 0.89 of the
+        // time, Pisac 1.03).
+        #[cfg(target_arch = "wasm32")]
+        let pairs = {
+            let wide = chunks
+                .iter()
+                .map(|c| c.wide.iter().filter(|&&w| w).count())
+                .sum::<usize>();
+            wide * 10 <= chunks.len() * 4 && lookups.pairs < lookups.based
+        };
         let by_len = std::array::from_fn(|l| meta.iter().filter(|m| (m.len as usize) <= l).count());
         // The gathers that build the two windows from the tables of columns 0-15 and
         // 16-31 (index 0x80: nothing).
@@ -538,6 +626,8 @@ impl GenTables {
             id_to_slot,
             columns,
             gather,
+            #[cfg(target_arch = "wasm32")]
+            pairs,
         }
     }
 
@@ -1041,6 +1131,75 @@ mod wasm {
         v128_bitselect(u8x16_splat(0x70), u8x16_splat(0x7f), live)
     }
 
+    /// [`super::pack`] with the windows of sixteen columns at once, where the colour has
+    /// cubes to touch (every move after each colour's first). LLVM vectorises the
+    /// portable loop's shift by each column's height, which WebAssembly SIMD lacks, into
+    /// a lane-by-lane extract and insert that V8 runs as such (6-7 % of Coricancha's
+    /// random playouts in Node). Here the shift is a multiplication: for a height `h` of
+    /// at most 12, `t << (12 - h)` puts bits `h..h + 4` of `t` at 12-15; above 12,
+    /// `(t >> 3) << (15 - h)` does.
+    #[inline(always)]
+    fn pack(input: &GenInput, n: usize, out: &mut [u8; MAX_COLUMNS]) {
+        let Touch::One(touch) = input.touch else {
+            return super::pack(input, n, out);
+        };
+        // The factors 1 << (12 - h), or 1 << (15 - h) above 12, as low and high bytes.
+        const fn factor(h: usize) -> u16 {
+            if h <= 12 {
+                1 << (12 - h)
+            } else {
+                1 << (15 - h)
+            }
+        }
+        const LOW: [u8; 16] = {
+            let mut t = [0; 16];
+            let mut h = 0;
+            while h < 16 {
+                t[h] = factor(h) as u8;
+                h += 1;
+            }
+            t
+        };
+        const HIGH: [u8; 16] = {
+            let mut t = [0; 16];
+            let mut h = 0;
+            while h < 16 {
+                t[h] = (factor(h) >> 8) as u8;
+                h += 1;
+            }
+            t
+        };
+        // SAFETY: 16-byte arrays.
+        let (low, high) = unsafe { (v128_load(LOW.as_ptr().cast()), v128_load(HIGH.as_ptr().cast())) };
+        let n = n.min(MAX_COLUMNS);
+        let thirteen = u16x8_splat(13);
+        let window = |t: v128, h: v128, f: v128| {
+            let t = v128_bitselect(t, u16x8_shr(t, 3), i16x8_lt(h, thirteen));
+            u16x8_shr(i16x8_mul(t, f), 12)
+        };
+        for g in 0..n.div_ceil(16).min(MAX_COLUMNS / 16) {
+            // SAFETY: g < MAX_COLUMNS / 16, so 16 g + 16 <= MAX_COLUMNS: 16 heights (bytes)
+            // and twice 8 contact masks (u16) readable, 16 bytes of `out` writable.
+            unsafe {
+                let h = v128_and(v128_load(input.heights.as_ptr().add(16 * g).cast()), u8x16_splat(15));
+                let (fl, fh) = (lut(low, h), lut(high, h));
+                let f0 = i8x16_shuffle::<0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23>(fl, fh);
+                let f1 = i8x16_shuffle::<8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31>(fl, fh);
+                let t0 = v128_load(touch.as_ptr().add(16 * g).cast());
+                let t1 = v128_load(touch.as_ptr().add(16 * g + 8).cast());
+                let w0 = window(t0, u16x8_extend_low_u8x16(h), f0);
+                let w1 = window(t1, u16x8_extend_high_u8x16(h), f1);
+                // Heights are at most 15, so shifting 16-bit lanes by 4 shifts each byte.
+                let bytes = v128_or(i16x8_shl(h, 4), u8x16_narrow_i16x8(w0, w1));
+                v128_store(out.as_mut_ptr().add(16 * g).cast(), bytes);
+            }
+        }
+        // The portable loop leaves the columns past the board's at 0 (the caller's zeros).
+        for o in &mut out[n..(n.div_ceil(16) * 16).min(MAX_COLUMNS)] {
+            *o = 0;
+        }
+    }
+
     /// See [`super::gen_scalar`] for `MODE`.
     pub(super) fn gen_simd128<const MODE: u8>(t: &GenTables, input: &GenInput, out: Out) -> u32 {
         // Twice the most columns, zeros past the board's: the based lookups below read up
@@ -1068,16 +1227,20 @@ mod wasm {
                 };
                 v128_or(lut(a, g0), lut(b, g1))
             };
-            return run::<2, true, MODE>(t, input, packed, [win(0), win(1)], out);
+            return run::<2, true, false, MODE>(t, input, packed, [win(0), win(1)], out);
         }
         if t.columns <= 16 {
-            return run::<1, false, MODE>(t, input, packed, [table(0)], out);
+            return run::<1, false, false, MODE>(t, input, packed, [table(0)], out);
         }
         // More columns: each quarter's lookups start at its own base column
         // (`ChunkData::wbase`). Table k from there is looked up with the index minus 16 k,
         // which `swizzle` answers with 0 unless it lies in 0..16 (unlike `vpshufb`, no XOR
         // telescoping is needed), so the OR over the tables is the column's byte.
-        run::<0, false, MODE>(t, input, packed, [], out)
+        if t.pairs {
+            run::<0, false, true, MODE>(t, input, packed, [], out)
+        } else {
+            run::<0, false, false, MODE>(t, input, packed, [], out)
+        }
     }
 
     /// One quarter's 16 bits (`range`'s kernel). `range` writes the four quarters out
@@ -1085,7 +1248,7 @@ mod wasm {
     /// and kept the loop's running values in stack slots, and with `q` constant every
     /// offset here is (Node, Coricancha 4p: random playouts 1.4-1.9× as fast).
     #[inline(always)]
-    fn quarter_bits<const L: usize, const NT: usize, const WIN: bool>(
+    fn quarter_bits<const L: usize, const NT: usize, const WIN: bool, const PAIRS: bool>(
         cd: &ChunkData,
         packed: &[u8; 2 * MAX_COLUMNS],
         x: &[v128; NT],
@@ -1102,6 +1265,18 @@ mod wasm {
             }
             if NT == 1 {
                 return lut(x[0], quarter(&cd.col[i], q));
+            }
+            if PAIRS && !cd.wide[q & 3] {
+                // Two windows (see `ChunkData::wpair`).
+                let [a, b] = cd.wpair[i][q & 3];
+                // SAFETY: a, b <= 127, so a + 16 and b + 16 <= packed's length (256).
+                let (ta, tb) = unsafe {
+                    (
+                        v128_load(packed.as_ptr().add(a as usize & 127).cast()),
+                        v128_load(packed.as_ptr().add(b as usize & 127).cast()),
+                    )
+                };
+                return v128_or(lut(ta, quarter(&cd.wfirst[i], q)), lut(tb, quarter(&cd.wsecond[i], q)));
             }
             // The tables from this quarter's base column on (see `ChunkData::wbase`).
             let (base, n) = (cd.wbase[i][q & 3] as usize & 127, cd.wn[i][q & 3] as usize);
@@ -1143,7 +1318,7 @@ mod wasm {
     /// 16 columns (`NT` = 1), the two windows (`WIN`), or none (`NT` = 0: the lookups read
     /// `packed` from each quarter's base column).
     #[inline(always)]
-    fn run<const NT: usize, const WIN: bool, const MODE: u8>(
+    fn run<const NT: usize, const WIN: bool, const PAIRS: bool, const MODE: u8>(
         t: &GenTables,
         input: &GenInput,
         packed: &[u8; 2 * MAX_COLUMNS],
@@ -1154,10 +1329,10 @@ mod wasm {
         let mut total = 0;
         let mut out = out;
         let r = &t.by_len;
-        if range::<1, NT, WIN, MODE>(t, input, packed, &x, r[0], r[1], &mut out, &mut total)
-            || range::<2, NT, WIN, MODE>(t, input, packed, &x, r[1], r[2], &mut out, &mut total)
-            || range::<3, NT, WIN, MODE>(t, input, packed, &x, r[2], r[3], &mut out, &mut total)
-            || range::<4, NT, WIN, MODE>(t, input, packed, &x, r[3], r[4], &mut out, &mut total)
+        if range::<1, NT, WIN, PAIRS, MODE>(t, input, packed, &x, r[0], r[1], &mut out, &mut total)
+            || range::<2, NT, WIN, PAIRS, MODE>(t, input, packed, &x, r[1], r[2], &mut out, &mut total)
+            || range::<3, NT, WIN, PAIRS, MODE>(t, input, packed, &x, r[2], r[3], &mut out, &mut total)
+            || range::<4, NT, WIN, PAIRS, MODE>(t, input, packed, &x, r[3], r[4], &mut out, &mut total)
         {
             return 1;
         }
@@ -1168,7 +1343,7 @@ mod wasm {
     /// has a legal placement; otherwise writes their words (`SET`) and counts.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
-    fn range<const L: usize, const NT: usize, const WIN: bool, const MODE: u8>(
+    fn range<const L: usize, const NT: usize, const WIN: bool, const PAIRS: bool, const MODE: u8>(
         t: &GenTables,
         input: &GenInput,
         packed: &[u8; 2 * MAX_COLUMNS],
@@ -1201,16 +1376,16 @@ mod wasm {
                 let valid = if live == 0 { 0 } else { m.valid(live) };
                 let mut bits = 0u64;
                 if valid & 0xffff != 0 {
-                    bits |= quarter_bits::<L, NT, WIN>(cd, packed, x, lim_row, 0, k);
+                    bits |= quarter_bits::<L, NT, WIN, PAIRS>(cd, packed, x, lim_row, 0, k);
                 }
                 if valid & 0xffff_0000 != 0 {
-                    bits |= quarter_bits::<L, NT, WIN>(cd, packed, x, lim_row, 1, k);
+                    bits |= quarter_bits::<L, NT, WIN, PAIRS>(cd, packed, x, lim_row, 1, k);
                 }
                 if valid & 0xffff_0000_0000 != 0 {
-                    bits |= quarter_bits::<L, NT, WIN>(cd, packed, x, lim_row, 2, k);
+                    bits |= quarter_bits::<L, NT, WIN, PAIRS>(cd, packed, x, lim_row, 2, k);
                 }
                 if valid & 0xffff_0000_0000_0000 != 0 {
-                    bits |= quarter_bits::<L, NT, WIN>(cd, packed, x, lim_row, 3, k);
+                    bits |= quarter_bits::<L, NT, WIN, PAIRS>(cd, packed, x, lim_row, 3, k);
                 }
                 bits & valid
             } else {
@@ -1219,16 +1394,16 @@ mod wasm {
                 let left = input.left;
                 let mut bits = 0u64;
                 if cd.quarter_stones[0] & left != 0 {
-                    bits |= quarter_bits::<L, NT, WIN>(cd, packed, x, lim_row, 0, k);
+                    bits |= quarter_bits::<L, NT, WIN, PAIRS>(cd, packed, x, lim_row, 0, k);
                 }
                 if cd.quarter_stones[1] & left != 0 {
-                    bits |= quarter_bits::<L, NT, WIN>(cd, packed, x, lim_row, 1, k);
+                    bits |= quarter_bits::<L, NT, WIN, PAIRS>(cd, packed, x, lim_row, 1, k);
                 }
                 if cd.quarter_stones[2] & left != 0 {
-                    bits |= quarter_bits::<L, NT, WIN>(cd, packed, x, lim_row, 2, k);
+                    bits |= quarter_bits::<L, NT, WIN, PAIRS>(cd, packed, x, lim_row, 2, k);
                 }
                 if cd.quarter_stones[3] & left != 0 {
-                    bits |= quarter_bits::<L, NT, WIN>(cd, packed, x, lim_row, 3, k);
+                    bits |= quarter_bits::<L, NT, WIN, PAIRS>(cd, packed, x, lim_row, 3, k);
                 }
                 bits
             };
