@@ -64,10 +64,13 @@ enum Change {
     /// with three or four players (`MctsConfig::with_others_modelled`): level 9's
     /// stand-in.
     Model,
+    /// `learnedmodel:SIMS`: level 9's search (`model:`) with the learned priors at the
+    /// searching side's nodes, the others still modelled as greedy players at theirs.
+    LearnedModel,
 }
 
 impl Change {
-    const ALL: [Change; 19] = [
+    const ALL: [Change; 20] = [
         Change::Uniform,
         Change::Plain,
         Change::Rave,
@@ -87,6 +90,7 @@ impl Change {
         Change::EstOnly,
         Change::EstBest,
         Change::Model,
+        Change::LearnedModel,
     ];
 
     fn prefix(self) -> &'static str {
@@ -110,6 +114,7 @@ impl Change {
             Change::EstOnly => "estonly",
             Change::EstBest => "estbest",
             Change::Model => "model",
+            Change::LearnedModel => "learnedmodel",
         }
     }
 
@@ -192,6 +197,7 @@ impl Change {
                 ..Change::EstOthers.apply(base)
             },
             Change::Model => base.with_others_modelled(),
+            Change::LearnedModel => Change::OwnLearned.apply(base.with_others_modelled()),
         }
     }
 }
@@ -293,6 +299,7 @@ mod tests {
             "estonly:10",
             "estbest:11",
             "model:12",
+            "learnedmodel:13",
             "learned:250ms",
             "mcts:40ms",
         ] {
@@ -381,6 +388,7 @@ mod tests {
             "estonly:60",
             "estbest:60",
             "model:60",
+            "learnedmodel:60",
         ];
         let setups = [
             ("chullpa", 2, Variant::Standard),
