@@ -162,7 +162,9 @@ impl MctsConfig {
     /// to head at equal time it held its own on Coricancha 4 and lost 70 Elo on Tambo 3.
     /// Two-player games keep modelling the opponent as the search itself. Levels 4-8 search
     /// without it: their budgets are fixed, and the counting made level 8's first move on
-    /// Coricancha 2.5 times as long.
+    /// Coricancha 2.5 times as long. The model stands only for the colours that have played
+    /// as greedy players so far in the game (`Watch`): modelling a searching opponent so
+    /// cost level 9's stand-in its step over level 8 on Tambo 3 players.
     pub fn with_others_modelled(self) -> MctsConfig {
         MctsConfig {
             others_prior_weight: 1000.0,
@@ -171,6 +173,13 @@ impl MctsConfig {
             others_model_from: 3,
             ..self
         }
+    }
+
+    /// Whether a search by these settings models the others in a game on `site` (and so
+    /// watches which of them play as greedy players).
+    pub fn models_others(&self, site: &Site) -> bool {
+        site.players() >= self.others_model_from
+            && (self.others_prior_weight != 1.0 || self.room_estimate != RoomEstimateAt::Nowhere)
     }
 }
 
@@ -308,6 +317,60 @@ pub struct Mcts {
     games_seen: u64,
     /// The trees of the last search (one per thread) and the game's moves up to its root.
     kept: Option<Kept>,
+    /// Which other colours have played as greedy players so far (the model of the others).
+    watch: Watch,
+}
+
+/// What the search has seen of the other colours' moves in the game it plays: per colour,
+/// how many moves and how many of them a greedy player would have chosen (the greedy
+/// evaluation's best, ties included). The model of the others (`others_prior_weight`,
+/// `room_estimate`) stands for a greedy player; a colour that plays otherwise, a search
+/// such as level 8, is better left to the search's own max^n view of it: with the model at
+/// every other colour, level 9's stand-in lost to level 8 head to head on Tambo 3 players
+/// (docs/strength.md, "Whom to model").
+#[derive(Debug, Default)]
+struct Watch {
+    /// The moves looked at, and the hash of the position after them: a game that does not
+    /// go on from there (another game, moves taken back) starts the count afresh.
+    upto: usize,
+    after: u64,
+    seen: [u32; 4],
+    greedy: [u32; 4],
+}
+
+impl Watch {
+    /// Looks at the moves of `game` since the last call, those of colours other than `own`.
+    fn update(&mut self, game: &Game, own: Colour) {
+        let (site, positions, moves) = (game.site(), game.positions(), game.moves());
+        if self.upto > moves.len() || positions[self.upto].hash() != self.after {
+            *self = Watch::default();
+        }
+        let mut values = Vec::new();
+        let mut legal = Vec::new();
+        for (pos, &played) in positions[self.upto..moves.len()].iter().zip(&moves[self.upto..]) {
+            let Some(mover) = pos.to_move(site) else { continue };
+            if mover == own {
+                continue;
+            }
+            pos.legal_moves(site, &mut legal);
+            values.clear();
+            values.extend(legal.iter().map(|&m| eval::evaluate(site, pos, m)));
+            let best = values.iter().copied().fold(f32::MIN, f32::max);
+            let chosen = legal.iter().position(|&m| m == played).map_or(f32::MIN, |i| values[i]);
+            self.seen[mover.index()] += 1;
+            // The greedy player's own tie margin: any of the best is its choice.
+            self.greedy[mover.index()] += u32::from(chosen >= best - 1e-6);
+        }
+        self.upto = moves.len();
+        self.after = positions[self.upto].hash();
+    }
+
+    /// The colours to model as greedy players: those whose moves were a greedy player's at
+    /// least nine times in ten, counting one such move before any was seen (so every colour
+    /// is modelled until it shows otherwise, and one miss among the first few is enough).
+    fn modelled(&self) -> [bool; 4] {
+        std::array::from_fn(|k| (self.greedy[k] + 1) * 10 >= (self.seen[k] + 1) * 9)
+    }
 }
 
 struct Kept {
@@ -324,6 +387,7 @@ impl Mcts {
             config,
             games_seen: 0,
             kept: None,
+            watch: Watch::default(),
         }
     }
 
@@ -395,13 +459,19 @@ impl Mcts {
         let per_thread = budget.map(|s| s.div_ceil(threads as u64));
         let seed = self.config.seed ^ root.hash() ^ self.games_seen.wrapping_mul(0x9e37_79b9);
         let (trees, _reused) = self.trees_for(game, threads);
+        let modelled = if self.config.models_others(site) {
+            self.watch.update(game, mover);
+            self.watch.modelled()
+        } else {
+            [false; 4]
+        };
         let cfg = &self.config;
         let results: Vec<(TreeStats, Vec<Node>)> = if threads == 1 {
             let tree = trees
                 .into_iter()
                 .next()
                 .unwrap_or_else(|| vec![Node::new(Move::default(), 0)]);
-            vec![run_tree(site, &root, cfg, seed, per_thread, deadline, tree)]
+            vec![run_tree(site, &root, cfg, seed, per_thread, deadline, tree, modelled)]
         } else {
             std::thread::scope(|s| {
                 let handles: Vec<_> = trees
@@ -418,6 +488,7 @@ impl Mcts {
                                 per_thread,
                                 deadline,
                                 tree,
+                                modelled,
                             )
                         })
                     })
@@ -592,6 +663,7 @@ pub fn playout(site: &Site, pos: &mut Position, rng: &mut Rng) {
 
 /// One tree: returns the root children's (move, visits, summed reward), the simulations
 /// run and each colour's summed reward, with the tree (to keep for the next move).
+#[allow(clippy::too_many_arguments)]
 fn run_tree(
     site: &Site,
     root: &Position,
@@ -600,9 +672,11 @@ fn run_tree(
     budget: Option<u64>,
     deadline: Option<Instant>,
     nodes: Vec<Node>,
+    modelled: [bool; 4],
 ) -> (TreeStats, Vec<Node>) {
     let mut tree = TreeSearch::new(site, cfg, seed, nodes);
     tree.own = root.to_move(site);
+    tree.modelled = modelled;
     while !tree.out_of_budget(budget, deadline) {
         tree.simulate(root);
     }
@@ -652,6 +726,9 @@ struct TreeSearch<'a> {
     /// The searching colour (with `learned_own_only`, its side's nodes alone get the
     /// learned priors).
     own: Option<rumis_core::Colour>,
+    /// The other colours the model of the others stands for (`Watch`): at the others'
+    /// nodes the room estimate and `others_prior_weight` apply to these alone.
+    modelled: [bool; 4],
 }
 
 impl TreeSearch<'_> {
@@ -727,6 +804,7 @@ impl<'a> TreeSearch<'a> {
             late_full_priors: room && cfg.full_prior_after > 0 && cfg.prior_visits > 0.0 && site.players() == 2,
             learned,
             own: None,
+            modelled: [true; 4],
         }
     }
 
@@ -803,8 +881,8 @@ impl<'a> TreeSearch<'a> {
                     .extend(self.moves.iter().map(|&m| (eval::evaluate(site, pos, m), m)));
             } else if match self.room_estimate {
                 RoomEstimateAt::Nowhere => false,
-                RoomEstimateAt::Others => !self.own_side(mover),
-                RoomEstimateAt::Everywhere => true,
+                RoomEstimateAt::Others => !self.own_side(mover) && self.modelled[mover.index()],
+                RoomEstimateAt::Everywhere => self.own_side(mover) || self.modelled[mover.index()],
             } {
                 self.room.prepare(site, pos, mover);
                 let (weights, room) = (&self.weights, &self.room);
@@ -943,9 +1021,10 @@ impl<'a> TreeSearch<'a> {
             let first = n.first_child as usize;
             let children = &self.nodes[first..first + n.children as usize];
             let others = self.others_prior_weight != 1.0
-                && children
-                    .first()
-                    .is_some_and(|c| !self.own_side(Colour::ALL[c.mover as usize & 3]));
+                && children.first().is_some_and(|c| {
+                    let mover = Colour::ALL[c.mover as usize & 3];
+                    !self.own_side(mover) && self.modelled[mover.index()]
+                });
             let pv = if others {
                 cfg.prior_visits * self.others_prior_weight
             } else {
@@ -1326,11 +1405,16 @@ mod tests {
                     let top = greedy.iter().copied().fold(f32::MIN, f32::max);
                     assert_eq!(best, top, "{board}: the counts did not reach the greedy choice");
                 }
-                for (at, own, want) in [
-                    (RoomEstimateAt::Others, other, &with_counts),
-                    (RoomEstimateAt::Others, mover, &quick),
-                    (RoomEstimateAt::Everywhere, mover, &with_counts),
-                    (RoomEstimateAt::Nowhere, other, &quick),
+                // (Where the search models the mover: `modelled`, which the watch of the
+                // game sets; the searching side's own nodes follow the settings alone.)
+                for (at, own, modelled, want) in [
+                    (RoomEstimateAt::Others, other, true, &with_counts),
+                    (RoomEstimateAt::Others, other, false, &quick),
+                    (RoomEstimateAt::Others, mover, true, &quick),
+                    (RoomEstimateAt::Everywhere, mover, true, &with_counts),
+                    (RoomEstimateAt::Everywhere, mover, false, &with_counts),
+                    (RoomEstimateAt::Everywhere, other, false, &quick),
+                    (RoomEstimateAt::Nowhere, other, true, &quick),
                 ] {
                     let cfg = MctsConfig {
                         room_estimate: at,
@@ -1340,6 +1424,7 @@ mod tests {
                     };
                     let mut tree = TreeSearch::new(&site, &cfg, 1, vec![Node::new(moves[0], 0)]);
                     tree.own = Some(own);
+                    tree.modelled[mover.index()] = modelled;
                     tree.path = vec![0, 0];
                     tree.expand(0, &pos, mover);
                     let top = want.iter().copied().fold(f32::MIN, f32::max);
@@ -1350,7 +1435,7 @@ mod tests {
                         let prior = ((want[i] - top) / cfg.prior_temperature).exp();
                         assert!(
                             (c.prior - prior).abs() < 1e-4,
-                            "{board} {at:?} {most}: {} {} against {prior}",
+                            "{board} {at:?} {modelled} {most}: {} {} against {prior}",
                             g.notation(c.mv),
                             c.prior
                         );
@@ -1358,6 +1443,60 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The watch of the game: a colour is modelled as a greedy player while nine in ten of
+    /// its moves (one counted before any) were the greedy evaluation's choice; the
+    /// searching colour's own moves are not looked at; another game starts afresh.
+    #[test]
+    fn the_others_are_modelled_while_they_play_greedily() {
+        let mut g = game("tambo", 3, Variant::Standard);
+        let site = g.site_arc().clone();
+        let order = site.order().to_vec();
+        let (own, greedy, other) = (order[0], order[1], order[2]);
+        let mut watch = Watch::default();
+        assert_eq!(watch.modelled(), [true; 4], "before any move");
+        // `other` plays the greedy evaluation's worst placement once, then greedily.
+        let mut missed = false;
+        for ply in 0..12 {
+            let Some(mover) = g.to_move() else { break };
+            let moves = g.legal_moves();
+            let values: Vec<f32> = moves.iter().map(|&m| eval::evaluate(&site, g.position(), m)).collect();
+            let by = |better: bool| {
+                let i = (0..moves.len())
+                    .reduce(|a, b| if (values[b] > values[a]) == better { b } else { a })
+                    .unwrap();
+                moves[i]
+            };
+            let worst_differs = values.iter().copied().fold(f32::MAX, f32::min)
+                < values.iter().copied().fold(f32::MIN, f32::max) - 1e-3;
+            let m = if mover == own {
+                // The searching colour's moves do not count, even far from greedy ones.
+                by(false)
+            } else if mover == other && !missed && worst_differs {
+                missed = true;
+                by(false)
+            } else {
+                by(true)
+            };
+            g.play(m).unwrap();
+            if ply % 4 == 3 {
+                // Looked at a few moves at a time, as a search does between its moves.
+                watch.update(&g, own);
+            }
+        }
+        watch.update(&g, own);
+        assert!(missed, "the test's colour never had a worse placement");
+        let k = |c: Colour| c.index();
+        assert_eq!(watch.seen[k(own)], 0);
+        assert_eq!(watch.greedy[k(greedy)], watch.seen[k(greedy)]);
+        assert_eq!(watch.greedy[k(other)] + 1, watch.seen[k(other)]);
+        let modelled = watch.modelled();
+        assert!(modelled[k(greedy)] && !modelled[k(other)], "{watch:?}");
+        // Another game: the count starts afresh.
+        let fresh = game("tambo", 3, Variant::Standard);
+        watch.update(&fresh, own);
+        assert_eq!((watch.seen, watch.modelled()), ([0; 4], [true; 4]));
     }
 
     /// A learned model is used: weights that want the biggest stone, or the smallest, make
