@@ -100,6 +100,11 @@ pub struct MctsConfig {
     /// the other colours' nodes keep the hand-made priors (the search's model of how they
     /// play).
     pub learned_own_only: bool,
+    /// With `learned_own_only`: the learned priors also at the nodes of the other colours
+    /// the search does not model as greedy players (`models_others` and the watch; with two
+    /// players, the opponent). Those colours search, and the learned priors were learned from
+    /// searches' moves.
+    pub learned_for_searchers: bool,
     /// Playouts prefer the biggest stones three times in four (else uniformly random, on the
     /// core's fast playout loop).
     pub big_stones_first: bool,
@@ -139,6 +144,7 @@ impl Default for MctsConfig {
             priors: PriorSource::Scenario,
             learned_temperature: 1.0,
             learned_own_only: false,
+            learned_for_searchers: false,
             big_stones_first: true,
             answer_last_move: true,
             endgame_stones: 6,
@@ -167,6 +173,8 @@ impl MctsConfig {
     /// cost level 9's stand-in its step over level 8 on Tambo 3 players.
     pub fn with_others_modelled(self) -> MctsConfig {
         MctsConfig {
+            learned_own_only: true,
+            learned_for_searchers: true,
             others_prior_weight: 1000.0,
             room_estimate: RoomEstimateAt::Everywhere,
             room_counted_best: 64,
@@ -217,9 +225,16 @@ impl PriorSource {
         match self {
             PriorSource::Hand => None,
             PriorSource::Learned(m) => Some(m.clone()),
-            PriorSource::Scenario => scenario::settings(&site.board().name)
-                .learned_priors_with(site.players())
-                .then(|| Arc::new(PriorModel::builtin().clone())),
+            PriorSource::Scenario => {
+                let name = &site.board().name;
+                scenario::settings(name).learned_priors_with(site.players()).then(|| {
+                    Arc::new(
+                        priors::scenario_model(name)
+                            .unwrap_or_else(|| PriorModel::builtin())
+                            .clone(),
+                    )
+                })
+            }
         }
     }
 }
@@ -737,10 +752,13 @@ impl TreeSearch<'_> {
         if self.learned.is_none() {
             return false;
         }
-        if !self.cfg.learned_own_only {
+        if !self.cfg.learned_own_only || self.own_side(mover) {
             return true;
         }
-        self.own_side(mover)
+        // A colour the search models as a greedy player keeps the hand-made priors (they
+        // are the greedy evaluation); any other colour searches, as the players of the
+        // records the learned priors come from did.
+        self.cfg.learned_for_searchers && !(self.cfg.models_others(self.site) && self.modelled[mover.index()])
     }
 
     /// Whether `mover` plays for the searching side (its colour, or the same player's other
@@ -768,7 +786,13 @@ impl<'a> TreeSearch<'a> {
     }
 
     fn new(site: &'a Site, cfg: &'a MctsConfig, seed: u64, nodes: Vec<Node>) -> TreeSearch<'a> {
-        let learned = cfg.priors.model(site).map(|m| (m, SiteShape::new(site)));
+        // The scenarios' learned priors were measured for level 9's search, which keeps the
+        // greedy evaluation for the colours it models as greedy players (scenarios.toml).
+        let learned = match cfg.priors {
+            PriorSource::Scenario if !cfg.learned_for_searchers => None,
+            ref p => p.model(site),
+        };
+        let learned = learned.map(|m| (m, SiteShape::new(site)));
         // Without the room (Coricancha) a learned model uses its quick weights everywhere,
         // as the hand-made priors use the columns covered: with the room features the
         // learned priors lost to greedy there too (docs/strength.md).
@@ -1536,14 +1560,66 @@ mod tests {
             let r = p.search(g).unwrap();
             assert_eq!(g.site().template(r.best).stone.size(), want, "{}", g.notation(r.best));
         }
-        assert!(PriorSource::Scenario.model(coricancha.site()).is_none());
+        // The scenarios' learned priors: Coricancha with 4 players has its own model, which
+        // level 9's search takes and levels 4-8 do not; Chullpa has none.
+        assert_eq!(
+            PriorSource::Scenario.model(coricancha.site()).as_deref(),
+            priors::scenario_model("Coricancha")
+        );
+        assert!(priors::scenario_model("Coricancha").is_some());
         assert!(PriorSource::Scenario.model(g.site()).is_none());
+        for level in 4..=9 {
+            let cfg = crate::level_config(level);
+            let tree = TreeSearch::new(coricancha.site(), &cfg, 1, Vec::new());
+            let learned = tree.learned.as_ref().map(|(m, _)| &**m);
+            let want = (level == 9).then(|| priors::scenario_model("coricancha").unwrap());
+            assert_eq!(learned, want, "level {level}");
+        }
+        let coricancha3 = game("coricancha", 3, Variant::Standard);
+        assert!(PriorSource::Scenario.model(coricancha3.site()).is_none());
         assert!(PriorSource::Hand.model(coricancha.site()).is_none());
         let model = Arc::new(PriorModel::builtin().clone());
         assert_eq!(
             PriorSource::Learned(model).model(g.site()).as_deref(),
             Some(PriorModel::builtin())
         );
+    }
+
+    /// Where the learned priors stand: everywhere, or (`learned_own_only`) at the searching
+    /// side's nodes, and with `learned_for_searchers` also at the nodes of the colours the
+    /// search does not model as greedy players (with two players: no colour).
+    #[test]
+    fn the_learned_priors_stand_where_the_settings_say() {
+        let model = Arc::new(PriorModel::builtin().clone());
+        for players in [2, 3] {
+            let g = game("tambo", players, Variant::Standard);
+            let site = g.site_arc().clone();
+            let order = site.order().to_vec();
+            let (own, greedy, searcher) = (order[0], order[1], *order.last().unwrap());
+            let base = MctsConfig {
+                priors: PriorSource::Learned(model.clone()),
+                ..MctsConfig::default()
+            }
+            .with_others_modelled();
+            for (own_only, searchers, want) in [
+                (false, false, [true, true, true]),
+                (true, false, [true, false, false]),
+                (true, true, [true, players < 3, true]),
+            ] {
+                let cfg = MctsConfig {
+                    learned_own_only: own_only,
+                    learned_for_searchers: searchers,
+                    ..base.clone()
+                };
+                assert_eq!(cfg.models_others(&site), players >= 3);
+                let mut tree = TreeSearch::new(&site, &cfg, 1, Vec::new());
+                tree.own = Some(own);
+                tree.modelled = [true; 4];
+                tree.modelled[searcher.index()] = false;
+                let got = [own, greedy, searcher].map(|c| tree.learned_for(c));
+                assert_eq!(got, want, "{players} players, {own_only} {searchers}");
+            }
+        }
     }
 
     /// Two-player games (two sides, also with four colours) search the two-player budget

@@ -12,6 +12,7 @@
 //! at nodes visited often), and `quick`, over the features that need no copy of the
 //! position (the room features weigh nothing there), everywhere else.
 
+use std::collections::HashMap;
 use std::fmt;
 use std::sync::OnceLock;
 
@@ -289,6 +290,12 @@ impl PriorModel {
     /// a finite number, and `quick` may not weigh a room feature.
     pub fn from_toml(text: &str) -> Result<PriorModel, String> {
         let value: toml::Table = toml::from_str(text).map_err(|e| format!("not a weights file: {e}"))?;
+        PriorModel::from_table(&value)
+    }
+
+    /// The same from a parsed table (a weights file, or one scenario's table of
+    /// `scenario-priors.toml`).
+    fn from_table(value: &toml::Table) -> Result<PriorModel, String> {
         for key in value.keys() {
             if key != "full" && key != "quick" {
                 return Err(format!("unknown table [{key}]: a weights file has [full] and [quick]"));
@@ -348,6 +355,35 @@ impl PriorModel {
 }
 
 const BUILTIN: &str = include_str!("../priors.toml");
+
+/// The per-scenario models compiled in: tables named after a board, each a weights file's
+/// `[full]` and `[quick]`.
+const SCENARIO_MODELS: &str = include_str!("../scenario-priors.toml");
+
+fn parse_scenario_models(text: &str) -> Result<HashMap<String, PriorModel>, String> {
+    let value: toml::Table = toml::from_str(text).map_err(|e| format!("scenario-priors.toml: {e}"))?;
+    value
+        .iter()
+        .map(|(name, table)| {
+            let table = table
+                .as_table()
+                .ok_or_else(|| format!("scenario-priors.toml: '{name}' is not a table"))?;
+            let model = PriorModel::from_table(table).map_err(|e| format!("scenario-priors.toml [{name}]: {e}"))?;
+            Ok((name.to_ascii_lowercase(), model))
+        })
+        .collect()
+}
+
+/// The learned model of a scenario (by the board's name, any case), where one was learned
+/// from that board's records and measured better than the general model
+/// ([`PriorModel::builtin`]); `None` elsewhere.
+pub fn scenario_model(board_name: &str) -> Option<&'static PriorModel> {
+    static MODELS: OnceLock<HashMap<String, PriorModel>> = OnceLock::new();
+    // A unit test parses the file, so the fallback (no scenario models) is never taken.
+    MODELS
+        .get_or_init(|| parse_scenario_models(SCENARIO_MODELS).unwrap_or_default())
+        .get(&board_name.trim().to_ascii_lowercase())
+}
 
 impl fmt::Display for PriorModel {
     /// The weights file's text.
@@ -444,6 +480,26 @@ mod tests {
             assert_eq!(f[1], 0.0);
             assert_eq!(f[15] + f[16], 0.0, "{}", g.notation(m));
         }
+    }
+
+    /// The per-scenario models compiled in parse, name built-in boards only, and are found
+    /// by the board's name in any case; a broken table is refused with its name.
+    #[test]
+    fn the_scenario_models_parse_and_name_built_in_boards() {
+        let models = parse_scenario_models(SCENARIO_MODELS).unwrap();
+        assert!(!models.is_empty());
+        for (name, model) in &models {
+            let board = Board::builtin(name).unwrap_or_else(|| panic!("no board '{name}'"));
+            assert_eq!(&board.name.to_ascii_lowercase(), name);
+            assert!(model.quick.iter().any(|&w| w != 0.0), "{name}");
+            assert_eq!(scenario_model(&board.name.to_ascii_uppercase()), Some(model));
+            assert_ne!(model, PriorModel::builtin());
+        }
+        assert_eq!(scenario_model("my own board"), None);
+        let e = parse_scenario_models("[pisac.full]\ngained = 1\n").unwrap_err();
+        assert!(e.contains("[pisac]") && e.contains("no [quick]"), "{e}");
+        let e = parse_scenario_models("pisac = 3\n").unwrap_err();
+        assert!(e.contains("'pisac' is not a table"), "{e}");
     }
 
     #[test]

@@ -67,10 +67,17 @@ enum Change {
     /// `learnedmodel:SIMS`: level 9's search (`model:`) with the learned priors at the
     /// searching side's nodes, the others still modelled as greedy players at theirs.
     LearnedModel,
+    /// `learnedwatch:SIMS`: level 9's search with the general learned model (`priors.toml`)
+    /// on every board, at its own nodes and those of the colours it does not model as
+    /// greedy players (`learnedwatch@FILE:SIMS`: a weights file's).
+    LearnedWatch,
+    /// `handmodel:SIMS`: level 9's search with the hand-made priors on every board (level 9
+    /// before the scenarios' learned priors).
+    HandModel,
 }
 
 impl Change {
-    const ALL: [Change; 20] = [
+    const ALL: [Change; 22] = [
         Change::Uniform,
         Change::Plain,
         Change::Rave,
@@ -91,6 +98,8 @@ impl Change {
         Change::EstBest,
         Change::Model,
         Change::LearnedModel,
+        Change::LearnedWatch,
+        Change::HandModel,
     ];
 
     fn prefix(self) -> &'static str {
@@ -115,6 +124,8 @@ impl Change {
             Change::EstBest => "estbest",
             Change::Model => "model",
             Change::LearnedModel => "learnedmodel",
+            Change::LearnedWatch => "learnedwatch",
+            Change::HandModel => "handmodel",
         }
     }
 
@@ -197,7 +208,12 @@ impl Change {
                 ..Change::EstOthers.apply(base)
             },
             Change::Model => base.with_others_modelled(),
-            Change::LearnedModel => Change::OwnLearned.apply(base.with_others_modelled()),
+            Change::LearnedModel => MctsConfig {
+                learned_for_searchers: false,
+                ..Change::OwnLearned.apply(base.with_others_modelled())
+            },
+            Change::LearnedWatch => Change::OwnLearned.apply(base.with_others_modelled()),
+            Change::HandModel => Change::Hand.apply(base.with_others_modelled()),
         }
     }
 }
@@ -230,19 +246,27 @@ fn budget(spec: &str, prefix: &str, text: &str) -> Result<MctsConfig, String> {
 
 /// A player of a match or self-play: what [`PlayerSpec::parse`] reads, or `PART:SIMS` for
 /// the search of `mcts:SIMS` with one part changed (`uniform`, `rave`, `fresh`,
-/// `noprior`, `deep`, `noanswer`, `quickprior`, `roomprior`, `learned`, `hand`, and
-/// `learned@FILE` for a weights file of one's own); `mcts:MSms` and `PART:MSms` search that
+/// `noprior`, `deep`, `noanswer`, `quickprior`, `roomprior`, `learned`, `hand`, ...; and
+/// `PART@FILE` for a part with learned priors, `learned@FILE`, `learnedwatch@FILE`, ..., with
+/// a weights file of one's own); `mcts:MSms` and `PART:MSms` search that
 /// many milliseconds a move instead.
 pub fn player(s: &str) -> Result<PlayerSpec, String> {
     let trimmed = s.trim();
     if let Some((head, sims)) = trimmed.rsplit_once(':') {
-        if let Some(path) = head.strip_prefix("learned@").or_else(|| head.strip_prefix("LEARNED@")) {
-            let model = PriorModel::load(std::path::Path::new(path))?;
+        if let Some((part, path)) = head.split_once('@') {
+            let part = part.to_ascii_lowercase();
+            let Some(change) = Change::ALL.into_iter().find(|c| c.prefix() == part) else {
+                return Err(format!("{s}: no search part named {part:?}"));
+            };
             let sims = sims.to_ascii_lowercase();
-            let base = budget(s, head, &sims)?;
+            let changed = change.apply(budget(s, head, &sims)?);
+            if !matches!(changed.priors, PriorSource::Learned(_)) {
+                return Err(format!("{s}: {part}: uses no learned priors, so takes no weights file"));
+            }
+            let model = PriorModel::load(std::path::Path::new(path))?;
             return Ok(PlayerSpec::Search(MctsConfig {
                 priors: PriorSource::Learned(Arc::new(model)),
-                ..base
+                ..changed
             }));
         }
     }
@@ -300,6 +324,8 @@ mod tests {
             "estbest:11",
             "model:12",
             "learnedmodel:13",
+            "learnedwatch:14",
+            "handmodel:15",
             "learned:250ms",
             "mcts:40ms",
         ] {
@@ -339,6 +365,24 @@ mod tests {
         std::fs::write(&bad, "[full]\nsize = 2.5\n").unwrap();
         let e = player(&format!("learned@{}:30", bad.display())).unwrap_err();
         assert!(e.contains("bad.toml") && e.contains("no [quick] table"), "{e}");
+        // Any part with learned priors takes a file; one without refuses it.
+        match player(&format!("learnedwatch@{}:30", good.display())).unwrap() {
+            PlayerSpec::Search(c) => {
+                let PriorSource::Learned(m) = &c.priors else {
+                    panic!("{:?}", c.priors)
+                };
+                assert_eq!(
+                    (m.full[6], c.learned_for_searchers, c.learned_own_only),
+                    (2.5, true, true)
+                );
+                assert!(c.label.contains("good.toml"), "{}", c.label);
+            }
+            other => panic!("{other:?}"),
+        }
+        let e = player(&format!("model@{}:30", good.display())).unwrap_err();
+        assert!(e.contains("no learned priors"), "{e}");
+        let e = player(&format!("nosuch@{}:30", good.display())).unwrap_err();
+        assert!(e.contains("no search part"), "{e}");
         let e = player(&format!("learned@{}:30", dir.join("none.toml").display())).unwrap_err();
         assert!(e.contains("cannot read"), "{e}");
         std::fs::remove_dir_all(&dir).ok();
@@ -389,6 +433,8 @@ mod tests {
             "estbest:60",
             "model:60",
             "learnedmodel:60",
+            "learnedwatch:60",
+            "handmodel:60",
         ];
         let setups = [
             ("chullpa", 2, Variant::Standard),
