@@ -193,8 +193,9 @@ impl fmt::Display for PlayerSpec {
 /// the budgets that space them most evenly (the full priors where the search goes back
 /// often make a two-player search strong fast, and a three- or four-player search needs
 /// more simulations to gain). With three or four players level 9 models the others as
-/// greedy players ([`MctsConfig::with_others_modelled`]). The caller sets the threads and
-/// the seed.
+/// greedy players ([`MctsConfig::with_others_modelled`]), and where `scenarios.toml` says so
+/// (Coricancha with 4 players) takes its priors from a learned model at the nodes of its
+/// own colour and of the colours that search. The caller sets the threads and the seed.
 pub fn level_config(level: u8) -> MctsConfig {
     let (simulations, two_player_simulations, time) = match level {
         0..=4 => (Some(100), Some(200), None),
