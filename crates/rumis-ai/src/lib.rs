@@ -194,7 +194,7 @@ impl fmt::Display for PlayerSpec {
 /// often make a two-player search strong fast, and a three- or four-player search needs
 /// more simulations to gain). With three or four players level 9 models the others as
 /// greedy players ([`MctsConfig::with_others_modelled`]), and where `scenarios.toml` says so
-/// (Coricancha with 4 players) takes its priors from a learned model at the nodes of its
+/// (Coricancha with 3 and 4 players) takes its priors from a learned model at the nodes of its
 /// own colour and of the colours that search. The caller sets the threads and the seed.
 pub fn level_config(level: u8) -> MctsConfig {
     let (simulations, two_player_simulations, time) = match level {

@@ -1560,8 +1560,9 @@ mod tests {
             let r = p.search(g).unwrap();
             assert_eq!(g.site().template(r.best).stone.size(), want, "{}", g.notation(r.best));
         }
-        // The scenarios' learned priors: Coricancha with 4 players has its own model, which
-        // level 9's search takes and levels 4-8 do not; Chullpa has none.
+        // The scenarios' learned priors: Coricancha with 3 and 4 players has its own model,
+        // which level 9's search takes and levels 4-8 do not; with 2 players, and on
+        // Chullpa, none.
         assert_eq!(
             PriorSource::Scenario.model(coricancha.site()).as_deref(),
             priors::scenario_model("Coricancha")
@@ -1576,7 +1577,12 @@ mod tests {
             assert_eq!(learned, want, "level {level}");
         }
         let coricancha3 = game("coricancha", 3, Variant::Standard);
-        assert!(PriorSource::Scenario.model(coricancha3.site()).is_none());
+        assert_eq!(
+            PriorSource::Scenario.model(coricancha3.site()).as_deref(),
+            priors::scenario_model("Coricancha")
+        );
+        let coricancha2 = game("coricancha", 2, Variant::Standard);
+        assert!(PriorSource::Scenario.model(coricancha2.site()).is_none());
         assert!(PriorSource::Hand.model(coricancha.site()).is_none());
         let model = Arc::new(PriorModel::builtin().clone());
         assert_eq!(
