@@ -311,6 +311,23 @@ mod tests {
         assert!((4..=8).all(|l| level_config(l).others_model_from == 0 && level_config(l).others_prior_weight == 1.0));
         assert!((4..=9).all(|l| level_config(l).full_prior_after == MctsConfig::default().full_prior_after));
         assert_eq!(level_config(9).two_player_simulations, None);
+        // Level 9 models the others by colour: with three or four colours, the two-player
+        // four-colour game included (its stand-in scored 0.550 against greedy on Pisac
+        // while that game counted as two), and not in the two-player game of two colours.
+        for (board, players, variant, models) in [
+            ("pisac", 2, rumis_core::Variant::TwoPlayerFourColors, true),
+            ("pisac", 2, rumis_core::Variant::Standard, false),
+            ("pisac", 3, rumis_core::Variant::Standard, true),
+            ("tambo", 4, rumis_core::Variant::Standard, true),
+        ] {
+            let g = test_game(board, players, variant);
+            assert_eq!(
+                level_config(9).models_others(g.site()),
+                models,
+                "{board} {players} {variant:?}"
+            );
+            assert!((4..=8).all(|l| !level_config(l).models_others(g.site())));
+        }
         // Below level 4 (which does not search) a search is level 4's.
         assert_eq!(level_config(2).label, "level:4");
     }

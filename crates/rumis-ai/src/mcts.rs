@@ -87,8 +87,9 @@ pub struct MctsConfig {
     /// above the best count (0: the estimate alone).
     pub room_counted_best: usize,
     /// The model of the others above (`others_prior_weight`, `room_estimate`,
-    /// `room_counted_best`) holds in games of this many players or more; with fewer, the
-    /// search models every side as itself (0: in every game).
+    /// `room_counted_best`) holds in games of this many colours or more (the two-player
+    /// four-colour game has four); with fewer, the search models every side as itself
+    /// (0: in every game).
     pub others_model_from: usize,
     /// Where the move priors come from: the greedy evaluation (hand-made) or a learned
     /// model ([`crate::priors`]); by default as the scenario's settings say.
@@ -156,7 +157,7 @@ impl Default for MctsConfig {
 }
 
 impl MctsConfig {
-    /// Level 9's model of the other players with three or four players: every node's
+    /// Level 9's model of the other players with three or four colours: every node's
     /// priors count the room a placement leaves the others, estimated, and counted for the
     /// best by the estimate until no other can beat the best count (the greedy evaluation's
     /// choice at a fraction of its price: at most 64 counted), and
@@ -166,7 +167,11 @@ impl MctsConfig {
     /// against greedy players the search that had sunk towards chance with more
     /// simulations on Coricancha with 4 players and Tambo with 3 wins most games, and head
     /// to head at equal time it held its own on Coricancha 4 and lost 70 Elo on Tambo 3.
-    /// Two-player games keep modelling the opponent as the search itself. Levels 4-8 search
+    /// Two-player games of two colours keep modelling the opponent as the search itself; the
+    /// two-player four-colour game counts as four colours (the opponent's two are watched
+    /// and modelled one by one): counted by players, level 9's stand-in scored 0.550
+    /// against greedy on Pisac there (docs/strength.md, "The two-player four-colour
+    /// game"). Levels 4-8 search
     /// without it: their budgets are fixed, and the counting made level 8's first move on
     /// Coricancha 2.5 times as long. The model stands only for the colours that have played
     /// as greedy players so far in the game (`Watch`): modelling a searching opponent so
@@ -186,7 +191,7 @@ impl MctsConfig {
     /// Whether a search by these settings models the others in a game on `site` (and so
     /// watches which of them play as greedy players).
     pub fn models_others(&self, site: &Site) -> bool {
-        site.players() >= self.others_model_from
+        site.order().len() >= self.others_model_from
             && (self.others_prior_weight != 1.0 || self.room_estimate != RoomEstimateAt::Nowhere)
     }
 }
@@ -728,7 +733,7 @@ struct TreeSearch<'a> {
     weights: Weights,
     room: eval::RoomEstimate,
     /// Where the room is estimated and how much the others' priors weigh: the settings', or
-    /// nowhere and 1 in games with fewer players than `others_model_from`.
+    /// nowhere and 1 in games with fewer colours than `others_model_from`.
     room_estimate: RoomEstimateAt,
     others_prior_weight: f32,
     /// Nodes this close to the root get their children's priors from the greedy evaluation
@@ -799,7 +804,7 @@ impl<'a> TreeSearch<'a> {
         let room = cfg
             .room_in_priors
             .unwrap_or_else(|| scenario::settings(&site.board().name).room_in_priors);
-        let model = site.players() >= cfg.others_model_from;
+        let model = site.order().len() >= cfg.others_model_from;
         TreeSearch {
             site,
             cfg,
@@ -1344,7 +1349,7 @@ mod tests {
         assert_eq!(pick(100.0, other), 1);
     }
 
-    /// ...and only in games of at least `others_model_from` players.
+    /// ...and only in games of at least `others_model_from` colours.
     #[test]
     fn the_others_model_holds_from_its_player_count() {
         let g = game("pisac", 3, Variant::Standard);
@@ -1593,14 +1598,20 @@ mod tests {
 
     /// Where the learned priors stand: everywhere, or (`learned_own_only`) at the searching
     /// side's nodes, and with `learned_for_searchers` also at the nodes of the colours the
-    /// search does not model as greedy players (with two players: no colour).
+    /// search does not model as greedy players (with two colours: none; the two-player
+    /// four-colour game models colours as the game of four does).
     #[test]
     fn the_learned_priors_stand_where_the_settings_say() {
         let model = Arc::new(PriorModel::builtin().clone());
-        for players in [2, 3] {
-            let g = game("tambo", players, Variant::Standard);
+        for (players, variant) in [
+            (2, Variant::Standard),
+            (3, Variant::Standard),
+            (2, Variant::TwoPlayerFourColors),
+        ] {
+            let g = game("tambo", players, variant);
             let site = g.site_arc().clone();
             let order = site.order().to_vec();
+            let colours = order.len();
             let (own, greedy, searcher) = (order[0], order[1], *order.last().unwrap());
             let base = MctsConfig {
                 priors: PriorSource::Learned(model.clone()),
@@ -1610,20 +1621,20 @@ mod tests {
             for (own_only, searchers, want) in [
                 (false, false, [true, true, true]),
                 (true, false, [true, false, false]),
-                (true, true, [true, players < 3, true]),
+                (true, true, [true, colours < 3, true]),
             ] {
                 let cfg = MctsConfig {
                     learned_own_only: own_only,
                     learned_for_searchers: searchers,
                     ..base.clone()
                 };
-                assert_eq!(cfg.models_others(&site), players >= 3);
+                assert_eq!(cfg.models_others(&site), colours >= 3, "{players} players, {variant:?}");
                 let mut tree = TreeSearch::new(&site, &cfg, 1, Vec::new());
                 tree.own = Some(own);
                 tree.modelled = [true; 4];
                 tree.modelled[searcher.index()] = false;
                 let got = [own, greedy, searcher].map(|c| tree.learned_for(c));
-                assert_eq!(got, want, "{players} players, {own_only} {searchers}");
+                assert_eq!(got, want, "{players} players, {variant:?}, {own_only} {searchers}");
             }
         }
     }
