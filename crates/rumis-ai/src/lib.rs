@@ -192,7 +192,7 @@ impl fmt::Display for PlayerSpec {
 /// and 100 and 500 with more colours: docs/strength.md measures each step, and those are
 /// the budgets that space them most evenly (the full priors where the search goes back
 /// often make a two-player search strong fast, and a three- or four-player search needs
-/// more simulations to gain). With three or four players level 9 models the others as
+/// more simulations to gain). With three or four colours (the two-player four-colour game too) level 9 models the others as
 /// greedy players ([`MctsConfig::with_others_modelled`]), and where `scenarios.toml` says so
 /// (Coricancha with 3 and 4 players) takes its priors from a learned model at the nodes of its
 /// own colour and of the colours that search. The caller sets the threads and the seed.
@@ -295,7 +295,7 @@ mod tests {
         // Level 9: time-limited, no simulation cap.
         assert_eq!(level_config(9).simulations, None);
         assert_eq!(level_config(9).time, Some(Duration::from_millis(4_500)));
-        // Level 9 alone models the others as greedy players (with 3 and 4 players).
+        // Level 9 alone models the others as greedy players (with 3 and 4 colours).
         assert_eq!(
             level_config(9),
             MctsConfig {
