@@ -192,8 +192,9 @@ impl fmt::Display for PlayerSpec {
 /// and 100 and 500 with more colours: docs/strength.md measures each step, and those are
 /// the budgets that space them most evenly (the full priors where the search goes back
 /// often make a two-player search strong fast, and a three- or four-player search needs
-/// more simulations to gain). With three or four colours (the two-player four-colour game too) level 9 models the others as
-/// greedy players ([`MctsConfig::with_others_modelled`]), and where `scenarios.toml` says so
+/// more simulations to gain). With three or four colours (the two-player four-colour game
+/// too) level 9 models the others as greedy players ([`MctsConfig::with_others_modelled`]),
+/// and where `scenarios.toml` says so
 /// (Coricancha with 3 and 4 players) takes its priors from a learned model at the nodes of its
 /// own colour and of the colours that search. The caller sets the threads and the seed.
 pub fn level_config(level: u8) -> MctsConfig {
