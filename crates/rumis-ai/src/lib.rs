@@ -196,7 +196,8 @@ impl fmt::Display for PlayerSpec {
 /// too) level 9 models the others as greedy players ([`MctsConfig::with_others_modelled`]),
 /// and where `scenarios.toml` says so
 /// (Coricancha with 3 and 4 players) takes its priors from a learned model at the nodes of its
-/// own colour and of the colours that search. The caller sets the threads and the seed.
+/// own colour and of the colours that search, and plays out informed by it
+/// ([`MctsConfig::level_nine`]). The caller sets the threads and the seed.
 pub fn level_config(level: u8) -> MctsConfig {
     let (simulations, two_player_simulations, time) = match level {
         0..=4 => (Some(100), Some(200), None),
@@ -212,7 +213,7 @@ pub fn level_config(level: u8) -> MctsConfig {
         time,
         label: format!("level:{}", level.clamp(4, 9)),
         ..if level >= 9 {
-            MctsConfig::default().with_others_modelled()
+            MctsConfig::default().level_nine()
         } else {
             MctsConfig::default()
         }
@@ -306,9 +307,11 @@ mod tests {
                     simulations: None,
                     ..MctsConfig::default()
                 }
-                .with_others_modelled()
+                .level_nine()
             }
         );
+        assert!(level_config(9).informed_plies > 0);
+        assert!((4..=8).all(|l| level_config(l).informed_plies == 0));
         assert!((4..=8).all(|l| level_config(l).others_model_from == 0 && level_config(l).others_prior_weight == 1.0));
         assert!((4..=9).all(|l| level_config(l).full_prior_after == MctsConfig::default().full_prior_after));
         assert_eq!(level_config(9).two_player_simulations, None);

@@ -111,6 +111,12 @@ pub struct MctsConfig {
     pub big_stones_first: bool,
     /// Playouts answer the last move half the time: a placement covering one of its columns.
     pub answer_last_move: bool,
+    /// With learned priors, the playouts' first this many plies (0: none) draw
+    /// `playout_candidates` placements by the policy above and play the one the learned
+    /// model's quick weights score best: playouts informed by the priors' features.
+    pub informed_plies: usize,
+    /// How many placements an informed playout ply draws to choose from.
+    pub playout_candidates: usize,
     /// Solve the rest of the game exactly when at most this many stones are left to the
     /// colours still in play (0: never)...
     pub endgame_stones: usize,
@@ -148,6 +154,8 @@ impl Default for MctsConfig {
             learned_for_searchers: false,
             big_stones_first: true,
             answer_last_move: true,
+            informed_plies: 0,
+            playout_candidates: 4,
             endgame_stones: 6,
             endgame_nodes: 200_000,
             reuse: true,
@@ -185,6 +193,19 @@ impl MctsConfig {
             room_counted_best: 64,
             others_model_from: 3,
             ..self
+        }
+    }
+
+    /// Level 9's search: the others modelled ([`MctsConfig::with_others_modelled`]) and,
+    /// where the scenario gives it learned priors, playouts informed by them at every ply
+    /// (`informed_plies`): on Coricancha with 4 players, at equal time against the same
+    /// search with the policy's playouts, +35 Elo (docs/strength.md, "Informed playouts").
+    /// Without learned priors the playouts are the policy's.
+    pub fn level_nine(self) -> MctsConfig {
+        MctsConfig {
+            informed_plies: usize::MAX,
+            playout_candidates: 4,
+            ..self.with_others_modelled()
         }
     }
 
@@ -618,8 +639,31 @@ impl PlayoutPolicy {
     /// random placement of the biggest stones that have one; else a uniformly random
     /// placement (`n` > 0 placements in `set`).
     fn pick(&mut self, site: &Site, set: &rumis_core::MoveSet, n: usize, last: Option<Move>, rng: &mut Rng) -> Move {
-        let tables = site.gen_tables();
+        self.pick_again(site, set, n, last, rng, &mut None)
+    }
+
+    /// [`Self::pick`], drawn again from the same set after the last move `last`:
+    /// `answers` keeps whether the placements answering it are in `scratch` already (and
+    /// whether there are any), so that several draws a ply find them once.
+    fn pick_again(
+        &mut self,
+        site: &Site,
+        set: &rumis_core::MoveSet,
+        n: usize,
+        last: Option<Move>,
+        rng: &mut Rng,
+        answers: &mut Option<bool>,
+    ) -> Move {
         if let Some(last) = last.filter(|_| self.answer && rng.below(2) == 0) {
+            if let Some(any) = *answers {
+                if any {
+                    let scratch = std::mem::take(&mut self.scratch);
+                    let m = self.pick_in(site, &scratch, rng);
+                    self.scratch = scratch;
+                    return m;
+                }
+                return self.pick_rest(site, set, n, rng);
+            }
             let t = site.template(last);
             // The placements covering a column of the last move: the columns' words ORed
             // (a column at a time, which the compiler does several words at once), then
@@ -637,6 +681,7 @@ impl PlayoutPolicy {
                 *out &= w;
                 any |= *out;
             }
+            *answers = Some(any != 0);
             if any != 0 {
                 let scratch = std::mem::take(&mut self.scratch);
                 let m = self.pick_in(site, &scratch, rng);
@@ -644,10 +689,16 @@ impl PlayoutPolicy {
                 return m;
             }
         }
+        self.pick_rest(site, set, n, rng)
+    }
+
+    /// The draw when not answering: bigger stones first or uniform.
+    fn pick_rest(&mut self, site: &Site, set: &rumis_core::MoveSet, n: usize, rng: &mut Rng) -> Move {
         if self.big_first {
             return self.pick_in(site, set.words(), rng);
         }
-        set.pick(tables, n, rng).expect("the colour to move has a placement")
+        set.pick(site.gen_tables(), n, rng)
+            .expect("the colour to move has a placement")
     }
 
     /// A placement of the non-empty bitset `words`: three times in four (when bigger stones
@@ -743,6 +794,9 @@ struct TreeSearch<'a> {
     late_full_priors: bool,
     /// The learned model and what its features need of the site, when the priors are learned.
     learned: Option<(Arc<PriorModel>, SiteShape)>,
+    /// The learned model's quick weights' score, for the priors below the root and the
+    /// informed playouts (`informed_plies`).
+    scorer: Option<priors::QuickScorer>,
     /// The searching colour (with `learned_own_only`, its side's nodes alone get the
     /// learned priors).
     own: Option<rumis_core::Colour>,
@@ -798,6 +852,9 @@ impl<'a> TreeSearch<'a> {
             ref p => p.model(site),
         };
         let learned = learned.map(|m| (m, SiteShape::new(site)));
+        let scorer = learned
+            .as_ref()
+            .map(|(m, shape)| priors::QuickScorer::new(site, shape, &m.quick));
         // Without the room (Coricancha) a learned model uses its quick weights everywhere,
         // as the hand-made priors use the columns covered: with the room features the
         // learned priors lost to greedy there too (docs/strength.md).
@@ -832,6 +889,7 @@ impl<'a> TreeSearch<'a> {
             full_prior_depth: if room { cfg.full_prior_depth } else { 0 },
             late_full_priors: room && cfg.full_prior_after > 0 && cfg.prior_visits > 0.0 && site.players() == 2,
             learned,
+            scorer,
             own: None,
             modelled: [true; 4],
         }
@@ -896,11 +954,17 @@ impl<'a> TreeSearch<'a> {
             temperature = self.cfg.learned_temperature;
             let full = self.path.len() <= self.full_prior_depth;
             self.nodes[node].full_priors = full;
-            let w = if full { &model.full } else { &model.quick };
-            self.priors.extend(self.moves.iter().map(|&m| {
-                let f = priors::features(site, shape, pos, m, mover, full);
-                (PriorModel::score(w, &f), m)
-            }));
+            if let (false, Some(scorer)) = (full, self.scorer.as_ref()) {
+                // The quick weights' score without the features listed (the same value).
+                self.priors
+                    .extend(self.moves.iter().map(|&m| (scorer.score(site, pos, m, mover), m)));
+            } else {
+                let w = if full { &model.full } else { &model.quick };
+                self.priors.extend(self.moves.iter().map(|&m| {
+                    let f = priors::features(site, shape, pos, m, mover, full);
+                    (PriorModel::score(w, &f), m)
+                }));
+            }
         } else if self.cfg.prior_visits > 0.0 {
             // The greedy evaluation at the root; below it the cheaper one from the
             // columns covered (it needs no copy of the position).
@@ -1142,10 +1206,29 @@ impl<'a> TreeSearch<'a> {
         let mut n = pos
             .legal_set_with(site, path, &mut self.set)
             .expect("the active code path is available");
+        let mut informed = if self.scorer.is_some() { cfg.informed_plies } else { 0 };
         while let Some(colour) = pos.to_move(site) {
-            let m = self
+            let last = self.played.last().map(|p| p.1);
+            let mut answers = None;
+            let mut m = self
                 .policy
-                .pick(site, &self.set, n, self.played.last().map(|p| p.1), &mut self.rng);
+                .pick_again(site, &self.set, n, last, &mut self.rng, &mut answers);
+            if informed > 0 {
+                informed -= 1;
+                if let Some(scorer) = self.scorer.as_ref() {
+                    let score = |m| scorer.score(site, pos, m, colour);
+                    let mut best = score(m);
+                    for _ in 1..cfg.playout_candidates {
+                        let c = self
+                            .policy
+                            .pick_again(site, &self.set, n, last, &mut self.rng, &mut answers);
+                        let v = score(c);
+                        if v > best {
+                            (best, m) = (v, c);
+                        }
+                    }
+                }
+            }
             self.played.push((colour.index() as u8, m));
             n = pos
                 .play_generate_unhashed_with(site, m, path, &mut self.set)
@@ -1767,6 +1850,58 @@ mod tests {
             assert!(quick > 0, "{board}");
             assert_eq!(full > 0, players == 2 && room, "{board}: {full} nodes with full priors");
         }
+    }
+
+    /// Informed playouts play, of the placements the policy draws, the one the learned
+    /// model scores best: with a model that only likes stones lying over many columns, the
+    /// playouts' stones cover more columns than the policy's alone; without learned priors
+    /// the setting changes nothing.
+    #[test]
+    fn informed_playouts_follow_the_learned_model() {
+        let games = positions_along("coricancha", 4, 6);
+        let site = games[0].site().clone();
+        let mut weights = [0.0f32; priors::FEATURES];
+        weights[8] = 50.0; // columns
+        let model = Arc::new(PriorModel {
+            full: weights,
+            quick: weights,
+        });
+        let mean_columns = |priors: PriorSource, informed_plies: usize| {
+            let cfg = MctsConfig {
+                priors,
+                informed_plies,
+                playout_candidates: 4,
+                ..MctsConfig::default()
+            };
+            let mut tree = TreeSearch::new(&site, &cfg, 5, Vec::new());
+            let (mut sum, mut n) = (0usize, 0usize);
+            for g in games.iter().step_by(4) {
+                for _ in 0..20 {
+                    let mut pos = g.position().clone();
+                    tree.played.clear();
+                    tree.playout(&mut pos);
+                    assert!(pos.is_over());
+                    sum += tree
+                        .played
+                        .iter()
+                        .map(|&(_, m)| site.template(m).len as usize)
+                        .sum::<usize>();
+                    n += tree.played.len();
+                }
+            }
+            assert!(n > 0);
+            sum as f64 / n as f64
+        };
+        let learned = || PriorSource::Learned(model.clone());
+        let (policy, informed) = (mean_columns(learned(), 0), mean_columns(learned(), usize::MAX));
+        assert!(
+            informed > policy + 0.15,
+            "informed {informed:.2}, the policy's {policy:.2}"
+        );
+        assert_eq!(
+            mean_columns(PriorSource::Hand, usize::MAX),
+            mean_columns(PriorSource::Hand, 0)
+        );
     }
 
     /// Answering playouts cover a column of the last move at least half the time when they

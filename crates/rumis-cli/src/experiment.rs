@@ -61,8 +61,8 @@ enum Change {
     /// greedy evaluation itself.
     EstBest,
     /// `model:SIMS`: level 9's search, with its model of the others as greedy players
-    /// with three or four players (`MctsConfig::with_others_modelled`): level 9's
-    /// stand-in.
+    /// with three or four players and, where it has learned priors, informed playouts
+    /// (`MctsConfig::level_nine`): level 9's stand-in.
     Model,
     /// `learnedmodel:SIMS`: level 9's search (`model:`) with the learned priors at the
     /// searching side's nodes, the others still modelled as greedy players at theirs.
@@ -74,10 +74,18 @@ enum Change {
     /// `handmodel:SIMS`: level 9's search with the hand-made priors on every board (level 9
     /// before the scenarios' learned priors).
     HandModel,
+    /// `learnedroom:SIMS`: `learnedwatch:` with the room counted (the learned model's full
+    /// weights at the root) whatever the scenario's settings say.
+    LearnedRoom,
+    /// `informed:SIMS`: `learnedwatch:` with informed playouts: each ply draws 4
+    /// placements by the playout policy and plays the one the learned model scores best.
+    Informed,
+    /// `informednear:SIMS`: the same for the playouts' first 8 plies only.
+    InformedNear,
 }
 
 impl Change {
-    const ALL: [Change; 22] = [
+    const ALL: [Change; 25] = [
         Change::Uniform,
         Change::Plain,
         Change::Rave,
@@ -100,6 +108,9 @@ impl Change {
         Change::LearnedModel,
         Change::LearnedWatch,
         Change::HandModel,
+        Change::LearnedRoom,
+        Change::Informed,
+        Change::InformedNear,
     ];
 
     fn prefix(self) -> &'static str {
@@ -126,6 +137,9 @@ impl Change {
             Change::LearnedModel => "learnedmodel",
             Change::LearnedWatch => "learnedwatch",
             Change::HandModel => "handmodel",
+            Change::LearnedRoom => "learnedroom",
+            Change::Informed => "informed",
+            Change::InformedNear => "informednear",
         }
     }
 
@@ -207,13 +221,27 @@ impl Change {
                 room_counted_best: 4,
                 ..Change::EstOthers.apply(base)
             },
-            Change::Model => base.with_others_modelled(),
+            Change::Model => base.level_nine(),
             Change::LearnedModel => MctsConfig {
                 learned_for_searchers: false,
                 ..Change::OwnLearned.apply(base.with_others_modelled())
             },
             Change::LearnedWatch => Change::OwnLearned.apply(base.with_others_modelled()),
             Change::HandModel => Change::Hand.apply(base.with_others_modelled()),
+            Change::LearnedRoom => MctsConfig {
+                room_in_priors: Some(true),
+                ..Change::LearnedWatch.apply(base)
+            },
+            Change::Informed => MctsConfig {
+                informed_plies: usize::MAX,
+                playout_candidates: 4,
+                ..Change::LearnedWatch.apply(base)
+            },
+            Change::InformedNear => MctsConfig {
+                informed_plies: 8,
+                playout_candidates: 4,
+                ..Change::LearnedWatch.apply(base)
+            },
         }
     }
 }
@@ -326,6 +354,9 @@ mod tests {
             "learnedmodel:13",
             "learnedwatch:14",
             "handmodel:15",
+            "learnedroom:16",
+            "informed:17",
+            "informednear:18",
             "learned:250ms",
             "mcts:40ms",
         ] {

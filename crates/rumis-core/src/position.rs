@@ -279,6 +279,22 @@ impl Position {
             .collect()
     }
 
+    /// How many stones a colour has not placed ([`Position::stones_left`] without the list).
+    pub fn stones_in_hand(&self, c: Colour) -> usize {
+        self.left[c.index()].count_ones() as usize
+    }
+
+    /// A column's cubes of colour `c`, one bit per level: bit z set when the cube at level
+    /// z + 1 is that colour's (what [`Position::cube`] answers, for every level at once).
+    pub fn cube_levels(&self, column: usize, c: Colour) -> u16 {
+        self.cubes[c.index()][column]
+    }
+
+    /// A column's ruin cubes (Ruinas), one bit per level as in [`Position::cube_levels`].
+    pub fn ruin_levels(&self, column: usize) -> u16 {
+        self.cubes[RUIN][column]
+    }
+
     /// Whether a colour still has a stone.
     pub fn has_stone(&self, c: Colour, s: Stone) -> bool {
         self.left[c.index()] >> s.index() & 1 == 1
