@@ -1671,6 +1671,20 @@ mod tests {
         );
         let coricancha2 = game("coricancha", 2, Variant::Standard);
         assert!(PriorSource::Scenario.model(coricancha2.site()).is_none());
+        // A user's board: the general model with 4 players, for level 9 alone; none with 3.
+        let text = "name = \"My own\"\nprovenance = \"reconstruction\"\n\
+                    hmax = { 2 = 3, 3 = 3, 4 = 3 }\ngrid = \"\"\"\n######\n######\n######\n######\n\"\"\"\n";
+        let own = rumis_core::Board::from_toml("own.toml", text).unwrap();
+        for (players, want) in [(4, Some(PriorModel::builtin())), (3, None)] {
+            let site = Site::new(own.clone(), players, Variant::Standard, None).unwrap();
+            assert_eq!(PriorSource::Scenario.model(&site).as_deref(), want, "{players} players");
+            for level in 4..=9 {
+                let cfg = crate::level_config(level);
+                let tree = TreeSearch::new(&site, &cfg, 1, Vec::new());
+                let learned = tree.learned.as_ref().map(|(m, _)| &**m);
+                assert_eq!(learned, want.filter(|_| level == 9), "level {level}, {players} players");
+            }
+        }
         assert!(PriorSource::Hand.model(coricancha.site()).is_none());
         let model = Arc::new(PriorModel::builtin().clone());
         assert_eq!(

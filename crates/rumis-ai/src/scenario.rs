@@ -53,10 +53,16 @@ fn table() -> &'static HashMap<String, ScenarioSettings> {
     TABLE.get_or_init(|| parse(SCENARIOS).unwrap_or_default())
 }
 
-/// The settings for a board, by its name (case does not matter).
+/// The table of `scenarios.toml` that holds the settings of a board it does not name (a
+/// board of the user's own).
+pub const ANY_OTHER_BOARD: &str = "*";
+
+/// The settings for a board, by its name (case does not matter): its table, else the
+/// table of any other board, else the defaults.
 pub fn settings(board_name: &str) -> ScenarioSettings {
-    table()
-        .get(&board_name.trim().to_ascii_lowercase())
+    let t = table();
+    t.get(&board_name.trim().to_ascii_lowercase())
+        .or_else(|| t.get(ANY_OTHER_BOARD))
         .cloned()
         .unwrap_or_default()
 }
@@ -69,14 +75,25 @@ mod tests {
     fn the_file_names_only_built_in_boards_and_parses() {
         let t = parse(SCENARIOS).unwrap();
         assert!(!t.is_empty());
-        for name in t.keys() {
+        for name in t.keys().filter(|&n| n != ANY_OTHER_BOARD) {
             let board = rumis_core::Board::builtin(name).unwrap_or_else(|| panic!("no board '{name}'"));
             assert_eq!(&board.name.to_ascii_lowercase(), name);
+        }
+        // Every built-in board has its own table: the table of any other board is for the
+        // boards of users, measured on boards made for the test.
+        for board in rumis_core::Board::builtins() {
+            assert!(t.contains_key(&board.name.to_ascii_lowercase()), "{}", board.name);
         }
         assert!(!settings("Coricancha").room_in_priors);
         assert!(settings("Chullpa").room_in_priors);
         assert!(settings("my own board").room_in_priors);
-        assert!(!settings("my own board").learned_priors_with(4));
+        // A user's board: the general learned model with 4 players (with 2 and 3 the
+        // hand-made priors); the built-in boards other than Coricancha: the hand-made priors.
+        assert!(settings("my own board").learned_priors_with(4) && settings("Terraces").learned_priors_with(4));
+        assert!(!settings("my own board").learned_priors_with(3) && !settings("my own board").learned_priors_with(2));
+        for name in ["chullpa", "cucho", "pirka", "pisac", "tambo"] {
+            assert!((2..=4).all(|p| !settings(name).learned_priors_with(p)), "{name}");
+        }
         // The switch names player counts.
         let t = parse("[chullpa]\nlearned_priors = [3, 4]\n").unwrap();
         let chullpa = &t["chullpa"];
