@@ -235,6 +235,12 @@ pub(crate) struct ChunkData {
     idx2: [[u8; CHUNK]; 4],
     /// Entries 1-3 (`sub[i - 1]`).
     sub: [[u8; CHUNK]; 3],
+    /// The AVX-512 path's index of entries 1-3 on a site of at most 32 columns: the column
+    /// plus 32 times its `sub` offset, into four copies of the packed bytes, each lowered
+    /// by one more offset (see `gen_avx512`). The subtraction then happens once a
+    /// generation instead of once a chunk, and the chunk loads one row less an entry.
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    fold: [[u8; CHUNK]; 3],
     /// The stones with a template in slots 0-31 and 32-63 (here rather than in
     /// [`ChunkMeta`] so that the SIMD loops walk one array).
     half_stones: [u16; 2],
@@ -476,6 +482,8 @@ impl GenTables {
                 col: [[0; CHUNK]; 4],
                 idx2: [[0; CHUNK]; 4],
                 sub: [[0; CHUNK]; 3],
+                #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+                fold: [[0; CHUNK]; 3],
                 half_stones: [0; 2],
                 _pad: [0; CHUNK - 4],
                 mask: [[0; CHUNK]; 4],
@@ -523,6 +531,11 @@ impl GenTables {
                     };
                     if k > 0 {
                         cd.sub[k - 1][s] = t.base[e] << 4;
+                        // Only read on sites of at most 32 columns, whose bases are 0-3.
+                        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+                        {
+                            cd.fold[k - 1][s] = c.wrapping_add(t.base[e].wrapping_mul(32));
+                        }
                     }
                     cd.mask[k][s] = if k == 0 { kmask } else { 0xf0 | kmask };
                 }
@@ -1567,26 +1580,50 @@ mod x86 {
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,popcnt")]
     pub(super) fn gen_avx512<const MODE: u8>(t: &GenTables, input: &GenInput, out: Out) -> u32 {
         if t.columns > 64 {
-            gen_avx512_inner::<true, MODE>(t, input, out)
+            gen_avx512_inner::<WIDE, MODE>(t, input, out)
+        } else if t.columns > 32 {
+            gen_avx512_inner::<PLAIN, MODE>(t, input, out)
         } else {
-            gen_avx512_inner::<false, MODE>(t, input, out)
+            gen_avx512_inner::<FOLD, MODE>(t, input, out)
         }
     }
 
+    /// How `range512` looks the columns up. `PLAIN`: one `vpermb` into the 64 packed
+    /// bytes, then the entry's offset subtracted. `WIDE` (65-128 columns): `vpermi2b` into
+    /// 128 bytes, then the offset. `FOLD` (at most 32 columns): the anchor by `vpermb` as
+    /// in `PLAIN`; entries 1-3 by `vpermi2b` into four copies of the 32 packed bytes, copy
+    /// `b` lowered by `b << 4`, at `ChunkData::fold` (column + 32 b). The same bytes come
+    /// out as `PLAIN`'s after its subtraction; a chunk saves a load and an add an entry,
+    /// and loads are what a chunk waits on (on Zen 4 a 64-byte load takes the cycle's
+    /// load bandwidth).
+    const PLAIN: u8 = 0;
+    const WIDE: u8 = 1;
+    const FOLD: u8 = 2;
+
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,popcnt")]
-    fn gen_avx512_inner<const WIDE: bool, const MODE: u8>(t: &GenTables, input: &GenInput, out: Out) -> u32 {
+    fn gen_avx512_inner<const LOOK: u8, const MODE: u8>(t: &GenTables, input: &GenInput, out: Out) -> u32 {
         debug_assert!(MODE != SET || out.words.len() == t.chunks.len());
         // Built in registers: a wide load of bytes just stored one by one would wait for
         // the stores.
         let halves = t.columns.div_ceil(32);
+        let (lo, hi) = match LOOK {
+            WIDE => (pack64(input, 0, halves), pack64(input, 64, halves - 2)),
+            PLAIN => (pack64(input, 0, halves), _mm512_setzero_si512()),
+            _ => {
+                // Columns 0-31 in both halves, then the four copies: b = 0, 1 in `lo`,
+                // b = 2, 3 in `hi`.
+                let p = pack64(input, 0, 1);
+                let p = _mm512_shuffle_i64x2::<0x44>(p, p);
+                let step = _mm512_inserti64x4::<1>(_mm512_setzero_si512(), _mm256_set1_epi8(0x10));
+                let lo = _mm512_sub_epi8(p, step);
+                let hi = _mm512_sub_epi8(lo, _mm512_set1_epi8(0x20));
+                (lo, hi)
+            }
+        };
         let k = Ctx512 {
-            lo: pack64(input, 0, halves),
-            hi: if WIDE {
-                pack64(input, 64, halves - 2)
-            } else {
-                _mm512_setzero_si512()
-            },
+            lo,
+            hi,
             live: _mm512_broadcast_i32x4(live_table(input.left)),
             lim_row: ChunkData::lim_row(input.first),
             left: input.left,
@@ -1594,10 +1631,10 @@ mod x86 {
         let mut total = 0;
         let mut out = out;
         let r = &t.by_len;
-        if range512::<1, WIDE, MODE>(t, &k, r[0], r[1], &mut out, &mut total)
-            || range512::<2, WIDE, MODE>(t, &k, r[1], r[2], &mut out, &mut total)
-            || range512::<3, WIDE, MODE>(t, &k, r[2], r[3], &mut out, &mut total)
-            || range512::<4, WIDE, MODE>(t, &k, r[3], r[4], &mut out, &mut total)
+        if range512::<1, LOOK, MODE>(t, &k, r[0], r[1], &mut out, &mut total)
+            || range512::<2, LOOK, MODE>(t, &k, r[1], r[2], &mut out, &mut total)
+            || range512::<3, LOOK, MODE>(t, &k, r[2], r[3], &mut out, &mut total)
+            || range512::<4, LOOK, MODE>(t, &k, r[3], r[4], &mut out, &mut total)
         {
             return 1;
         }
@@ -1616,7 +1653,7 @@ mod x86 {
     /// has a legal placement; otherwise writes their words and returns false.
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,popcnt")]
-    fn range512<const L: usize, const WIDE: bool, const MODE: u8>(
+    fn range512<const L: usize, const LOOK: u8, const MODE: u8>(
         t: &GenTables,
         k: &Ctx512,
         a: usize,
@@ -1644,7 +1681,7 @@ mod x86 {
             let cd = unsafe { t.chunks.get_unchecked(j) };
             let look = |i: usize| {
                 let idx = load512(&cd.col[i]);
-                if WIDE {
+                if LOOK == WIDE {
                     _mm512_permutex2var_epi8(k.lo, idx, k.hi)
                 } else {
                     _mm512_permutexvar_epi8(idx, k.lo)
@@ -1656,8 +1693,13 @@ mod x86 {
             let lim = unsafe { _mm512_loadu_si512((cd as *const ChunkData).cast::<u8>().add(k.lim_row).cast()) };
             let mut r = _mm512_ternarylogic_epi32::<0xf8>(_mm512_subs_epu8(z, lim), v0, load512(&cd.mask[0]));
             for i in 1..L {
-                let v = look(i);
-                let d = _mm512_sub_epi8(v, _mm512_add_epi8(z, load512(&cd.sub[i - 1])));
+                // The entry's byte less its offset (`sub`), as `FOLD` looks it up already.
+                let lowered = if LOOK == FOLD {
+                    _mm512_permutex2var_epi8(k.lo, load512(&cd.fold[i - 1]), k.hi)
+                } else {
+                    _mm512_sub_epi8(look(i), load512(&cd.sub[i - 1]))
+                };
+                let d = _mm512_sub_epi8(lowered, z);
                 r = _mm512_ternarylogic_epi32::<0xf8>(r, d, load512(&cd.mask[i]));
             }
             let valid = _mm512_movepi8_mask(_mm512_shuffle_epi8(k.live, load512(&cd.stone)));
