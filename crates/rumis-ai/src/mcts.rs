@@ -232,9 +232,10 @@ pub enum RoomEstimateAt {
 /// Where a search's move priors come from.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub enum PriorSource {
-    /// As the scenario's settings say (`scenarios.toml`, `learned_priors`): the learned
-    /// model compiled in (`priors.toml`) on the boards and player counts they name, the
-    /// hand-made priors elsewhere (a board they do not list among them).
+    /// As the scenario's settings say (`scenarios.toml`, `learned_priors`): on the boards
+    /// and player counts they name, the scenario's own learned model if it has one, else
+    /// the general one for the player count ([`priors::general_model`]); the hand-made
+    /// priors elsewhere.
     #[default]
     Scenario,
     /// The greedy evaluation (hand-made), on every board.
@@ -256,7 +257,7 @@ impl PriorSource {
                 scenario::settings(name).learned_priors_with(site.players()).then(|| {
                     Arc::new(
                         priors::scenario_model(name)
-                            .unwrap_or_else(|| PriorModel::builtin())
+                            .unwrap_or_else(|| priors::general_model(site.players()))
                             .clone(),
                     )
                 })
@@ -604,9 +605,26 @@ struct PlayoutPolicy {
     big_first: bool,
     answer: bool,
     scratch: Vec<u64>,
-    /// The words of the stones `pick_in` draws from.
-    masked: Vec<u64>,
+    /// The words of the biggest stones `pick_in` draws from, per word set (see
+    /// [`PlyDraws`]).
+    masked: [Vec<u64>; 2],
 }
+
+/// What the draws of one ply from one set share ([`PlayoutPolicy::pick_again`]): whether
+/// the placements answering the last move are in `scratch` already (and whether there are
+/// any), and per word set drawn from (0: those answers, 1: the whole set) the count of its
+/// biggest stones' placements once `pick_in` has put them in `masked`. Informed playouts
+/// draw four times a ply; each draw after the first then skips the masking and counting,
+/// and takes the same random numbers (the same games).
+#[derive(Default)]
+struct PlyDraws {
+    answers: Option<bool>,
+    biggest: [Option<usize>; 2],
+}
+
+/// The word sets of [`PlyDraws::biggest`].
+const ANSWERS: usize = 0;
+const WHOLE_SET: usize = 1;
 
 impl PlayoutPolicy {
     fn new(site: &Site, big_first: bool, answer: bool) -> PlayoutPolicy {
@@ -630,7 +648,7 @@ impl PlayoutPolicy {
             big_first,
             answer,
             scratch: vec![0; chunks],
-            masked: vec![0; chunks],
+            masked: [vec![0; chunks], vec![0; chunks]],
         }
     }
 
@@ -639,7 +657,7 @@ impl PlayoutPolicy {
     /// random placement of the biggest stones that have one; else a uniformly random
     /// placement (`n` > 0 placements in `set`).
     fn pick(&mut self, site: &Site, set: &rumis_core::MoveSet, n: usize, last: Option<Move>, rng: &mut Rng) -> Move {
-        self.pick_again(site, set, n, last, rng, &mut None)
+        self.pick_again(site, set, n, last, rng, &mut PlyDraws::default())
     }
 
     /// [`Self::pick`], drawn again from the same set after the last move `last`:
@@ -652,17 +670,17 @@ impl PlayoutPolicy {
         n: usize,
         last: Option<Move>,
         rng: &mut Rng,
-        answers: &mut Option<bool>,
+        draws: &mut PlyDraws,
     ) -> Move {
         if let Some(last) = last.filter(|_| self.answer && rng.below(2) == 0) {
-            if let Some(any) = *answers {
+            if let Some(any) = draws.answers {
                 if any {
                     let scratch = std::mem::take(&mut self.scratch);
-                    let m = self.pick_in(site, &scratch, rng);
+                    let m = self.pick_in(site, &scratch, ANSWERS, draws, rng);
                     self.scratch = scratch;
                     return m;
                 }
-                return self.pick_rest(site, set, n, rng);
+                return self.pick_rest(site, set, n, draws, rng);
             }
             let t = site.template(last);
             // The placements covering a column of the last move: the columns' words ORed
@@ -681,21 +699,28 @@ impl PlayoutPolicy {
                 *out &= w;
                 any |= *out;
             }
-            *answers = Some(any != 0);
+            draws.answers = Some(any != 0);
             if any != 0 {
                 let scratch = std::mem::take(&mut self.scratch);
-                let m = self.pick_in(site, &scratch, rng);
+                let m = self.pick_in(site, &scratch, ANSWERS, draws, rng);
                 self.scratch = scratch;
                 return m;
             }
         }
-        self.pick_rest(site, set, n, rng)
+        self.pick_rest(site, set, n, draws, rng)
     }
 
     /// The draw when not answering: bigger stones first or uniform.
-    fn pick_rest(&mut self, site: &Site, set: &rumis_core::MoveSet, n: usize, rng: &mut Rng) -> Move {
+    fn pick_rest(
+        &mut self,
+        site: &Site,
+        set: &rumis_core::MoveSet,
+        n: usize,
+        draws: &mut PlyDraws,
+        rng: &mut Rng,
+    ) -> Move {
         if self.big_first {
-            return self.pick_in(site, set.words(), rng);
+            return self.pick_in(site, set.words(), WHOLE_SET, draws, rng);
         }
         set.pick(site.gen_tables(), n, rng)
             .expect("the colour to move has a placement")
@@ -703,14 +728,22 @@ impl PlayoutPolicy {
 
     /// A placement of the non-empty bitset `words`: three times in four (when bigger stones
     /// go first) among the biggest stones, else among all.
-    fn pick_in(&mut self, site: &Site, words: &[u64], rng: &mut Rng) -> Move {
+    /// `source` names `words` for `draws` (`ANSWERS` or `WHOLE_SET`).
+    fn pick_in(&mut self, site: &Site, words: &[u64], source: usize, draws: &mut PlyDraws, rng: &mut Rng) -> Move {
         let tables = site.gen_tables();
         if self.big_first && rng.below(4) != 0 {
-            for mask in self.sizes.iter().rev() {
-                for ((out, w), m) in self.masked.iter_mut().zip(words).zip(mask) {
-                    *out = w & m;
-                }
-                if let Some(m) = tables.pick_in_words(&self.masked, rng) {
+            let masked = &mut self.masked[source];
+            let count = *draws.biggest[source].get_or_insert_with(|| {
+                // The biggest stones that have a placement here.
+                self.sizes
+                    .iter()
+                    .rev()
+                    .map(|mask| tables.mask_words(words, mask, masked))
+                    .find(|&count| count > 0)
+                    .unwrap_or(0)
+            });
+            if count > 0 {
+                if let Some(m) = tables.nth_in_words(masked, rng.below(count)) {
                     return m;
                 }
             }
@@ -1209,10 +1242,10 @@ impl<'a> TreeSearch<'a> {
         let mut informed = if self.scorer.is_some() { cfg.informed_plies } else { 0 };
         while let Some(colour) = pos.to_move(site) {
             let last = self.played.last().map(|p| p.1);
-            let mut answers = None;
+            let mut draws = PlyDraws::default();
             let mut m = self
                 .policy
-                .pick_again(site, &self.set, n, last, &mut self.rng, &mut answers);
+                .pick_again(site, &self.set, n, last, &mut self.rng, &mut draws);
             if informed > 0 {
                 informed -= 1;
                 if let Some(scorer) = self.scorer.as_ref() {
@@ -1221,7 +1254,7 @@ impl<'a> TreeSearch<'a> {
                     for _ in 1..cfg.playout_candidates {
                         let c = self
                             .policy
-                            .pick_again(site, &self.set, n, last, &mut self.rng, &mut answers);
+                            .pick_again(site, &self.set, n, last, &mut self.rng, &mut draws);
                         let v = score(c);
                         if v > best {
                             (best, m) = (v, c);
@@ -1671,11 +1704,32 @@ mod tests {
         );
         let coricancha2 = game("coricancha", 2, Variant::Standard);
         assert!(PriorSource::Scenario.model(coricancha2.site()).is_none());
-        // A user's board: the general model with 4 players, for level 9 alone; none with 3.
+        // The other built-in boards: the general model with 4 players, for level 9 alone.
+        let chullpa4 = game("chullpa", 4, Variant::Standard);
+        assert_eq!(
+            PriorSource::Scenario.model(chullpa4.site()).as_deref(),
+            Some(priors::general_model(4))
+        );
+        for level in 4..=9 {
+            let cfg = crate::level_config(level);
+            let tree = TreeSearch::new(chullpa4.site(), &cfg, 1, Vec::new());
+            let learned = tree.learned.as_ref().map(|(m, _)| &**m);
+            assert_eq!(learned, (level == 9).then(|| priors::general_model(4)), "level {level}");
+        }
+        assert!(PriorSource::Scenario
+            .model(game("chullpa", 3, Variant::Standard).site())
+            .is_none());
+        // A user's board: the general model of the player count with 3 and 4 players, for
+        // level 9 alone (with 3 the one learned from 3-player games); none with 2.
         let text = "name = \"My own\"\nprovenance = \"reconstruction\"\n\
                     hmax = { 2 = 3, 3 = 3, 4 = 3 }\ngrid = \"\"\"\n######\n######\n######\n######\n\"\"\"\n";
         let own = rumis_core::Board::from_toml("own.toml", text).unwrap();
-        for (players, want) in [(4, Some(PriorModel::builtin())), (3, None)] {
+        assert_ne!(priors::general_model(3), PriorModel::builtin());
+        for (players, want) in [
+            (4, Some(priors::general_model(4))),
+            (3, Some(priors::general_model(3))),
+            (2, None),
+        ] {
             let site = Site::new(own.clone(), players, Variant::Standard, None).unwrap();
             assert_eq!(PriorSource::Scenario.model(&site).as_deref(), want, "{players} players");
             for level in 4..=9 {

@@ -360,29 +360,68 @@ const BUILTIN: &str = include_str!("../priors.toml");
 /// `[full]` and `[quick]`.
 const SCENARIO_MODELS: &str = include_str!("../scenario-priors.toml");
 
-fn parse_scenario_models(text: &str) -> Result<HashMap<String, PriorModel>, String> {
-    let value: toml::Table = toml::from_str(text).map_err(|e| format!("scenario-priors.toml: {e}"))?;
+/// The general models of one player count compiled in: tables `players-N`, each a weights
+/// file's `[full]` and `[quick]`.
+const PLAYER_COUNT_MODELS: &str = include_str!("../player-count-priors.toml");
+
+/// A file of named models (`scenario-priors.toml`, `player-count-priors.toml`): each table
+/// a weights file's `[full]` and `[quick]`; names in lower case.
+fn parse_named_models(file: &str, text: &str) -> Result<HashMap<String, PriorModel>, String> {
+    let value: toml::Table = toml::from_str(text).map_err(|e| format!("{file}: {e}"))?;
     value
         .iter()
         .map(|(name, table)| {
             let table = table
                 .as_table()
-                .ok_or_else(|| format!("scenario-priors.toml: '{name}' is not a table"))?;
-            let model = PriorModel::from_table(table).map_err(|e| format!("scenario-priors.toml [{name}]: {e}"))?;
+                .ok_or_else(|| format!("{file}: '{name}' is not a table"))?;
+            let model = PriorModel::from_table(table).map_err(|e| format!("{file} [{name}]: {e}"))?;
             Ok((name.to_ascii_lowercase(), model))
+        })
+        .collect()
+}
+
+fn parse_scenario_models(text: &str) -> Result<HashMap<String, PriorModel>, String> {
+    parse_named_models("scenario-priors.toml", text)
+}
+
+/// The player counts' models by count; a table not named `players-N` (N = 2-4) is refused.
+fn parse_player_count_models(text: &str) -> Result<HashMap<usize, PriorModel>, String> {
+    const FILE: &str = "player-count-priors.toml";
+    parse_named_models(FILE, text)?
+        .into_iter()
+        .map(|(name, model)| {
+            let players = name
+                .strip_prefix("players-")
+                .and_then(|n| n.parse::<usize>().ok())
+                .filter(|n| (2..=4).contains(n))
+                .ok_or_else(|| format!("{FILE}: [{name}] is not a player count (players-2, -3 or -4)"))?;
+            Ok((players, model))
         })
         .collect()
 }
 
 /// The learned model of a scenario (by the board's name, any case), where one was learned
 /// from that board's records and measured better than the general model
-/// ([`PriorModel::builtin`]); `None` elsewhere.
+/// ([`general_model`]); `None` elsewhere.
 pub fn scenario_model(board_name: &str) -> Option<&'static PriorModel> {
     static MODELS: OnceLock<HashMap<String, PriorModel>> = OnceLock::new();
     // A unit test parses the file, so the fallback (no scenario models) is never taken.
     MODELS
         .get_or_init(|| parse_scenario_models(SCENARIO_MODELS).unwrap_or_default())
         .get(&board_name.trim().to_ascii_lowercase())
+}
+
+/// The general learned model for games of this many players (the two-player four-colour
+/// game counts 2): the one learned from games of that count alone where it measured better
+/// (`player-count-priors.toml`), else the one learned from every count
+/// ([`PriorModel::builtin`]).
+pub fn general_model(players: usize) -> &'static PriorModel {
+    static MODELS: OnceLock<HashMap<usize, PriorModel>> = OnceLock::new();
+    // A unit test parses the file, so the fallback (no player-count models) is never taken.
+    MODELS
+        .get_or_init(|| parse_player_count_models(PLAYER_COUNT_MODELS).unwrap_or_default())
+        .get(&players)
+        .unwrap_or_else(|| PriorModel::builtin())
 }
 
 impl fmt::Display for PriorModel {
@@ -712,6 +751,38 @@ mod tests {
         assert!(e.contains("[pisac]") && e.contains("no [quick]"), "{e}");
         let e = parse_scenario_models("pisac = 3\n").unwrap_err();
         assert!(e.contains("'pisac' is not a table"), "{e}");
+    }
+
+    /// The player counts' models compiled in parse and are what `general_model` gives for
+    /// their count; a count without one gets the model of every count; a table that names
+    /// no player count is refused.
+    #[test]
+    fn the_player_count_models_parse_and_stand_in_for_their_count() {
+        let models = parse_player_count_models(PLAYER_COUNT_MODELS).unwrap();
+        assert!(models.contains_key(&3));
+        for players in 2..=4 {
+            match models.get(&players) {
+                Some(model) => {
+                    assert!(model.quick.iter().any(|&w| w != 0.0), "{players}");
+                    assert_ne!(model, PriorModel::builtin());
+                    assert_eq!(general_model(players), model);
+                }
+                None => assert_eq!(general_model(players), PriorModel::builtin()),
+            }
+        }
+        assert_eq!(general_model(7), PriorModel::builtin());
+        for bad in [
+            "[three.full]\ngained = 1\n[three.quick]\n",
+            "[players-5.full]\n[players-5.quick]\n",
+        ] {
+            let e = parse_player_count_models(bad).unwrap_err();
+            assert!(e.contains("is not a player count"), "{e}");
+        }
+        let e = parse_player_count_models("[players-3.full]\ngained = 1\n").unwrap_err();
+        assert!(
+            e.contains("player-count-priors.toml [players-3]") && e.contains("no [quick]"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -87,12 +87,18 @@ mod tests {
         assert!(!settings("Coricancha").room_in_priors);
         assert!(settings("Chullpa").room_in_priors);
         assert!(settings("my own board").room_in_priors);
-        // A user's board: the general learned model with 4 players (with 2 and 3 the
-        // hand-made priors); the built-in boards other than Coricancha: the hand-made priors.
+        // Every board, a user's own included: the general learned model with 4 players; a
+        // user's board with 3 too. With 2, and with 3 on the built-in boards other than
+        // Coricancha, the hand-made priors.
         assert!(settings("my own board").learned_priors_with(4) && settings("Terraces").learned_priors_with(4));
-        assert!(!settings("my own board").learned_priors_with(3) && !settings("my own board").learned_priors_with(2));
+        assert!(settings("my own board").learned_priors_with(3));
+        assert!(!settings("my own board").learned_priors_with(2));
         for name in ["chullpa", "cucho", "pirka", "pisac", "tambo"] {
-            assert!((2..=4).all(|p| !settings(name).learned_priors_with(p)), "{name}");
+            assert!(settings(name).learned_priors_with(4), "{name}");
+            assert!(
+                !settings(name).learned_priors_with(2) && !settings(name).learned_priors_with(3),
+                "{name}"
+            );
         }
         // The switch names player counts.
         let t = parse("[chullpa]\nlearned_priors = [3, 4]\n").unwrap();

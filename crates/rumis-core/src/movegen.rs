@@ -686,10 +686,28 @@ impl GenTables {
     /// The `i`-th move, in slot order, of a bit mask over the slots (bit `s` of word `j`
     /// is slot `64 j + s`), such as a [`MoveSet`]'s words masked by a program's own
     /// selection: `None` when the mask has `i` or fewer bits, or the bit is a padding slot.
+    /// (With POPCNT where the CPU has it, as [`GenTables::pick_in_words`].)
     #[inline]
     pub fn nth_in_words(&self, words: &[u64], i: usize) -> Option<Move> {
-        let (j, k) = word_and_rank(words, i)?;
-        self.slot_template(j * CHUNK + select(words[j], k) as usize)
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("popcnt") {
+            // SAFETY: the CPU has POPCNT, the one feature the function enables.
+            return unsafe { x86::nth_in_words_popcnt(self, words, i) };
+        }
+        nth_in_words(self, words, i)
+    }
+
+    /// Writes `words & mask` to `out` (word by word, as far as the shortest goes) and
+    /// returns its number of set bits: a program's own selection of a set's placements,
+    /// to draw from with [`GenTables::nth_in_words`] (with POPCNT where the CPU has it).
+    #[inline]
+    pub fn mask_words(&self, words: &[u64], mask: &[u64], out: &mut [u64]) -> usize {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("popcnt") {
+            // SAFETY: the CPU has POPCNT, the one feature the function enables.
+            return unsafe { x86::mask_words_popcnt(words, mask, out) };
+        }
+        mask_words(words, mask, out)
     }
 }
 
@@ -700,7 +718,25 @@ fn pick_in_words(t: &GenTables, words: &[u64], rng: &mut Rng) -> Option<Move> {
     if count == 0 {
         return None;
     }
-    t.nth_in_words(words, rng.below(count))
+    nth_in_words(t, words, rng.below(count))
+}
+
+/// [`GenTables::nth_in_words`], compiled for the caller's target features.
+#[inline(always)]
+fn nth_in_words(t: &GenTables, words: &[u64], i: usize) -> Option<Move> {
+    let (j, k) = word_and_rank(words, i)?;
+    t.slot_template(j * CHUNK + select(words[j], k) as usize)
+}
+
+/// [`GenTables::mask_words`], compiled for the caller's target features.
+#[inline(always)]
+fn mask_words(words: &[u64], mask: &[u64], out: &mut [u64]) -> usize {
+    let mut count = 0;
+    for ((o, w), m) in out.iter_mut().zip(words).zip(mask) {
+        *o = w & m;
+        count += o.count_ones() as usize;
+    }
+    count
 }
 
 /// The word of `words` holding their `i`-th set bit and the bit's rank in it, found by the
@@ -1448,6 +1484,18 @@ mod x86 {
     #[target_feature(enable = "popcnt")]
     pub(super) fn pick_in_words_popcnt(t: &GenTables, words: &[u64], rng: &mut Rng) -> Option<Move> {
         super::pick_in_words(t, words, rng)
+    }
+
+    /// [`GenTables::nth_in_words`] with POPCNT.
+    #[target_feature(enable = "popcnt")]
+    pub(super) fn nth_in_words_popcnt(t: &GenTables, words: &[u64], i: usize) -> Option<Move> {
+        super::nth_in_words(t, words, i)
+    }
+
+    /// [`GenTables::mask_words`] with POPCNT.
+    #[target_feature(enable = "popcnt")]
+    pub(super) fn mask_words_popcnt(words: &[u64], mask: &[u64], out: &mut [u64]) -> usize {
+        super::mask_words(words, mask, out)
     }
 
     /// The position of the `k`-th set bit of `w` (`k < popcount(w)`); callable where the
