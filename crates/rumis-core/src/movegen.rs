@@ -2001,6 +2001,21 @@ mod tests {
             let want = slots[b.below(slots.len())];
             assert_eq!(t.pick_in_words(&words, &mut a), Some(want));
             assert_eq!(pick_in_words(t, &words, &mut rng), Some(want), "without POPCNT");
+            // A selection of them: the words masked and counted, on both builds.
+            let mask: Vec<u64> = (0..t.chunk_count()).map(|_| rng.next_u64()).collect();
+            let mut out = vec![0; t.chunk_count()];
+            let count = t.mask_words(&words, &mask, &mut out);
+            assert!(out.iter().zip(&words).zip(&mask).all(|((o, w), m)| *o == w & m));
+            assert_eq!(
+                count,
+                slots
+                    .iter()
+                    .filter(|&&m| out[t.template_slot(m) / CHUNK] >> (t.template_slot(m) % CHUNK) & 1 == 1)
+                    .count()
+            );
+            let mut out2 = vec![!0; t.chunk_count()];
+            assert_eq!(mask_words(&words, &mask, &mut out2), count, "without POPCNT");
+            assert_eq!(out2, out);
         }
         let empty = vec![0u64; t.chunk_count()];
         let before = rng.clone().next_u64();
