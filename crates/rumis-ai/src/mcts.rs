@@ -1704,7 +1704,8 @@ mod tests {
         );
         let coricancha2 = game("coricancha", 2, Variant::Standard);
         assert!(PriorSource::Scenario.model(coricancha2.site()).is_none());
-        // The other built-in boards: the general model with 4 players, for level 9 alone.
+        // The other built-in boards: the general model of the player count with 3 and 4
+        // players, for level 9 alone; none with 2.
         let chullpa4 = game("chullpa", 4, Variant::Standard);
         assert_eq!(
             PriorSource::Scenario.model(chullpa4.site()).as_deref(),
@@ -1716,8 +1717,14 @@ mod tests {
             let learned = tree.learned.as_ref().map(|(m, _)| &**m);
             assert_eq!(learned, (level == 9).then(|| priors::general_model(4)), "level {level}");
         }
+        assert_eq!(
+            PriorSource::Scenario
+                .model(game("chullpa", 3, Variant::Standard).site())
+                .as_deref(),
+            Some(priors::general_model(3))
+        );
         assert!(PriorSource::Scenario
-            .model(game("chullpa", 3, Variant::Standard).site())
+            .model(game("chullpa", 2, Variant::TwoPlayerFourColors).site())
             .is_none());
         // A user's board: the general model of the player count with 3 and 4 players, for
         // level 9 alone (with 3 the one learned from 3-player games); none with 2.

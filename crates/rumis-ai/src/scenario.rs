@@ -87,18 +87,22 @@ mod tests {
         assert!(!settings("Coricancha").room_in_priors);
         assert!(settings("Chullpa").room_in_priors);
         assert!(settings("my own board").room_in_priors);
-        // Every board, a user's own included: the general learned model with 4 players; a
-        // user's board with 3 too. With 2, and with 3 on the built-in boards other than
-        // Coricancha, the hand-made priors.
-        assert!(settings("my own board").learned_priors_with(4) && settings("Terraces").learned_priors_with(4));
-        assert!(settings("my own board").learned_priors_with(3));
-        assert!(!settings("my own board").learned_priors_with(2));
-        for name in ["chullpa", "cucho", "pirka", "pisac", "tambo"] {
-            assert!(settings(name).learned_priors_with(4), "{name}");
+        // Every board, a user's own included: the learned priors with 3 and 4 players; with
+        // 2 the hand-made ones.
+        for name in [
+            "chullpa",
+            "coricancha",
+            "cucho",
+            "pirka",
+            "pisac",
+            "tambo",
+            "my own board",
+        ] {
             assert!(
-                !settings(name).learned_priors_with(2) && !settings(name).learned_priors_with(3),
+                settings(name).learned_priors_with(4) && settings(name).learned_priors_with(3),
                 "{name}"
             );
+            assert!(!settings(name).learned_priors_with(2), "{name}");
         }
         // The switch names player counts.
         let t = parse("[chullpa]\nlearned_priors = [3, 4]\n").unwrap();
