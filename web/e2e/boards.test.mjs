@@ -7,10 +7,9 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { startServer, launch, api, outDir, binary, moveNumber, waitMovePast } from "./harness.mjs";
+import { startServer, launch, api, outDir, binary, moveNumber, waitMovePast, scratchDir } from "./harness.mjs";
 
 let server;
 let browser;
@@ -50,7 +49,7 @@ test("a board drawn in the editor: the CLI reads it, a game on it is played to t
   const page = await context.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(String(e)));
-  const dir = mkdtempSync(join(tmpdir(), "rumis-boards-"));
+  const dir = scratchDir("rumis-boards-");
 
   await page.goto(`${server.url}/boards/edit`);
   await verdict(page, "refused");
@@ -162,7 +161,7 @@ test("the start page: each board's evidence and provenance, and the pass house r
 
   // A game under the rule played to its end (the CLI's self-play, sent move by move): each
   // pass the server names is a line of the page's move list.
-  const dir = mkdtempSync(join(tmpdir(), "rumis-pass-"));
+  const dir = scratchDir("rumis-pass-");
   const recordFile = join(dir, "pass.txt");
   execFileSync(binary(), ["selfplay", "--board", "chullpa", "--players", "4", "--stuck-rule", "pass", "--seed", "11", "--out", recordFile]);
   const moves = readFileSync(recordFile, "utf8")

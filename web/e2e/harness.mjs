@@ -1,7 +1,7 @@
 // The end-to-end harness: a `rumis serve` on a free port with a fresh database and the built
 // web app, and Debian's Chromium driven by playwright-core.
 import { spawn } from "node:child_process";
-import { mkdtempSync, mkdirSync, existsSync } from "node:fs";
+import { mkdtempSync, mkdirSync, existsSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -12,6 +12,20 @@ export const webDir = resolve(here, "..");
 const repo = resolve(webDir, "..");
 export const outDir = join(here, "out");
 mkdirSync(outDir, { recursive: true });
+
+// The test process's scratch directories, removed when it exits (a server may still hold
+// its database open then; on Linux the files go all the same).
+const scratch = [];
+process.on("exit", () => {
+  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fresh directory under the system's temporary one, removed when the test process exits. */
+export function scratchDir(prefix) {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  scratch.push(dir);
+  return dir;
+}
 
 export function binary() {
   if (process.env.RUMIS_BIN) return process.env.RUMIS_BIN;
@@ -24,7 +38,7 @@ export function binary() {
  * Start a server; resolves to { url, dir, stop }. `addr` and `dir` restart one where another
  * stopped (same port, same database).
  */
-export async function startServer({ addr = "127.0.0.1:0", dir = mkdtempSync(join(tmpdir(), "rumis-e2e-")) } = {}) {
+export async function startServer({ addr = "127.0.0.1:0", dir = scratchDir("rumis-e2e-") } = {}) {
   const child = spawn(
     binary(),
     ["serve", "--addr", addr, "--database-url", `sqlite://${join(dir, "e2e.db")}`, "--rate", "2000", "--web-dir", join(webDir, "dist")],

@@ -5,10 +5,9 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { launch, binary, moveNumber, outDir, waitMovePast } from "./harness.mjs";
+import { launch, binary, moveNumber, outDir, waitMovePast, scratchDir } from "./harness.mjs";
 import { startStatic } from "./static.mjs";
 
 let site;
@@ -100,7 +99,7 @@ test("a local game against level 5 without a server, offline after a reload, to 
 
   // The record downloads, and the native core scores it as the page did.
   const [download] = await Promise.all([page.waitForEvent("download"), page.click("#record")]);
-  const file = join(mkdtempSync(join(tmpdir(), "rumis-wasm-")), "record.txt");
+  const file = join(scratchDir("rumis-wasm-"), "record.txt");
   await download.saveAs(file);
   const record = readFileSync(file, "utf8");
   assert.match(record, /\[Board "Chullpa"\]/);

@@ -8,7 +8,7 @@
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, dirname } from "node:path";
 import { createInterface } from "node:readline";
@@ -223,6 +223,7 @@ for (const { name, file: boardFile } of SMALL_BOARDS) test(`a board file of at m
       assert.equal(module.call({ cmd: "perft", record, depth: 2 }).leaves, theirs, `${name} ${players} perft 2`);
     }
   }
+  rmSync(dir, { recursive: true, force: true });
 });
 
 test("perft in the three modules equals the native `rumis perft` (rules §8)", async () => {

@@ -47,7 +47,7 @@ fn fails(out: Output) -> String {
 }
 
 fn temp(name: &str, text: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("rumis-cli-test-{}", std::process::id()));
+    let dir = crate::scratch().join(format!("rumis-cli-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let p = dir.join(name);
     std::fs::write(&p, text).unwrap();
@@ -125,7 +125,7 @@ fn perft_and_divide() {
 
 #[test]
 fn selfplay_score_show_and_stdin() {
-    let path = std::env::temp_dir().join(format!("rumis-selfplay-{}.txt", std::process::id()));
+    let path = crate::scratch().join(format!("rumis-selfplay-{}.txt", std::process::id()));
     let p = path.to_str().unwrap();
     ok(&[
         "selfplay",
@@ -159,7 +159,7 @@ fn selfplay_score_show_and_stdin() {
     let winners: Vec<&str> = scores.iter().filter(|s| s.1 == best).map(|s| s.0.as_str()).collect();
     assert_eq!(lines[3], format!("winner: {}", winners.join(" ")));
     // Same seed, same games.
-    let again = std::env::temp_dir().join(format!("rumis-selfplay-again-{}.txt", std::process::id()));
+    let again = crate::scratch().join(format!("rumis-selfplay-again-{}.txt", std::process::id()));
     ok(&[
         "selfplay",
         "--board",
@@ -190,7 +190,7 @@ fn selfplay_score_show_and_stdin() {
 
 #[test]
 fn two_player_four_colours_score() {
-    let path = std::env::temp_dir().join(format!("rumis-2p4c-{}.txt", std::process::id()));
+    let path = crate::scratch().join(format!("rumis-2p4c-{}.txt", std::process::id()));
     let p = path.to_str().unwrap();
     ok(&[
         "selfplay",
@@ -270,7 +270,7 @@ fn a_board_file_of_ones_own() {
     let out = ok(&["boards", "--board-file", p.to_str().unwrap()]);
     assert!(out.contains("Box"));
     // A record of a game on it carries the board (rules §7): it replays without the file.
-    let path = std::env::temp_dir().join(format!("rumis-own-board-{}.txt", std::process::id()));
+    let path = crate::scratch().join(format!("rumis-own-board-{}.txt", std::process::id()));
     ok(&[
         "selfplay",
         "--board-file",
@@ -480,7 +480,7 @@ fn hint_match_and_player_selfplay() {
     assert!(out.starts_with("A greedy vs B random: 4 games"), "{out}");
     assert!(out.contains("Elo"));
 
-    let path = std::env::temp_dir().join(format!("rumis-greedy-{}.txt", std::process::id()));
+    let path = crate::scratch().join(format!("rumis-greedy-{}.txt", std::process::id()));
     ok(&[
         "selfplay",
         "--player",
@@ -545,7 +545,7 @@ fn hint_match_and_player_selfplay() {
 
 #[test]
 fn analyze_prints_every_move_and_the_worst() {
-    let dir = std::env::temp_dir().join(format!("rumis-cli-test-{}", std::process::id()));
+    let dir = crate::scratch().join(format!("rumis-cli-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let rec = dir.join("analyze.txt");
     let rec = rec.to_str().unwrap();
@@ -688,7 +688,7 @@ fn stuck_rule_pass() {
     }
     // Self-play at several levels writes records with the tag that replay to their result.
     for player in ["random", "greedy", "level:1", "level:4", "level:6"] {
-        let path = std::env::temp_dir().join(format!("rumis-stuck-{}-{player}.txt", std::process::id()));
+        let path = crate::scratch().join(format!("rumis-stuck-{}-{player}.txt", std::process::id()));
         ok(&[
             "selfplay",
             "--board-file",
@@ -750,8 +750,8 @@ fn stuck_rule_pass() {
 /// corrupt weights file is refused with one clear line.
 #[test]
 fn train_priors_learns_a_model_the_search_uses() {
-    let records = std::env::temp_dir().join(format!("rumis-train-{}.txt", std::process::id()));
-    let weights = std::env::temp_dir().join(format!("rumis-train-{}.toml", std::process::id()));
+    let records = crate::scratch().join(format!("rumis-train-{}.txt", std::process::id()));
+    let weights = crate::scratch().join(format!("rumis-train-{}.toml", std::process::id()));
     let (records_s, weights_s) = (records.to_str().unwrap(), weights.to_str().unwrap());
     ok(&[
         "selfplay",
@@ -830,7 +830,7 @@ fn train_priors_learns_a_model_the_search_uses() {
     let err = fails(rumis(&["train-priors", "/nonexistent/records.txt", "--out", weights_s]));
     assert!(err.contains("cannot read /nonexistent/records.txt"), "{err}");
     // Match records name each colour's player: --learn-from keeps one side's moves.
-    let dir = std::env::temp_dir().join(format!("rumis-train-match-{}", std::process::id()));
+    let dir = crate::scratch().join(format!("rumis-train-match-{}", std::process::id()));
     ok(&[
         "match",
         "--a",

@@ -7,3 +7,11 @@ mod commands;
 mod serve_clock;
 mod serve_crash;
 mod serve_edge;
+
+/// Where the tests write their files: cargo's scratch directory for integration tests
+/// (under `target/`), so a test run leaves nothing behind in the system's `/tmp`.
+pub fn scratch() -> std::path::PathBuf {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}

@@ -77,7 +77,7 @@ fn left(st: &Value, seat: usize) -> i64 {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_clock_survives_sigkill_and_a_timeout_due_meanwhile_fires() {
-    let dir = std::env::temp_dir().join(format!("rumis-serve-clock-{}", std::process::id()));
+    let dir = crate::scratch().join(format!("rumis-serve-clock-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     clock_survives_sigkill(&format!("sqlite://{}", dir.join("rumis.db").display())).await;

@@ -64,7 +64,7 @@ fn serve(url: &str, extra: &[&str]) -> Served {
 }
 
 fn temp_dir(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("rumis-serve-crash-{tag}-{}", std::process::id()));
+    let dir = crate::scratch().join(format!("rumis-serve-crash-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir

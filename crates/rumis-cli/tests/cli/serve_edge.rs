@@ -40,7 +40,7 @@ fn serve(tag: &str, extra: &[&str]) -> Served {
 }
 
 fn serve_with_fds(tag: &str, fds: u32, extra: &[&str]) -> Served {
-    let dir = std::env::temp_dir();
+    let dir = crate::scratch();
     let db = dir.join(format!("rumis-serve-edge-{tag}-{}.db", std::process::id()));
     let log = dir.join(format!("rumis-serve-edge-{tag}-{}.log", std::process::id()));
     let _ = std::fs::remove_file(&db);
