@@ -233,9 +233,9 @@ pub enum RoomEstimateAt {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub enum PriorSource {
     /// As the scenario's settings say (`scenarios.toml`, `learned_priors`): on the boards
-    /// and player counts they name, the scenario's own learned model if it has one, else
-    /// the general one for the player count ([`priors::general_model`]); the hand-made
-    /// priors elsewhere.
+    /// and player counts they name, the scenario's own learned model where they say so
+    /// (`own_model`), else the general one for the player count
+    /// ([`priors::general_model`]); the hand-made priors elsewhere.
     #[default]
     Scenario,
     /// The greedy evaluation (hand-made), on every board.
@@ -254,12 +254,13 @@ impl PriorSource {
             PriorSource::Learned(m) => Some(m.clone()),
             PriorSource::Scenario => {
                 let name = &site.board().name;
-                scenario::settings(name).learned_priors_with(site.players()).then(|| {
-                    Arc::new(
-                        priors::scenario_model(name)
-                            .unwrap_or_else(|| priors::general_model(site.players()))
-                            .clone(),
-                    )
+                let settings = scenario::settings(name);
+                let players = site.players();
+                settings.learned_priors_with(players).then(|| {
+                    // A scenario said to have its own model has one (a test reads both
+                    // files), so the general model here is a fallback never taken.
+                    let own = settings.own_model_with(players).then(|| priors::scenario_model(name));
+                    Arc::new(own.flatten().unwrap_or_else(|| priors::general_model(players)).clone())
                 })
             }
         }

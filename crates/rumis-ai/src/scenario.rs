@@ -21,12 +21,22 @@ pub struct ScenarioSettings {
     /// the two-player four-colour game).
     #[serde(default)]
     pub learned_priors: Vec<usize>,
+    /// The player counts (among `learned_priors`) with which the learned model is the
+    /// scenario's own (`scenario-priors.toml`); with the others it is the general model of
+    /// the player count.
+    #[serde(default)]
+    pub own_model: Vec<usize>,
 }
 
 impl ScenarioSettings {
     /// Whether the learned priors are used with this many players.
     pub fn learned_priors_with(&self, players: usize) -> bool {
         self.learned_priors.contains(&players)
+    }
+
+    /// Whether the learned priors with this many players are the scenario's own model.
+    pub fn own_model_with(&self, players: usize) -> bool {
+        self.learned_priors_with(players) && self.own_model.contains(&players)
     }
 }
 
@@ -39,6 +49,7 @@ impl Default for ScenarioSettings {
         ScenarioSettings {
             room_in_priors: true,
             learned_priors: Vec::new(),
+            own_model: Vec::new(),
         }
     }
 }
@@ -104,6 +115,19 @@ mod tests {
             );
             assert!(!settings(name).learned_priors_with(2), "{name}");
         }
+        // A scenario's own model: named where one was learned, and there is one.
+        for (name, set) in &t {
+            for &players in &set.own_model {
+                assert!(set.learned_priors_with(players), "{name}: own_model {players}");
+                assert!(crate::priors::scenario_model(name).is_some(), "{name}: no own model");
+            }
+        }
+        for board in rumis_core::Board::builtins() {
+            if crate::priors::scenario_model(&board.name).is_some() {
+                assert!(!settings(&board.name).own_model.is_empty(), "{}", board.name);
+            }
+        }
+        assert!(settings("coricancha").own_model_with(4) && !settings("chullpa").own_model_with(4));
         // The switch names player counts.
         let t = parse("[chullpa]\nlearned_priors = [3, 4]\n").unwrap();
         let chullpa = &t["chullpa"];
