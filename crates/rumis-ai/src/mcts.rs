@@ -256,7 +256,7 @@ impl PriorSource {
                 let name = &site.board().name;
                 let settings = scenario::settings(name);
                 let players = site.players();
-                settings.learned_priors_with(players).then(|| {
+                settings.learned_priors_on(site).then(|| {
                     // A scenario said to have its own model has one (a test reads both
                     // files), so the general model here is a fallback never taken.
                     let own = settings.own_model_with(players).then(|| priors::scenario_model(name));
@@ -1683,14 +1683,19 @@ mod tests {
             assert_eq!(g.site().template(r.best).stone.size(), want, "{}", g.notation(r.best));
         }
         // The scenarios' learned priors: Coricancha with 3 and 4 players has its own model,
-        // which level 9's search takes and levels 4-8 do not; with 2 players, and on
-        // Chullpa, none.
+        // which level 9's search takes and levels 4-8 do not; with 2 players the general
+        // 2-player model, as on Chullpa with 2; in the two-player four-colour game on
+        // Chullpa alone.
         assert_eq!(
             PriorSource::Scenario.model(coricancha.site()).as_deref(),
             priors::scenario_model("Coricancha")
         );
         assert!(priors::scenario_model("Coricancha").is_some());
-        assert!(PriorSource::Scenario.model(g.site()).is_none());
+        assert_ne!(priors::general_model(2), PriorModel::builtin());
+        assert_eq!(
+            PriorSource::Scenario.model(g.site()).as_deref(),
+            Some(priors::general_model(2))
+        );
         for level in 4..=9 {
             let cfg = crate::level_config(level);
             let tree = TreeSearch::new(coricancha.site(), &cfg, 1, Vec::new());
@@ -1704,9 +1709,15 @@ mod tests {
             priors::scenario_model("Coricancha")
         );
         let coricancha2 = game("coricancha", 2, Variant::Standard);
-        assert!(PriorSource::Scenario.model(coricancha2.site()).is_none());
+        assert_eq!(
+            PriorSource::Scenario.model(coricancha2.site()).as_deref(),
+            Some(priors::general_model(2))
+        );
+        assert!(PriorSource::Scenario
+            .model(game("coricancha", 2, Variant::TwoPlayerFourColors).site())
+            .is_none());
         // The other built-in boards: the general model of the player count with 3 and 4
-        // players, for level 9 alone; none with 2.
+        // players, for level 9 alone; with 2 on Chullpa alone.
         let chullpa4 = game("chullpa", 4, Variant::Standard);
         assert_eq!(
             PriorSource::Scenario.model(chullpa4.site()).as_deref(),
@@ -1724,8 +1735,14 @@ mod tests {
                 .as_deref(),
             Some(priors::general_model(3))
         );
+        assert_eq!(
+            PriorSource::Scenario
+                .model(game("chullpa", 2, Variant::TwoPlayerFourColors).site())
+                .as_deref(),
+            Some(priors::general_model(2))
+        );
         assert!(PriorSource::Scenario
-            .model(game("chullpa", 2, Variant::TwoPlayerFourColors).site())
+            .model(game("pirka", 2, Variant::Standard).site())
             .is_none());
         // A user's board: the general model of the player count with 3 and 4 players, for
         // level 9 alone (with 3 the one learned from 3-player games); none with 2.

@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
+use rumis_core::{Site, Variant};
 use serde::Deserialize;
 
 const SCENARIOS: &str = include_str!("../scenarios.toml");
@@ -16,11 +17,13 @@ pub struct ScenarioSettings {
     /// Whether the move priors count the room a placement leaves the other colours.
     #[serde(default = "yes")]
     pub room_in_priors: bool,
-    /// The player counts with which the search takes its move priors from the learned
-    /// model (`priors.toml`) rather than the hand-made greedy evaluation (2 also covers
-    /// the two-player four-colour game).
+    /// The player counts with which the search takes its move priors from a learned model
+    /// rather than the hand-made greedy evaluation (2: the game of two colours).
     #[serde(default)]
     pub learned_priors: Vec<usize>,
+    /// Whether it does so in the two-player four-colour game too.
+    #[serde(default)]
+    pub learned_priors_four_colours: bool,
     /// The player counts (among `learned_priors`) with which the learned model is the
     /// scenario's own (`scenario-priors.toml`); with the others it is the general model of
     /// the player count.
@@ -29,9 +32,19 @@ pub struct ScenarioSettings {
 }
 
 impl ScenarioSettings {
-    /// Whether the learned priors are used with this many players.
+    /// Whether the learned priors are used with this many players (in the standard game
+    /// and Ruinas).
     pub fn learned_priors_with(&self, players: usize) -> bool {
         self.learned_priors.contains(&players)
+    }
+
+    /// Whether the learned priors are used in a game of this site: by its player count, or
+    /// in the two-player four-colour game by `learned_priors_four_colours`.
+    pub fn learned_priors_on(&self, site: &Site) -> bool {
+        match site.variant() {
+            Variant::TwoPlayerFourColors => self.learned_priors_four_colours,
+            _ => self.learned_priors_with(site.players()),
+        }
     }
 
     /// Whether the learned priors with this many players are the scenario's own model.
@@ -49,6 +62,7 @@ impl Default for ScenarioSettings {
         ScenarioSettings {
             room_in_priors: true,
             learned_priors: Vec::new(),
+            learned_priors_four_colours: false,
             own_model: Vec::new(),
         }
     }
@@ -99,7 +113,7 @@ mod tests {
         assert!(settings("Chullpa").room_in_priors);
         assert!(settings("my own board").room_in_priors);
         // Every board, a user's own included: the learned priors with 3 and 4 players; with
-        // 2 the hand-made ones.
+        // 2 on Chullpa and Coricancha alone, where they measured better.
         for name in [
             "chullpa",
             "coricancha",
@@ -113,8 +127,23 @@ mod tests {
                 settings(name).learned_priors_with(4) && settings(name).learned_priors_with(3),
                 "{name}"
             );
-            assert!(!settings(name).learned_priors_with(2), "{name}");
+            let two = ["chullpa", "coricancha"].contains(&name);
+            assert_eq!(settings(name).learned_priors_with(2), two, "{name}");
         }
+        // The two-player four-colour game: on Chullpa alone.
+        for name in [
+            "chullpa",
+            "coricancha",
+            "cucho",
+            "pirka",
+            "pisac",
+            "tambo",
+            "my own board",
+        ] {
+            assert_eq!(settings(name).learned_priors_four_colours, name == "chullpa", "{name}");
+        }
+        // Coricancha's own model is for 3 and 4 players; with 2 it takes the 2-player model.
+        assert!(!settings("coricancha").own_model_with(2) && settings("coricancha").own_model_with(3));
         // A scenario's own model: named where one was learned, and there is one.
         for (name, set) in &t {
             for &players in &set.own_model {
