@@ -65,17 +65,16 @@ fn below_generic(site: &Site, pos: &Position, set: &MoveSet, n: usize, depth: u3
     if depth == 1 {
         return n as u64;
     }
-    let tables = site.gen_tables();
     if depth == 2 {
         // The last ply: count each child's placements without listing them. One child
         // is reused, copied column by column (`copy_from_same_site`), not cloned whole,
         // and only what counting reads (not the cubes, nor the hash in `play_count`).
         let mut child = pos.clone();
         return set
-            .iter(tables)
-            .map(|m| {
+            .slots()
+            .map(|slot| {
                 child.copy_from_same_site::<false>(pos, site);
-                let n = child.play_count(site, m, path);
+                let n = child.play_count(site, slot, path);
                 if child.is_over() {
                     1
                 } else {
@@ -87,9 +86,9 @@ fn below_generic(site: &Site, pos: &Position, set: &MoveSet, n: usize, depth: u3
     let mut child_set = MoveSet::new();
     let mut total = 0;
     let mut child = pos.clone();
-    for m in set.iter(tables) {
+    for slot in set.slots() {
         child.copy_from_same_site::<true>(pos, site);
-        let cn = child.play_generate::<false>(site, m, path, &mut child_set);
+        let cn = child.play_generate_slot::<false>(site, slot, path, &mut child_set);
         total += if child.is_over() {
             1
         } else {

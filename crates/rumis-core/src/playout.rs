@@ -80,11 +80,12 @@ fn play_out_avx2(site: &Site, p: &mut Position, rng: &mut Rng, set: &mut MoveSet
 
 #[inline(always)]
 fn play_out_generic(site: &Site, p: &mut Position, rng: &mut Rng, path: CodePath, set: &mut MoveSet) {
-    let tables = site.gen_tables();
     let mut n = p.legal_set_on(site, path, set);
     // A colour to move always has a placement, so the game is over exactly when n is 0.
-    while let Some(m) = set.pick_on(tables, n, rng, path) {
-        n = p.play_generate::<false>(site, m, path, set);
+    // The pick gives a slot and the placement reads the slot's record (`Placing`): the
+    // same placement as by its template id, one dependent load sooner.
+    while let Some(slot) = set.pick_slot_on(n, rng, path) {
+        n = p.play_generate_slot::<false>(site, slot, path, set);
     }
 }
 

@@ -8,11 +8,40 @@
 use std::fmt;
 
 use crate::board::MAX_COLUMNS;
-use crate::movegen::{self, CodePath, CodePathUnavailable, GenInput, MoveSet, Touch};
+use crate::movegen::{self, CodePath, CodePathUnavailable, GenInput, MoveSet, Placing, Touch};
 use crate::site::{Site, StuckRule, Variant};
-use crate::stone::{Colour, Stone, ALL_STONES};
+use crate::stone::{Colour, Stone, ALL_STONES, STONE_COUNT};
 use crate::template::{Move, Template};
 use crate::zobrist::{cube_key, out_key, stone_key, turn_key};
+
+/// A placement's runs of cubes: per covered column (the first `len`), the column and the
+/// number of cubes; what [`Position::add_cubes`] needs, from a template or a slot's
+/// [`Placing`].
+struct Runs {
+    columns: [u8; 4],
+    count: [u8; 4],
+    len: u8,
+}
+
+impl Runs {
+    #[inline(always)]
+    fn of(t: &Template) -> Runs {
+        Runs {
+            columns: t.columns,
+            count: t.count,
+            len: t.len,
+        }
+    }
+
+    #[inline(always)]
+    fn from_placing(p: &Placing) -> Runs {
+        Runs {
+            columns: p.columns,
+            count: [p.count(0), p.count(1), p.count(2), p.count(3)],
+            len: p.len(),
+        }
+    }
+}
 
 /// What a cube of the structure is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -611,6 +640,23 @@ impl Position {
         self.settle_generate::<HASH>(site, next, path, set)
     }
 
+    /// [`Position::play_generate`] of the placement in generator slot `slot` (a slot of a
+    /// legal placement, as the pick gives it).
+    #[inline(always)]
+    pub(crate) fn play_generate_slot<const HASH: bool>(
+        &mut self,
+        site: &Site,
+        slot: usize,
+        path: CodePath,
+        set: &mut MoveSet,
+    ) -> usize {
+        if !HASH {
+            self.hash_stale = true;
+        }
+        let next = self.place_slot::<true, HASH>(site, slot, path);
+        self.settle_generate::<HASH>(site, next, path, set)
+    }
+
     /// Puts the stone on the structure; returns the next seat.
     #[inline(always)]
     ///
@@ -618,8 +664,29 @@ impl Position {
     /// dropped (`play_count`), as nothing that counts placements reads them. `HASH` false
     /// leaves the hash as it was: the caller marks it stale.
     fn place<const CUBES: bool, const HASH: bool>(&mut self, site: &Site, m: Move, path: CodePath) -> usize {
-        let colour = site.order[self.seat as usize];
         let t = site.template(m);
+        self.place_runs::<CUBES, HASH>(site, &Runs::of(t), t.stone.index(), path)
+    }
+
+    /// [`Position::place`] of the template in a generator slot, read from the slot's
+    /// [`Placing`] (one load from the pick's slot, where the template id and then the
+    /// template are two).
+    #[inline(always)]
+    fn place_slot<const CUBES: bool, const HASH: bool>(&mut self, site: &Site, slot: usize, path: CodePath) -> usize {
+        let p = site.gen_tables().placing(slot);
+        self.place_runs::<CUBES, HASH>(site, &Runs::from_placing(&p), p.stone(), path)
+    }
+
+    /// What [`Position::place`] does, given the stone's runs and its index.
+    #[inline(always)]
+    fn place_runs<const CUBES: bool, const HASH: bool>(
+        &mut self,
+        site: &Site,
+        t: &Runs,
+        stone: usize,
+        path: CodePath,
+    ) -> usize {
+        let colour = site.order[self.seat as usize];
         let k = colour.index();
         match path {
             // SAFETY: `path` is available: `place` is private, and its public ways in
@@ -629,10 +696,12 @@ impl Position {
             CodePath::Avx512 => unsafe { self.add_cubes_avx512::<CUBES, HASH>(site, t, k) },
             _ => self.add_cubes::<HASH>(site, t, k),
         }
-        self.left[k] &= !(1 << t.stone.index());
-        self.used[k] |= 1 << t.stone.index();
+        // A stone's index is below 11 (a nibble in `Placing`, masked so).
+        let bit = 1u16 << (stone & 15);
+        self.left[k] &= !bit;
+        self.used[k] |= bit;
         if HASH {
-            self.hash ^= stone_key(k, t.stone);
+            self.hash ^= stone_key(k, Stone::ALL[stone % STONE_COUNT]);
         }
         self.placed[k] += 1;
         self.plies += 1;
@@ -678,7 +747,7 @@ impl Position {
             });
         }
         self.check_structure(site, t)?;
-        self.add_cubes::<true>(site, t, RUIN);
+        self.add_cubes::<true>(site, &Runs::of(t), RUIN);
         self.ruins_left &= !(1 << t.stone.index());
         self.used[RUIN] |= 1 << t.stone.index();
         // The structure changed before the first move: whether a colour can move is
@@ -706,7 +775,7 @@ impl Position {
     }
 
     #[inline(always)]
-    fn add_cubes<const HASH: bool>(&mut self, site: &Site, t: &Template, kind: usize) {
+    fn add_cubes<const HASH: bool>(&mut self, site: &Site, t: &Runs, kind: usize) {
         for i in 0..t.len as usize {
             let c = t.columns[i] as usize & (MAX_COLUMNS - 1);
             let k = t.count[i];
@@ -735,7 +804,7 @@ impl Position {
     #[cfg(target_arch = "x86_64")]
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw")]
-    fn add_cubes_avx512<const CUBES: bool, const HASH: bool>(&mut self, site: &Site, t: &Template, kind: usize) {
+    fn add_cubes_avx512<const CUBES: bool, const HASH: bool>(&mut self, site: &Site, t: &Runs, kind: usize) {
         use std::arch::x86_64::*;
         let len = (t.len as usize).min(4);
         let mut runs = [0u16; 4];
@@ -880,14 +949,14 @@ impl Position {
         0
     }
 
-    /// Plays a placement known to be legal for the colour to move, like
-    /// [`Position::play_unchecked`]; returns the number of legal placements of the colour
-    /// that moves next (0 when the game is over), counted on `path` (available) without
-    /// listing them: the last ply of a bulk-counting perft.
+    /// Plays the placement in generator slot `slot` (a slot of a legal placement for the
+    /// colour to move), like [`Position::play_unchecked`]; returns the number of legal
+    /// placements of the colour that moves next (0 when the game is over), counted on
+    /// `path` (available) without listing them: the last ply of a bulk-counting perft.
     #[inline(always)]
-    pub(crate) fn play_count(&mut self, site: &Site, m: Move, path: CodePath) -> usize {
+    pub(crate) fn play_count(&mut self, site: &Site, slot: usize, path: CodePath) -> usize {
         self.hash_stale = true;
-        let next = self.place::<false, false>(site, m, path);
+        let next = self.place_slot::<false, false>(site, slot, path);
         self.settle_by::<false>(site, next, |input| movegen::count(site.gen_tables(), input, path))
     }
 
@@ -1115,6 +1184,52 @@ mod tests {
             }
             assert!(kept.is_over() && plies > 20, "{path}: {plies} plies");
         }
+    }
+
+    /// A placement by its generator slot (the playouts' and perft's `Placing` records)
+    /// is the placement by its template: along random games on every built-in board and
+    /// player count, with ruins, and on a 128-column box, on every code path, the position
+    /// played by slot equals the one played by `play`, and the set it generates is the
+    /// colour to move's. Perft's counts ask the same of the last ply (`play_count`).
+    #[test]
+    fn a_placement_by_slot_is_the_placement_by_template() {
+        let mut games: Vec<Game> = Vec::new();
+        for board in Board::builtins() {
+            for players in 2..=4 {
+                let s = Site::new(board.clone(), players, Variant::Standard, None).unwrap();
+                games.push(Game::new(Arc::new(s)));
+            }
+            let s = Site::new(board.clone(), 3, Variant::Ruinas, None).unwrap();
+            games.push(Game::with_random_ruins(Arc::new(s), 7));
+        }
+        let s = Site::new(Board::open_box(16, 8, 4).unwrap(), 4, Variant::Standard, None).unwrap();
+        games.push(Game::new(Arc::new(s)));
+        let mut plies = 0;
+        for path in CodePath::available() {
+            let mut rng = Rng::new(21);
+            for game in &games {
+                let site = game.site();
+                let tables = site.gen_tables();
+                let mut by_slot = game.position().clone();
+                let mut by_move = by_slot.clone();
+                let (mut set, mut check) = (MoveSet::new(), MoveSet::new());
+                let mut n = by_slot.legal_set_on(site, path, &mut set);
+                while let Some(slot) = set.pick_slot_on(n, &mut rng, path) {
+                    let m = tables.slot_template(slot).expect("a legal placement's slot");
+                    let mut counted = by_slot.clone();
+                    let count = counted.play_count(site, slot, path);
+                    n = by_slot.play_generate_slot::<false>(site, slot, path, &mut set);
+                    by_move.play(site, m).unwrap();
+                    assert!(by_slot == by_move, "{} on {path}", site.board.name);
+                    assert_eq!(n, by_move.legal_set_on(site, path, &mut check));
+                    assert_eq!(set.words(), check.words());
+                    assert_eq!(count, n);
+                    plies += 1;
+                }
+                assert!(by_move.is_over());
+            }
+        }
+        assert!(plies > 500, "{plies}");
     }
 
     /// `copy_from_same_site` copies only the board's columns: at every position of random
