@@ -344,6 +344,10 @@ pub struct GenTables {
     slot_to_id: Vec<u16>,
     /// Per slot, what placing its template puts where ([`Placing`]; empty in padding).
     placing: Vec<Placing>,
+    /// The AVX2 path's pick selects with `pdep` (`x86::fast_pdep`; only where the CPU has
+    /// BMI2).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    fast_pdep: bool,
     id_to_slot: Vec<u16>,
     columns: usize,
     /// With 17-32 columns where every template lies in one of two windows of 16 columns
@@ -686,6 +690,10 @@ impl GenTables {
                 .map(|&id| templates.get(id as usize).map(Placing::of).unwrap_or_default())
                 .collect(),
             slot_to_id: layout,
+            #[cfg(target_arch = "x86_64")]
+            fast_pdep: x86::fast_pdep(),
+            #[cfg(not(target_arch = "x86_64"))]
+            fast_pdep: false,
             id_to_slot,
             columns,
             gather,
@@ -934,12 +942,12 @@ impl MoveSet {
     /// [`MoveSet::nth_on`] for `i < len()`.
     #[inline(always)]
     fn nth_in(&self, tables: &GenTables, i: usize, path: CodePath) -> Move {
-        Move(tables.slot_to_id[self.nth_slot(i, path)])
+        Move(tables.slot_to_id[self.nth_slot(tables, i, path)])
     }
 
     /// The slot of the `i`-th placement in slot order, `i < len()`.
     #[inline(always)]
-    fn nth_slot(&self, i: usize, path: CodePath) -> usize {
+    fn nth_slot(&self, tables: &GenTables, i: usize, path: CodePath) -> usize {
         // The word that holds the placement: the first whose running count passes i,
         // found by popcounts of the words in order. The generator stores only the words,
         // one per chunk (a count per chunk beside them, for a binary search here, cost
@@ -956,11 +964,17 @@ impl MoveSet {
             j += 1;
         }
         let (w, k) = (self.words[j], k as u32);
+        // (Only the x86 paths read `tables`: its `fast_pdep`.)
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = tables;
         let bit = match path {
             // SAFETY: the AVX-512 path is only used where it is available, which includes
             // BMI2; k < popcount(w) < 64.
             #[cfg(target_arch = "x86_64")]
             CodePath::Avx512 => unsafe { x86::select_pdep(w, k) },
+            // SAFETY: `fast_pdep` is set only where the CPU has BMI2.
+            #[cfg(target_arch = "x86_64")]
+            CodePath::Avx2 if tables.fast_pdep => unsafe { x86::select_pdep(w, k) },
             _ => select(w, k),
         };
         j * CHUNK + bit as usize
@@ -984,11 +998,11 @@ impl MoveSet {
     /// [`MoveSet::pick_on`], giving the slot of the placement (its template is
     /// `slot_template`): what a playout places next, by [`GenTables::placing`].
     #[inline(always)]
-    pub(crate) fn pick_slot_on(&self, len: usize, rng: &mut Rng, path: CodePath) -> Option<usize> {
+    pub(crate) fn pick_slot_on(&self, tables: &GenTables, len: usize, rng: &mut Rng, path: CodePath) -> Option<usize> {
         if len == 0 {
             return None;
         }
-        Some(self.nth_slot(rng.below(len), path))
+        Some(self.nth_slot(tables, rng.below(len), path))
     }
 }
 
@@ -1578,6 +1592,32 @@ mod x86 {
         _pdep_u64(1u64 << (k & 63), w).trailing_zeros()
     }
 
+    /// Whether this CPU has BMI2 and runs `pdep` in hardware (a few cycles), so that the
+    /// AVX2 path's pick selects its bit with it too: every Intel CPU with BMI2 and AMD's
+    /// from Zen 3 (family 0x19) on. AMD's Zen 1 and 2 (family 0x17) and Hygon's (0x18) run
+    /// it in microcode, tens of cycles a set bit, where the table select is far cheaper.
+    /// (Every CPU with AVX-512 VBMI has a fast one: that path always uses it.)
+    pub(super) fn fast_pdep() -> bool {
+        static FAST: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+        *FAST.get_or_init(|| {
+            if !std::arch::is_x86_feature_detected!("bmi2") {
+                return false;
+            }
+            // SAFETY: CPUID exists on every x86-64 CPU; leaves 0 and 1 always do.
+            #[allow(unused_unsafe)]
+            let (vendor, signature) = unsafe { (__cpuid(0), __cpuid(1)) };
+            // "AuthenticAMD" and "HygonGenuine" begin "Auth" and "Hygo" (in EBX).
+            let zen_like = vendor.ebx == u32::from_le_bytes(*b"Auth") || vendor.ebx == u32::from_le_bytes(*b"Hygo");
+            let base = signature.eax >> 8 & 0xf;
+            let family = if base == 0xf {
+                base + (signature.eax >> 20 & 0xff)
+            } else {
+                base
+            };
+            !(zen_like && family < 0x19)
+        })
+    }
+
     /// Per stone index (0-15): 0xff if the stone is live.
     #[inline]
     #[target_feature(enable = "sse2")]
@@ -2032,6 +2072,12 @@ mod tests {
             }
             for (i, &b) in bits.iter().enumerate() {
                 assert_eq!(select(w, i as u32), b, "{w:x} {i}");
+                // The AVX2 path's pick selects with `pdep` where it is fast.
+                #[cfg(target_arch = "x86_64")]
+                if std::arch::is_x86_feature_detected!("bmi2") {
+                    // SAFETY: this CPU has BMI2.
+                    assert_eq!(unsafe { x86::select_pdep(w, i as u32) }, b, "{w:x} {i}");
+                }
             }
         }
     }

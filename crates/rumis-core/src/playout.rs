@@ -84,7 +84,7 @@ fn play_out_generic(site: &Site, p: &mut Position, rng: &mut Rng, path: CodePath
     // A colour to move always has a placement, so the game is over exactly when n is 0.
     // The pick gives a slot and the placement reads the slot's record (`Placing`): the
     // same placement as by its template id, one dependent load sooner.
-    while let Some(slot) = set.pick_slot_on(n, rng, path) {
+    while let Some(slot) = set.pick_slot_on(site.gen_tables(), n, rng, path) {
         n = p.play_generate_slot::<false>(site, slot, path, set);
     }
 }

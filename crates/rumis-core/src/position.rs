@@ -1214,7 +1214,7 @@ mod tests {
                 let mut by_move = by_slot.clone();
                 let (mut set, mut check) = (MoveSet::new(), MoveSet::new());
                 let mut n = by_slot.legal_set_on(site, path, &mut set);
-                while let Some(slot) = set.pick_slot_on(n, &mut rng, path) {
+                while let Some(slot) = set.pick_slot_on(tables, n, &mut rng, path) {
                     let m = tables.slot_template(slot).expect("a legal placement's slot");
                     let mut counted = by_slot.clone();
                     let count = counted.play_count(site, slot, path);
