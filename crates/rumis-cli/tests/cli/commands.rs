@@ -611,6 +611,25 @@ fn bench_solve_figures_name_no_code_path() {
     }
 }
 
+/// `bench --search-only` times two searches and names each: levels 4-8's and level 9's
+/// own (it once timed the default settings under level 9's name after level 9 had moved on).
+#[test]
+fn bench_search_only_times_both_searches() {
+    let out = ok(&["bench", "--search-only", "300"]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    for (line, name) in lines.iter().zip(["levels 4-8 search, ", "level 9 search, "]) {
+        assert!(line.starts_with(name), "{line}");
+        let rate: f64 = line
+            .split(": ")
+            .nth(1)
+            .and_then(|r| r.split(' ').next())
+            .and_then(|r| r.parse().ok())
+            .unwrap_or_else(|| panic!("no rate in {line}"));
+        assert!(rate > 0.0, "{line}");
+    }
+}
+
 /// The house rule "a stuck colour passes" (`--stuck-rule pass`) on the 4 x 1 strip where red
 /// is stuck after two dominoes (crates/rumis-core/tests/core/stuck_rule.rs): perft, show,
 /// moves, a record and self-play at several levels; a bad value is one clear error.
