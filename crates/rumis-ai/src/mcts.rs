@@ -831,6 +831,8 @@ struct TreeSearch<'a> {
     /// The learned model's quick weights' score, for the priors below the root and the
     /// informed playouts (`informed_plies`).
     scorer: Option<priors::QuickScorer>,
+    /// What the scorer reads of the position it scores on ([`priors::QuickScorer::look`]).
+    score_view: priors::ScoreView,
     /// The searching colour (with `learned_own_only`, its side's nodes alone get the
     /// learned priors).
     own: Option<rumis_core::Colour>,
@@ -924,6 +926,7 @@ impl<'a> TreeSearch<'a> {
             late_full_priors: room && cfg.full_prior_after > 0 && cfg.prior_visits > 0.0 && site.players() == 2,
             learned,
             scorer,
+            score_view: priors::ScoreView::default(),
             own: None,
             modelled: [true; 4],
         }
@@ -990,8 +993,10 @@ impl<'a> TreeSearch<'a> {
             self.nodes[node].full_priors = full;
             if let (false, Some(scorer)) = (full, self.scorer.as_ref()) {
                 // The quick weights' score without the features listed (the same value).
+                let view = &mut self.score_view;
+                scorer.look(site, pos, mover, view);
                 self.priors
-                    .extend(self.moves.iter().map(|&m| (scorer.score(site, pos, m, mover), m)));
+                    .extend(self.moves.iter().map(|&m| (scorer.score(site, view, m), m)));
             } else {
                 let w = if full { &model.full } else { &model.quick };
                 self.priors.extend(self.moves.iter().map(|&m| {
@@ -1250,7 +1255,9 @@ impl<'a> TreeSearch<'a> {
             if informed > 0 {
                 informed -= 1;
                 if let Some(scorer) = self.scorer.as_ref() {
-                    let score = |m| scorer.score(site, pos, m, colour);
+                    let view = &mut self.score_view;
+                    scorer.look(site, pos, colour, view);
+                    let score = |m| scorer.score(site, view, m);
                     let mut best = score(m);
                     for _ in 1..cfg.playout_candidates {
                         let c = self

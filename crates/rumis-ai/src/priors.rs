@@ -443,12 +443,6 @@ impl fmt::Display for PriorModel {
     }
 }
 
-/// The set bits of a value below 16, by a table of sixteen nibbles.
-fn nibble_ones(v: u32) -> u32 {
-    debug_assert!(v < 16);
-    (0x4332_3221_3221_2110u64 >> (4 * (v & 15))) as u32 & 15
-}
-
 /// A model's quick score ([`PriorModel::score`] of the quick weights over [`features`]
 /// without the room) at a fraction of its price, for the playouts: what does not change
 /// with the position (size, columns, edge, centre) is summed once per template, and the
@@ -465,6 +459,10 @@ pub struct QuickScorer {
     early: Vec<f32>,
     /// Per template: the weight of `top_height` over its number of columns.
     top_per_column: Vec<f32>,
+    /// Per template: its own cells in the windows [`QuickScorer::score`] counts faces on
+    /// (a side neighbour's levels of an entry's run, where the neighbour is an entry too),
+    /// the same for every height the stone lands at.
+    inner_faces: Vec<u8>,
     /// Per column: one over its height limit, and the levels under it as bits.
     inverse_limit: Vec<f32>,
     under_limit: Vec<u32>,
@@ -485,6 +483,7 @@ impl QuickScorer {
             Vec::with_capacity(n),
             Vec::with_capacity(n),
         );
+        let mut inner_faces = Vec::with_capacity(n);
         for t in site.templates() {
             let len = (t.len as usize).max(1) as f32;
             let size = t.stone.size() as f32;
@@ -497,6 +496,15 @@ impl QuickScorer {
             first.push(w[13] * size + w[14] * (edge / len));
             early.push(w[7] * size);
             top_per_column.push(w[10] / len);
+            let mut inner = 0;
+            for (c, b, k) in t.entries() {
+                for &n in site.neighbours(c) {
+                    if let Some((_, nb, nk)) = t.entries().find(|e| e.0 == n as usize) {
+                        inner += (b + k).min(nb + nk).saturating_sub(b.max(nb));
+                    }
+                }
+            }
+            inner_faces.push(inner);
         }
         let limits = site.limits();
         QuickScorer {
@@ -504,6 +512,7 @@ impl QuickScorer {
             first,
             early,
             top_per_column,
+            inner_faces,
             inverse_limit: limits.iter().map(|&l| 1.0 / l.max(1) as f32).collect(),
             under_limit: limits.iter().map(|&l| (1u32 << l.min(31)) - 1).collect(),
             weights: *weights,
@@ -518,43 +527,57 @@ impl QuickScorer {
         }
     }
 
-    /// The quick score of legal placement `m` for `me`, the colour to move on `pos`.
-    pub fn score(&self, site: &Site, pos: &Position, m: Move, me: Colour) -> f32 {
+    /// Reads what the quick score needs of `pos` for `me`, the colour to move, into
+    /// `view`: once a ply, for every placement scored there (four a ply in the informed
+    /// playouts, every legal one at an expansion). Before, each score read the colours'
+    /// cube bits of every column it looked at, its neighbours' four times over.
+    pub fn look(&self, site: &Site, pos: &Position, me: Colour, view: &mut ScoreView) {
+        let partner = self.partner[me.index()];
+        view.columns.clear();
+        view.columns.extend((0..site.limits().len()).map(|c| {
+            let own = (pos.cube_levels(c, me) | pos.cube_levels(c, partner)) as u32;
+            let height = pos.height(c);
+            let filled = (1u32 << height) - 1;
+            let other = filled & !own & !(pos.ruin_levels(c) as u32);
+            let open = !filled & self.under_limit[c];
+            ColumnBits {
+                lanes: own as u64 | (other as u64) << 16 | (open as u64) << 32,
+                height,
+            }
+        }));
+        view.me = me;
+        view.in_hand = pos.stones_in_hand(me) as f32 / rumis_core::STONE_COUNT as f32;
+        view.first_stone = pos.stones_placed(me) == 0;
+    }
+
+    /// The quick score of legal placement `m` on the position `view` looked at
+    /// ([`QuickScorer::look`]).
+    pub fn score(&self, site: &Site, view: &ScoreView, m: Move) -> f32 {
         let w = &self.weights;
         let t = site.template(m);
         let id = m.index();
         let limits = site.limits();
-        // The cube bits of the mover's side, per column (the other sides' are the rest
-        // but the ruins).
-        let partner = self.partner[me.index()];
-        let own_of = |col: usize| (pos.cube_levels(col, me) | pos.cube_levels(col, partner)) as u32;
-        let other_of = |col: usize, filled: u32| filled & !own_of(col) & !(pos.ruin_levels(col) as u32);
+        let columns = &view.columns[..];
         let z0 = t
             .entries()
-            .map(|(c, b, _)| pos.height(c).saturating_sub(b))
+            .map(|(c, b, _)| columns[c].height.saturating_sub(b))
             .max()
             .unwrap_or(0);
-        // The stone's cells, per entry, as level bits.
-        let mut cells = [(0usize, 0u32); 4];
-        for (slot, (c, b, k)) in cells.iter_mut().zip(t.entries()) {
-            *slot = (c, ((1u32 << k) - 1) << (z0 + b));
-        }
-        let cells = &cells[..t.len as usize];
-        let stone_in = |col: usize| cells.iter().find(|e| e.0 == col).map_or(0, |e| e.1);
         let mut score = self.fixed[id] + w[9] * (z0 as f32 / self.shape.top_limit);
         let (mut gained, mut covered, mut kept, mut secured, mut secured_taken, mut below) = (0, 0, 0, 0, 0, 0);
         let mut top_height = 0.0f32;
-        let (mut own_contact, mut other_contact, mut open) = (0u32, 0u32, 0u32);
-        for (&(c, _), (_, b, k)) in cells.iter().zip(t.entries()) {
-            let h = pos.height(c);
+        let mut counts = 0u64;
+        for (c, b, k) in t.entries() {
+            let column = columns[c];
+            let h = column.height;
             let new_height = z0 + b + k;
             let limit = limits[c];
-            let top = 1u32 << h >> 1;
-            let taken = if own_of(c) & top != 0 {
+            let top = 1u64 << h >> 1;
+            let taken = if column.lanes & top != 0 {
                 kept += 1;
                 false
             } else {
-                let taken = other_of(c, top) != 0;
+                let taken = column.lanes >> 16 & top != 0;
                 gained += 1;
                 covered += taken as u32;
                 taken
@@ -567,44 +590,86 @@ impl QuickScorer {
             }
             top_height += new_height as f32 * self.inverse_limit[c];
             // Faces: the side neighbours' cells at the stone's levels, then the cells
-            // under and over its run in this column; the stone's own cells are not faces.
-            // Each is counted on a window of at most four levels from `low` (a popcount of
-            // a nibble by table: without a CPU feature `count_ones` is a dozen operations).
+            // under and over its run in this column. Each is counted on a window of at
+            // most four levels from `low`, in the three lanes at once: the window of each
+            // lane, then each lane's set bits summed by halves (the build is for any x86-64,
+            // without POPCNT) into a running count per lane. The stone's own cells in its
+            // neighbours' windows are open cells here, taken off below.
             let start = z0 + b;
-            let mut faces = |col: usize, low: u8, width: u8| {
-                let window = |bits: u32| (bits >> low) & ((1 << width) - 1);
-                let near = window(!stone_in(col));
-                let filled = (1u32 << pos.height(col)) - 1;
-                let own = own_of(col);
-                own_contact += nibble_ones(near & window(own));
-                other_contact += nibble_ones(near & window(filled & !own & !(pos.ruin_levels(col) as u32)));
-                open += nibble_ones(near & window(!filled & self.under_limit[col]));
+            let mut faces = |col: &ColumnBits, low: u8, width: u8| {
+                let x = (col.lanes >> low) & WINDOW[width as usize];
+                let x = x - ((x >> 1) & 0x5555_5555_5555_5555);
+                counts += (x & 0x3333_3333_3333_3333) + ((x >> 2) & 0x3333_3333_3333_3333);
             };
             for &n in site.neighbours(c) {
-                faces(n as usize, start, k);
+                faces(&columns[n as usize], start, k);
             }
             if start > 0 {
-                faces(c, start - 1, 1);
+                faces(&column, start - 1, 1);
             }
-            faces(c, start + k, 1);
+            faces(&column, start + k, 1);
         }
-        let in_hand = pos.stones_in_hand(me) as f32 / rumis_core::STONE_COUNT as f32;
+        let [own_contact, other_contact, open] = [0, 16, 32].map(|lane| (counts >> lane & 0xffff) as u32);
+        let open = open - self.inner_faces[id] as u32;
         score += w[0] * gained as f32
-            + w[1] * (covered as f32 / self.shape.others[me.index()])
+            + w[1] * (covered as f32 / self.shape.others[view.me.index()])
             + w[2] * kept as f32
             + w[3] * secured as f32
             + w[4] * secured_taken as f32
             + w[5] * below as f32
-            + self.early[id] * in_hand
+            + self.early[id] * view.in_hand
             + self.top_per_column[id] * top_height
             + w[15] * own_contact as f32
             + w[16] * other_contact as f32
             + w[17] * (open as f32 / 10.0);
-        if pos.stones_placed(me) == 0 {
+        if view.first_stone {
             score += self.first[id];
         }
         score
     }
+}
+
+/// What [`QuickScorer::score`] reads of a position for the colour to move
+/// ([`QuickScorer::look`]); kept between plies so that its room is allocated once.
+#[derive(Clone, Debug)]
+pub struct ScoreView {
+    columns: Vec<ColumnBits>,
+    me: Colour,
+    in_hand: f32,
+    first_stone: bool,
+}
+
+impl Default for ScoreView {
+    fn default() -> ScoreView {
+        ScoreView {
+            columns: Vec::new(),
+            me: Colour::Red,
+            in_hand: 0.0,
+            first_stone: false,
+        }
+    }
+}
+
+/// The levels `low..low + width` of each lane of [`ColumnBits::lanes`] once shifted down
+/// by `low`, by `width` (at most 4, a stone's run in a column).
+const WINDOW: [u64; 5] = [
+    0,
+    0x0001_0001_0001,
+    0x0003_0003_0003,
+    0x0007_0007_0007,
+    0x000f_000f_000f,
+];
+
+// A window ends at most one level over the height limit, level 15 at most: in its lane.
+const _: () = assert!(rumis_core::MAX_LEVEL <= 15);
+
+/// One column's cubes as level bits, for the colour to move, in three 16-bit lanes (levels
+/// are at most 15): its side's (bits 0-15), the other sides' but not the ruins (16-31), and
+/// the empty levels under the height limit (32-47).
+#[derive(Clone, Copy, Debug)]
+struct ColumnBits {
+    lanes: u64,
+    height: u8,
 }
 
 #[cfg(test)]
@@ -651,11 +716,13 @@ mod tests {
                     pos.place_ruin(&site, ruins[rng.below(ruins.len())]).unwrap();
                 }
                 let mut moves = Vec::new();
+                let mut view = ScoreView::default();
                 while let Some(me) = pos.to_move(&site) {
                     pos.legal_moves(&site, &mut moves);
+                    scorer.look(&site, &pos, me, &mut view);
                     for &m in &moves {
                         let slow = PriorModel::score(&weights, &features(&site, &shape, &pos, m, me, false));
-                        let fast = scorer.score(&site, &pos, m, me);
+                        let fast = scorer.score(&site, &view, m);
                         assert!(
                             (slow - fast).abs() <= 1e-3 * (1.0 + slow.abs()),
                             "{name} {m:?}: {slow} against {fast}"
