@@ -605,21 +605,24 @@ struct PlayoutPolicy {
     chunks: usize,
     big_first: bool,
     answer: bool,
+    /// The words of the placements covering the last move's columns, then (`scratch`) of
+    /// those in the set.
+    covered: Vec<u64>,
     scratch: Vec<u64>,
     /// The words of the biggest stones `pick_in` draws from, per word set (see
     /// [`PlyDraws`]).
     masked: [Vec<u64>; 2],
 }
 
-/// What the draws of one ply from one set share ([`PlayoutPolicy::pick_again`]): whether
-/// the placements answering the last move are in `scratch` already (and whether there are
-/// any), and per word set drawn from (0: those answers, 1: the whole set) the count of its
-/// biggest stones' placements once `pick_in` has put them in `masked`. Informed playouts
-/// draw four times a ply; each draw after the first then skips the masking and counting,
-/// and takes the same random numbers (the same games).
+/// What the draws of one ply from one set share ([`PlayoutPolicy::pick_again`]): the
+/// count of the placements answering the last move once they are in `scratch`, and per
+/// word set drawn from (0: those answers, 1: the whole set) the count of its biggest
+/// stones' placements once `pick_in` has put them in `masked`. Informed playouts draw four
+/// times a ply; each draw after the first then skips the masking and counting, and takes
+/// the same random numbers (the same games).
 #[derive(Default)]
 struct PlyDraws {
-    answers: Option<bool>,
+    answers: Option<usize>,
     biggest: [Option<usize>; 2],
 }
 
@@ -648,6 +651,7 @@ impl PlayoutPolicy {
             chunks,
             big_first,
             answer,
+            covered: vec![0; chunks],
             scratch: vec![0; chunks],
             masked: [vec![0; chunks], vec![0; chunks]],
         }
@@ -674,36 +678,30 @@ impl PlayoutPolicy {
         draws: &mut PlyDraws,
     ) -> Move {
         if let Some(last) = last.filter(|_| self.answer && rng.below(2) == 0) {
-            if let Some(any) = draws.answers {
-                if any {
-                    let scratch = std::mem::take(&mut self.scratch);
-                    let m = self.pick_in(site, &scratch, ANSWERS, draws, rng);
-                    self.scratch = scratch;
-                    return m;
+            let answers = match draws.answers {
+                Some(count) => count,
+                None => {
+                    // The placements covering a column of the last move: the columns' words
+                    // ORed (a column at a time, which the compiler does several words at
+                    // once), then those of the set, counted.
+                    let t = site.template(last);
+                    let chunks = self.chunks;
+                    self.covered.fill(0);
+                    for &c in &t.columns[..t.len as usize] {
+                        let c = c as usize * chunks;
+                        for (out, cover) in self.covered.iter_mut().zip(&self.covers[c..c + chunks]) {
+                            *out |= cover;
+                        }
+                    }
+                    let count = site
+                        .gen_tables()
+                        .mask_words(set.words(), &self.covered, &mut self.scratch);
+                    *draws.answers.insert(count)
                 }
-                return self.pick_rest(site, set, n, draws, rng);
-            }
-            let t = site.template(last);
-            // The placements covering a column of the last move: the columns' words ORed
-            // (a column at a time, which the compiler does several words at once), then
-            // those of the set.
-            let chunks = self.chunks;
-            self.scratch.fill(0);
-            for &c in &t.columns[..t.len as usize] {
-                let c = c as usize * chunks;
-                for (out, cover) in self.scratch.iter_mut().zip(&self.covers[c..c + chunks]) {
-                    *out |= cover;
-                }
-            }
-            let mut any = 0;
-            for (out, w) in self.scratch.iter_mut().zip(set.words()) {
-                *out &= w;
-                any |= *out;
-            }
-            draws.answers = Some(any != 0);
-            if any != 0 {
+            };
+            if answers > 0 {
                 let scratch = std::mem::take(&mut self.scratch);
-                let m = self.pick_in(site, &scratch, ANSWERS, draws, rng);
+                let m = self.pick_in(site, &scratch, answers, ANSWERS, draws, rng);
                 self.scratch = scratch;
                 return m;
             }
@@ -721,20 +719,28 @@ impl PlayoutPolicy {
         rng: &mut Rng,
     ) -> Move {
         if self.big_first {
-            return self.pick_in(site, set.words(), WHOLE_SET, draws, rng);
+            return self.pick_in(site, set.words(), n, WHOLE_SET, draws, rng);
         }
         set.pick(site.gen_tables(), n, rng)
             .expect("the colour to move has a placement")
     }
 
-    /// A placement of the non-empty bitset `words`: three times in four (when bigger stones
-    /// go first) among the biggest stones, else among all.
+    /// A placement of the bitset `words` of `count` > 0 placements: three times in four
+    /// (when bigger stones go first) among the biggest stones, else among all.
     /// `source` names `words` for `draws` (`ANSWERS` or `WHOLE_SET`).
-    fn pick_in(&mut self, site: &Site, words: &[u64], source: usize, draws: &mut PlyDraws, rng: &mut Rng) -> Move {
+    fn pick_in(
+        &mut self,
+        site: &Site,
+        words: &[u64],
+        count: usize,
+        source: usize,
+        draws: &mut PlyDraws,
+        rng: &mut Rng,
+    ) -> Move {
         let tables = site.gen_tables();
         if self.big_first && rng.below(4) != 0 {
             let masked = &mut self.masked[source];
-            let count = *draws.biggest[source].get_or_insert_with(|| {
+            let biggest = *draws.biggest[source].get_or_insert_with(|| {
                 // The biggest stones that have a placement here.
                 self.sizes
                     .iter()
@@ -743,13 +749,16 @@ impl PlayoutPolicy {
                     .find(|&count| count > 0)
                     .unwrap_or(0)
             });
-            if count > 0 {
-                if let Some(m) = tables.nth_in_words(masked, rng.below(count)) {
+            if biggest > 0 {
+                if let Some(m) = tables.nth_in_words(masked, rng.below(biggest)) {
                     return m;
                 }
             }
         }
-        tables.pick_in_words(words, rng).expect("a non-empty set of placements")
+        // The draw `pick_in_words` makes, with the count known.
+        tables
+            .nth_in_words(words, rng.below(count))
+            .expect("a non-empty set of placements")
     }
 }
 

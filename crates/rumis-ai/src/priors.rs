@@ -533,18 +533,17 @@ impl QuickScorer {
     /// cube bits of every column it looked at, its neighbours' four times over.
     pub fn look(&self, site: &Site, pos: &Position, me: Colour, view: &mut ScoreView) {
         let partner = self.partner[me.index()];
-        view.columns.clear();
-        view.columns.extend((0..site.limits().len()).map(|c| {
-            let own = (pos.cube_levels(c, me) | pos.cube_levels(c, partner)) as u32;
+        // Every column of the board (the position's arrays hold MAX_COLUMNS).
+        let columns = site.limits().len().min(rumis_core::MAX_COLUMNS);
+        view.columns.resize(columns, ColumnBits(0));
+        for (c, (out, &under)) in view.columns.iter_mut().zip(&self.under_limit[..columns]).enumerate() {
+            let own = (pos.cube_levels(c, me) | pos.cube_levels(c, partner)) as u64;
             let height = pos.height(c);
-            let filled = (1u32 << height) - 1;
-            let other = filled & !own & !(pos.ruin_levels(c) as u32);
-            let open = !filled & self.under_limit[c];
-            ColumnBits {
-                lanes: own as u64 | (other as u64) << 16 | (open as u64) << 32,
-                height,
-            }
-        }));
+            let filled = (1u64 << height) - 1;
+            let other = filled & !own & !(pos.ruin_levels(c) as u64);
+            let open = !filled & under as u64;
+            *out = ColumnBits(own | other << 16 | open << 32 | (height as u64) << 48);
+        }
         view.me = me;
         view.in_hand = pos.stones_in_hand(me) as f32 / rumis_core::STONE_COUNT as f32;
         view.first_stone = pos.stones_placed(me) == 0;
@@ -560,7 +559,7 @@ impl QuickScorer {
         let columns = &view.columns[..];
         let z0 = t
             .entries()
-            .map(|(c, b, _)| columns[c].height.saturating_sub(b))
+            .map(|(c, b, _)| columns[c].height().saturating_sub(b))
             .max()
             .unwrap_or(0);
         let mut score = self.fixed[id] + w[9] * (z0 as f32 / self.shape.top_limit);
@@ -569,15 +568,15 @@ impl QuickScorer {
         let mut counts = 0u64;
         for (c, b, k) in t.entries() {
             let column = columns[c];
-            let h = column.height;
+            let h = column.height();
             let new_height = z0 + b + k;
             let limit = limits[c];
             let top = 1u64 << h >> 1;
-            let taken = if column.lanes & top != 0 {
+            let taken = if column.0 & top != 0 {
                 kept += 1;
                 false
             } else {
-                let taken = column.lanes >> 16 & top != 0;
+                let taken = column.0 >> 16 & top != 0;
                 gained += 1;
                 covered += taken as u32;
                 taken
@@ -597,7 +596,7 @@ impl QuickScorer {
             // neighbours' windows are open cells here, taken off below.
             let start = z0 + b;
             let mut faces = |col: &ColumnBits, low: u8, width: u8| {
-                let x = (col.lanes >> low) & WINDOW[width as usize];
+                let x = (col.0 >> low) & WINDOW[width as usize];
                 let x = x - ((x >> 1) & 0x5555_5555_5555_5555);
                 counts += (x & 0x3333_3333_3333_3333) + ((x >> 2) & 0x3333_3333_3333_3333);
             };
@@ -650,7 +649,7 @@ impl Default for ScoreView {
     }
 }
 
-/// The levels `low..low + width` of each lane of [`ColumnBits::lanes`] once shifted down
+/// The levels `low..low + width` of each of the three lanes of a [`ColumnBits`] shifted down
 /// by `low`, by `width` (at most 4, a stone's run in a column).
 const WINDOW: [u64; 5] = [
     0,
@@ -665,11 +664,14 @@ const _: () = assert!(rumis_core::MAX_LEVEL <= 15);
 
 /// One column's cubes as level bits, for the colour to move, in three 16-bit lanes (levels
 /// are at most 15): its side's (bits 0-15), the other sides' but not the ruins (16-31), and
-/// the empty levels under the height limit (32-47).
+/// the empty levels under the height limit (32-47); then its height (48-55).
 #[derive(Clone, Copy, Debug)]
-struct ColumnBits {
-    lanes: u64,
-    height: u8,
+struct ColumnBits(u64);
+
+impl ColumnBits {
+    fn height(self) -> u8 {
+        (self.0 >> 48) as u8
+    }
 }
 
 #[cfg(test)]
