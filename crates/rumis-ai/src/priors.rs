@@ -609,7 +609,8 @@ impl QuickScorer {
             faces(&column, start + k, 1);
         }
         let [own_contact, other_contact, open] = [0, 16, 32].map(|lane| (counts >> lane & 0xffff) as u32);
-        let open = open - self.inner_faces[id] as u32;
+        // (Saturating: a placement over the height limit, never scored, would have fewer.)
+        let open = open.saturating_sub(self.inner_faces[id] as u32);
         score += w[0] * gained as f32
             + w[1] * (covered as f32 / self.shape.others[view.me.index()])
             + w[2] * kept as f32
