@@ -750,11 +750,18 @@ impl GenTables {
     /// The `i`-th move, in slot order, of a bit mask over the slots (bit `s` of word `j`
     /// is slot `64 j + s`), such as a [`MoveSet`]'s words masked by a program's own
     /// selection: `None` when the mask has `i` or fewer bits, or the bit is a padding slot.
-    /// (With POPCNT where the CPU has it, as [`GenTables::pick_in_words`].)
+    /// (With POPCNT where the CPU has it, as [`GenTables::pick_in_words`], and the bit
+    /// selected by `pdep` where it is fast, as the AVX2 path's pick: 1.5 % of level 9's
+    /// search on Zen 3, whose informed playouts draw four times a ply.)
     #[inline]
     pub fn nth_in_words(&self, words: &[u64], i: usize) -> Option<Move> {
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("popcnt") {
+            if self.fast_pdep {
+                // SAFETY: the CPU has POPCNT, and BMI2 where `fast_pdep` is set
+                // (`x86::fast_pdep`): the two features the function enables.
+                return unsafe { x86::nth_in_words_bmi2(self, words, i) };
+            }
             // SAFETY: the CPU has POPCNT, the one feature the function enables.
             return unsafe { x86::nth_in_words_popcnt(self, words, i) };
         }
@@ -1578,6 +1585,13 @@ mod x86 {
         super::nth_in_words(t, words, i)
     }
 
+    /// [`GenTables::nth_in_words`] with POPCNT and the bit selected by `pdep`.
+    #[target_feature(enable = "popcnt,bmi2")]
+    pub(super) fn nth_in_words_bmi2(t: &GenTables, words: &[u64], i: usize) -> Option<Move> {
+        let (j, k) = word_and_rank(words, i)?;
+        t.slot_template(j * CHUNK + select_pdep(words[j], k) as usize)
+    }
+
     /// [`GenTables::mask_words`] with POPCNT.
     #[target_feature(enable = "popcnt")]
     pub(super) fn mask_words_popcnt(words: &[u64], mask: &[u64], out: &mut [u64]) -> usize {
@@ -2113,6 +2127,13 @@ mod tests {
                 .collect();
             for (i, &m) in slots.iter().enumerate() {
                 assert_eq!(t.nth_in_words(&words, i), Some(m));
+                assert_eq!(nth_in_words(t, &words, i), Some(m), "without POPCNT");
+                #[cfg(target_arch = "x86_64")]
+                if std::arch::is_x86_feature_detected!("popcnt") {
+                    // SAFETY: this CPU has POPCNT.
+                    let popcnt = unsafe { x86::nth_in_words_popcnt(t, &words, i) };
+                    assert_eq!(popcnt, Some(m), "with POPCNT, the bit by the table");
+                }
             }
             assert_eq!(t.nth_in_words(&words, slots.len()), None);
             let (mut a, mut b) = (rng.clone(), rng.clone());
