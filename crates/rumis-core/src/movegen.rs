@@ -1999,8 +1999,9 @@ mod x86 {
         let bias = _mm256_set1_epi8(0x70);
         let sixteen = _mm256_set1_epi8(16);
         for j in a..b {
-            // Only the halves are tested: a chunk whose stones are all used costs two tests
-            // and the stores, one with live stones two tests fewer than with a chunk test.
+            // With tests, only the halves are tested: a chunk whose stones are all used costs
+            // two tests and the stores, one with live stones two tests fewer than with a
+            // chunk test.
             // SAFETY: j < by_len[4] == chunks.len() (`GenTables::new`).
             let cd = unsafe { t.chunks.get_unchecked(j) };
             let half = |half: usize| {
@@ -2043,9 +2044,19 @@ mod x86 {
                 );
                 _mm256_movemask_epi8(ok) as u32 as u64
             };
-            let lo = if cd.half_stones[0] & k.left != 0 { half(0) } else { 0 };
-            let hi = if cd.half_stones[1] & k.left != 0 { half(1) } else { 0 };
-            let bits = lo | hi << 32;
+            // With one table a half is one `vpshufb` a column, cheaper than the test's
+            // mispredictions: which halves are live changes with every stone a colour
+            // places, and the colours take turns, so the tests miss several times a
+            // generation. Computed anyway, a half of used stones gives no bits (their
+            // threshold). With two tables or more a half costs two or more lookups a
+            // column and the tests pay (docs/performance.md, "Session 40").
+            let bits = if NT == 1 {
+                half(0) | half(1) << 32
+            } else {
+                let lo = if cd.half_stones[0] & k.left != 0 { half(0) } else { 0 };
+                let hi = if cd.half_stones[1] & k.left != 0 { half(1) } else { 0 };
+                lo | hi << 32
+            };
             if MODE == ANY {
                 if bits != 0 {
                     return true;
