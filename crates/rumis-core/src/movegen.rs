@@ -1963,6 +1963,7 @@ mod x86 {
             threshold: threshold_table(input.left),
             lim_row: ChunkData::lim_row(input.first),
             left: input.left,
+            every_half: input.left.count_ones() >= EVERY_HALF_FROM,
         };
         let mut total = 0;
         let mut out = out;
@@ -1982,7 +1983,21 @@ mod x86 {
         threshold: __m256i,
         lim_row: usize,
         left: u16,
+        /// Whether the colour has [`EVERY_HALF_FROM`] stones or more left: then, with one
+        /// table, every half is computed instead of tested for live stones.
+        every_half: bool,
     }
+
+    /// With one table (a board of at most 16 columns, or Chullpa's two windows) a half
+    /// costs one `vpshufb` a column, less than the tests' mispredictions: which halves are
+    /// live changes with each stone a colour places, and the colours take turns, so the
+    /// tests miss several times a generation. While a colour has most of its stones, few
+    /// of its halves are dead and computing them all costs little; with few stones left
+    /// most are dead, and the tests pay again. From six stones (of 11) on, computing all
+    /// was 3-8 % faster on every such board (in-process A/B; compute all to the end: about
+    /// as fast, 14 % more instructions). With two tables or more a half costs two or more
+    /// lookups a column and the tests pay throughout (docs/performance.md, "Session 40").
+    const EVERY_HALF_FROM: u32 = 6;
 
     /// As [`range512`], 32 templates per instruction.
     #[inline]
@@ -2044,13 +2059,9 @@ mod x86 {
                 );
                 _mm256_movemask_epi8(ok) as u32 as u64
             };
-            // With one table a half is one `vpshufb` a column, cheaper than the test's
-            // mispredictions: which halves are live changes with every stone a colour
-            // places, and the colours take turns, so the tests miss several times a
-            // generation. Computed anyway, a half of used stones gives no bits (their
-            // threshold). With two tables or more a half costs two or more lookups a
-            // column and the tests pay (docs/performance.md, "Session 40").
-            let bits = if NT == 1 {
+            // See `Ctx256::every_half`. Computed anyway, a half of used stones gives no
+            // bits (their threshold).
+            let bits = if NT == 1 && k.every_half {
                 half(0) | half(1) << 32
             } else {
                 let lo = if cd.half_stones[0] & k.left != 0 { half(0) } else { 0 };
