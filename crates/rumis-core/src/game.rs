@@ -217,8 +217,23 @@ impl Game {
         Some(m)
     }
 
-    /// A colour leaves the game now (resigned, or its time ran out): out from here on
-    /// ([`Position::retire`]); `reason` is kept for the record's comment.
+    /// The game as it stood after its first `n` moves (all of them if `n` is more), the
+    /// colours that had left by then out: what a replay or an analysis shows at move `n`.
+    pub fn after(&self, n: usize) -> Game {
+        let n = n.min(self.moves.len());
+        Game {
+            site: self.site.clone(),
+            ruins: self.ruins.clone(),
+            moves: self.moves[..n].to_vec(),
+            positions: self.positions[..=n].to_vec(),
+            retirements: self.retirements.iter().filter(|r| r.after <= n).cloned().collect(),
+            tags: self.tags.clone(),
+        }
+    }
+
+    /// A colour leaves the game now (resigned, or its time ran out): it has forfeited
+    /// ([`Position::retire`], rules §5.1), and the game may end at once; `reason` is kept
+    /// for the record's comment.
     pub fn retire(&mut self, colour: Colour, reason: Option<&str>) -> Result<(), RetireError> {
         let site = self.site.clone();
         let pos = self.positions.last_mut().expect("a game always has a position");
@@ -248,9 +263,15 @@ impl Game {
         v
     }
 
-    /// The scores and winners (final once the game is over).
+    /// The scores, places and winners, forfeits ranked last (final once the game is over).
     pub fn outcome(&self) -> Outcome {
         self.position().outcome(&self.site)
+    }
+
+    /// The result with these players (0-based) counted as forfeited too
+    /// ([`Position::outcome_with`]).
+    pub fn outcome_with(&self, also_forfeited: &[usize]) -> Outcome {
+        self.position().outcome_with(&self.site, also_forfeited)
     }
 
     /// Plays uniformly random legal moves to the end.

@@ -47,7 +47,7 @@ pub use movegen::{CodePath, CodePathUnavailable, GenTables, MoveSet};
 pub use notation::MoveError;
 pub use perft::{perft, perft_divide, perft_with};
 pub use playout::{playout_scores, random_playout, random_playout_in_place, random_playout_with};
-pub use position::{Cube, Illegal, Outcome, Position, RetireError};
+pub use position::{places, Cube, Illegal, Outcome, Position, RetireError};
 pub use record::{Record, RecordError};
 pub use rng::Rng;
 pub use setup::{BoardSource, GameSetup, Ruins};

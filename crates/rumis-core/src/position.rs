@@ -194,6 +194,9 @@ pub struct Position {
     seat: u8,
     /// Colours out, one bit per colour index.
     out: u8,
+    /// Colours that forfeited (resigned, or ran out of time): out, and ranked below every
+    /// colour that did not (rules §5.1). One bit per colour index.
+    forfeited: u8,
     plies: u16,
     /// The Zobrist hash, kept up to date by each placement, unless `hash_stale`.
     hash: u64,
@@ -225,6 +228,7 @@ impl Position {
             cube_count: 0,
             seat: 0,
             out: 0,
+            forfeited: 0,
             plies: 0,
             hash: turn_key(0),
             hash_stale: false,
@@ -558,6 +562,7 @@ impl Position {
             cube_count,
             seat,
             out,
+            forfeited,
             plies,
             hash,
             hash_stale,
@@ -577,7 +582,7 @@ impl Position {
         }
         (self.left, self.ruins_left, self.used, self.placed) = (left, ruins_left, used, placed);
         (self.cube_count, self.seat, self.out, self.plies) = (cube_count, seat, out, plies);
-        (self.hash, self.hash_stale) = (hash, hash_stale);
+        (self.forfeited, self.hash, self.hash_stale) = (forfeited, hash, hash_stale);
     }
 
     /// Plays a placement known to be legal for the colour to move, then passes the turn to
@@ -713,10 +718,12 @@ impl Position {
         }
     }
 
-    /// A colour leaves the game now (it resigned or its time ran out): it is out from here
-    /// on, as if it had no placement (rules §5), and keeps its score with a point off per
-    /// stone it did not place. When it was to move, the turn passes on as after a
-    /// placement; nothing else changes, so the colour to move stays the same otherwise.
+    /// A colour leaves the game now (it resigned or its time ran out): it has *forfeited*
+    /// (rules §5.1). It is out from here on, as if it had no placement (rules §5), keeps
+    /// its score with a point off per stone it did not place, and ranks below every colour
+    /// that did not forfeit. When at most one player has not forfeited (a player forfeits
+    /// by any colour of theirs leaving), the game ends at once; otherwise, when it was to move, the turn passes on as
+    /// after a placement, and the colour to move stays the same if not.
     pub fn retire(&mut self, site: &Site, colour: Colour) -> Result<(), RetireError> {
         if self.is_over() {
             return Err(RetireError::GameOver);
@@ -729,12 +736,46 @@ impl Position {
         }
         let was_to_move = self.to_move(site) == Some(colour);
         self.out |= 1 << colour.index();
+        self.forfeited |= 1 << colour.index();
         self.hash ^= out_key(colour.index());
-        if was_to_move {
+        if self.only_one_player_stays(site) {
+            self.end_now();
+        } else if was_to_move {
             let next = (self.seat as usize + 1) % site.order.len();
             self.settle(site, next);
         }
         Ok(())
+    }
+
+    /// Whether at most one player has not forfeited (a player forfeits by any colour of
+    /// theirs leaving: rules §5.1).
+    fn only_one_player_stays(&self, site: &Site) -> bool {
+        let mut staying = [true; 4];
+        for &c in &site.order {
+            if let Some(p) = site.player_of(c).filter(|&p| p < 4) {
+                staying[p] &= !self.has_forfeited(c);
+            }
+        }
+        staying[..site.players().min(4)].iter().filter(|&&s| s).count() <= 1
+    }
+
+    /// Ends the game here: every colour is out, the turn at the first seat (as when the
+    /// game ends by itself).
+    fn end_now(&mut self) {
+        self.hash ^= turn_key(self.seat);
+        for k in 0..4 {
+            if self.out >> k & 1 == 0 {
+                self.out |= 1 << k;
+                self.hash ^= out_key(k);
+            }
+        }
+        self.seat = 0;
+        self.hash ^= turn_key(0);
+    }
+
+    /// Whether a colour forfeited the game (resigned, or ran out of time: rules §5.1).
+    pub fn has_forfeited(&self, c: Colour) -> bool {
+        self.forfeited >> c.index() & 1 == 1
     }
 
     /// Places a ruin stone (Ruinas, before the first move): rules 1-4, no contact.
@@ -1027,30 +1068,75 @@ impl Position {
     }
 
     /// The result: in the two-player four-colour game a player's score is its better
-    /// colour's; equal top scores share the win.
+    /// colour's; the players are ranked by score, equal scores sharing a place, below them
+    /// every player that forfeited (rules §5.1), sharing the last place; the winners are
+    /// the first place's players that did not forfeit.
     pub fn outcome(&self, site: &Site) -> Outcome {
+        self.outcome_with(site, &[])
+    }
+
+    /// The result as [`Position::outcome`], with the players in `also_forfeited` (0-based)
+    /// counted as forfeited too: an online game's seat whose player walked away and whose
+    /// colours the AI plays on (the server's rule, rules §5.1).
+    pub fn outcome_with(&self, site: &Site, also_forfeited: &[usize]) -> Outcome {
         let scores = self.scores(site);
-        let players: Vec<i32> = match site.variant {
-            Variant::TwoPlayerFourColors => (0..2)
-                .map(|p| {
-                    scores
-                        .iter()
-                        .filter(|(c, _)| site.player_of(*c) == Some(p))
-                        .map(|s| s.1)
-                        .max()
-                        .unwrap_or(0)
-                })
-                .collect(),
-            _ => scores.iter().map(|s| s.1).collect(),
+        let (players, forfeited): (Vec<i32>, Vec<usize>) = match site.variant {
+            Variant::TwoPlayerFourColors => {
+                let colours_of = |p: usize| scores.iter().filter(move |(c, _)| site.player_of(*c) == Some(p));
+                (
+                    (0..2).map(|p| colours_of(p).map(|s| s.1).max().unwrap_or(0)).collect(),
+                    // A player forfeits by a colour of theirs leaving (both leave together
+                    // when the player resigns or runs out of time).
+                    (0..2)
+                        .filter(|&p| colours_of(p).any(|(c, _)| self.has_forfeited(*c)))
+                        .collect(),
+                )
+            }
+            _ => (
+                scores.iter().map(|s| s.1).collect(),
+                (0..scores.len()).filter(|&i| self.has_forfeited(scores[i].0)).collect(),
+            ),
         };
-        let best = players.iter().copied().max().unwrap_or(0);
-        let winners = (0..players.len()).filter(|&p| players[p] == best).collect();
+        let mut forfeited: Vec<usize> = forfeited
+            .into_iter()
+            .chain(also_forfeited.iter().copied().filter(|&p| p < players.len()))
+            .collect();
+        forfeited.sort_unstable();
+        forfeited.dedup();
+        let places = places(&players, &forfeited);
+        let winners = (0..players.len())
+            .filter(|&p| places[p] == 1 && !forfeited.contains(&p))
+            .collect();
         Outcome {
             scores,
             players,
             winners,
+            forfeited,
+            places,
         }
     }
+}
+
+/// Each player's place (1 = first) from the players' scores, equal scores sharing a place
+/// (dense: 1, 1, 2); the players in `forfeited` come after all the others, sharing the last
+/// place (rules §5.1).
+pub fn places(scores: &[i32], forfeited: &[usize]) -> Vec<usize> {
+    let mut distinct: Vec<i32> = (0..scores.len())
+        .filter(|i| !forfeited.contains(i))
+        .map(|i| scores[i])
+        .collect();
+    distinct.sort_unstable_by(|a, b| b.cmp(a));
+    distinct.dedup();
+    let last = distinct.len() + 1;
+    (0..scores.len())
+        .map(|i| {
+            if forfeited.contains(&i) {
+                last
+            } else {
+                distinct.iter().position(|&s| s == scores[i]).map_or(last, |p| p + 1)
+            }
+        })
+        .collect()
 }
 
 /// Scores and winners of a position.
@@ -1061,8 +1147,14 @@ pub struct Outcome {
     pub scores: Vec<(Colour, i32)>,
     /// Each player's score (a colour's own, or the better of two colours).
     pub players: Vec<i32>,
-    /// The winning players (0-based), more than one for a shared win.
+    /// The winning players (0-based), more than one for a shared win; none when every
+    /// player forfeited.
     pub winners: Vec<usize>,
+    /// The players (0-based) that forfeited (rules §5.1), in order.
+    pub forfeited: Vec<usize>,
+    /// Each player's place, 1 = first: by score, equal scores sharing a place, the players
+    /// that forfeited after all the others ([`places`]).
+    pub places: Vec<usize>,
 }
 
 /// Equal positions: the same structure, stones, turn and colours out. The hash is left out:
@@ -1081,6 +1173,7 @@ impl PartialEq for Position {
             cube_count,
             seat,
             out,
+            forfeited,
             plies,
             hash: _,
             hash_stale: _,
@@ -1095,6 +1188,7 @@ impl PartialEq for Position {
             && *cube_count == other.cube_count
             && *seat == other.seat
             && *out == other.out
+            && *forfeited == other.forfeited
             && *plies == other.plies
     }
 }

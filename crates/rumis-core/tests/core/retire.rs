@@ -52,20 +52,22 @@ fn refusals_say_why_and_change_nothing() {
     assert_eq!(again.to_string(), "yellow is out already");
     assert_eq!(g.position(), &after);
     assert_eq!(g.retirements().len(), 1);
+    // Red leaves too: Green is the only player left, and the game ends at once (rules §5.1).
     g.retire(Colour::Red, None).unwrap();
-    g.retire(Colour::Green, None).unwrap();
     assert!(g.is_over());
+    assert_eq!(g.retire(Colour::Green, None), Err(RetireError::GameOver));
     assert_eq!(g.retire(Colour::Red, None), Err(RetireError::GameOver));
 }
 
 #[test]
 fn a_colour_that_left_keeps_its_tops_less_its_stones_left() {
-    let mut g = game("chullpa", 2, Variant::Standard);
+    let mut g = game("chullpa", 3, Variant::Standard);
     play_first(&mut g); // Red places a stone of 4 cubes on the board
     let red_tops = g.position().score(g.site(), Colour::Red) + 10;
     assert!(red_tops > 0);
     g.retire(Colour::Red, Some("resigned")).unwrap();
-    // Yellow plays on alone to the end.
+    assert!(!g.is_over(), "two players are left: they play on");
+    // Yellow and Green play on to the end.
     let mut rng = Rng::new(7);
     g.play_random(&mut rng);
     assert!(g.is_over());
@@ -75,28 +77,135 @@ fn a_colour_that_left_keeps_its_tops_less_its_stones_left() {
     assert!(red <= red_tops - 10, "{red}");
     assert!(red >= -10);
     assert_eq!(g.position().stones_placed(Colour::Red), 1);
-    // Every move after the retirement was Yellow's.
+    // Every move after the retirement was Yellow's or Green's.
     for i in 1..g.moves().len() {
-        assert_eq!(g.mover(i), Some(Colour::Yellow));
+        assert_ne!(g.mover(i), Some(Colour::Red));
     }
+    // Red forfeited: last, whatever the scores (rules §5.1).
+    assert_eq!(o.forfeited, vec![0]);
+    assert_eq!(o.places[0], *o.places.iter().max().unwrap());
+    assert!(o.places[0] >= 2);
+    assert!(!o.winners.contains(&0));
 }
 
+/// Rules §5.1: in a two-player game a resignation ends the game at once, and the other
+/// player wins even with the lower score; the colour to move or not, the same.
 #[test]
-fn the_two_player_four_colour_game_retires_one_colour_at_a_time() {
+fn a_two_player_resignation_ends_the_game_at_once() {
+    for (resigner, winner) in [(Colour::Red, 1), (Colour::Yellow, 0)] {
+        let mut g = game("chullpa", 2, Variant::Standard);
+        // Red leads: a stone on the board against Yellow's nothing.
+        play_first(&mut g);
+        assert_eq!(g.to_move(), Some(Colour::Yellow));
+        g.retire(resigner, Some("resigned")).unwrap();
+        assert!(g.is_over());
+        assert_eq!(g.to_move(), None);
+        assert!(g.legal_moves().is_empty());
+        let o = g.outcome();
+        assert_eq!(o.winners, vec![winner], "{o:?}");
+        assert_eq!(o.forfeited, vec![1 - winner]);
+        let mut places = vec![0, 0];
+        places[winner] = 1;
+        places[1 - winner] = 2;
+        assert_eq!(o.places, places);
+        assert_eq!(g.position().hash(), g.position().hash_from_scratch());
+        // The record reads back to the same result, and nothing can follow it.
+        let text = record::write(&g);
+        let back = read_game(&text).unwrap();
+        assert_eq!(back.outcome(), o);
+        let more = format!("{}\n2. L4@e1,e2,e3,f1\n", text.trim_end());
+        assert!(read_game(&more).is_err(), "{more}");
+    }
+    // Yellow ahead on the board, Yellow runs out of time: Red wins with the lower score.
+    let mut g = game("chullpa", 2, Variant::Standard);
+    let small = g
+        .legal_moves()
+        .into_iter()
+        .find(|&m| g.notation(m).starts_with("D2"))
+        .unwrap();
+    g.play(small).unwrap();
+    let big = g
+        .legal_moves()
+        .into_iter()
+        .find(|&m| g.notation(m).starts_with("L4"))
+        .unwrap();
+    g.play(big).unwrap();
+    let score = |g: &Game, c| g.position().score(g.site(), c);
+    assert!(score(&g, Colour::Yellow) > score(&g, Colour::Red));
+    g.retire(Colour::Yellow, Some("time")).unwrap();
+    assert_eq!(g.outcome().winners, vec![0]);
+}
+
+/// Rules §5.1 with three players: one forfeit leaves two to play on; a second ends it,
+/// and the one left wins whatever the scores.
+#[test]
+fn three_players_play_on_after_one_forfeit_and_stop_after_two() {
+    let mut g = game("pisac", 3, Variant::Standard);
+    for _ in 0..3 {
+        play_first(&mut g);
+    }
+    g.retire(Colour::Yellow, Some("resigned")).unwrap();
+    assert!(!g.is_over());
+    assert_eq!(g.to_move(), Some(Colour::Red));
+    play_first(&mut g);
+    assert_eq!(g.to_move(), Some(Colour::Green), "Yellow is skipped");
+    g.retire(Colour::Green, Some("time")).unwrap();
+    assert!(g.is_over());
+    let o = g.outcome();
+    assert_eq!(o.winners, vec![0]);
+    assert_eq!(o.forfeited, vec![1, 2]);
+    assert_eq!(o.places, vec![1, 2, 2]);
+}
+
+/// The places: by score, ties sharing a place (dense), forfeits after all the others.
+#[test]
+fn places_share_ties_and_put_forfeits_last() {
+    use rumis_core::places;
+    assert_eq!(places(&[7, 5, 7, 3], &[]), vec![1, 2, 1, 3]);
+    assert_eq!(places(&[9, 5, 7], &[0]), vec![3, 2, 1]);
+    assert_eq!(places(&[4, 4], &[]), vec![1, 1]);
+    assert_eq!(places(&[9, 5, 7, 2], &[0, 2]), vec![3, 1, 3, 2]);
+    // Two tie for first, the forfeit is the next place, not the third (scores 4, 10, 4
+    // with the middle seat forfeited).
+    assert_eq!(places(&[4, 10, 4], &[1]), vec![1, 2, 1]);
+    assert_eq!(places(&[4, 10], &[0, 1]), vec![1, 1]);
+}
+
+/// A player counted as forfeited from outside the core (the server's seat the AI plays on
+/// after its player walked away) ranks last as a resignation does.
+#[test]
+fn an_outcome_counts_players_forfeited_from_outside() {
+    let mut g = game("chullpa", 3, Variant::Standard);
+    g.play_random(&mut Rng::new(5));
+    let plain = g.outcome();
+    let best = plain.winners[0];
+    let o = g.outcome_with(&[best, 7]);
+    assert_eq!(o.forfeited, vec![best], "a player not in the game is ignored");
+    assert_eq!(o.places[best], *o.places.iter().max().unwrap());
+    assert!(o.places[best] > 1);
+    assert!(!o.winners.contains(&best));
+    assert!(!o.winners.is_empty());
+    assert_eq!(o.scores, plain.scores, "the scores are still shown");
+}
+
+/// In the two-player four-colour game a player forfeits by a colour of theirs leaving:
+/// the game ends at once, the other player the winner.
+#[test]
+fn the_two_player_four_colour_game_ends_when_a_player_leaves() {
     let mut g = game("chullpa", 2, Variant::TwoPlayerFourColors);
     let order = g.site().order().to_vec();
-    // A player resigning is both its colours leaving.
     let p0: Vec<Colour> = order
         .iter()
         .copied()
         .filter(|&c| g.site().player_of(c) == Some(0))
         .collect();
     assert_eq!(p0.len(), 2);
-    for &c in &p0 {
-        g.retire(c, Some("resigned")).unwrap();
-    }
-    let to_move = g.to_move().unwrap();
-    assert_eq!(g.site().player_of(to_move), Some(1));
+    play_first(&mut g);
+    g.retire(p0[0], Some("resigned")).unwrap();
+    assert!(g.is_over());
+    assert_eq!(g.retire(p0[1], Some("resigned")), Err(RetireError::GameOver));
+    let o = g.outcome();
+    assert_eq!((o.winners, o.forfeited, o.places), (vec![1], vec![0], vec![2, 1]));
 }
 
 #[test]
@@ -186,30 +295,36 @@ fn a_record_shows_where_a_colour_left() {
     g.retire(Colour::Yellow, Some("time")).unwrap();
     let text = record::write(&g);
     assert!(text.contains("1. ") && text.contains(" Y:out {time}"), "{text}");
-    // Red plays alone to the end; the record's Result is checked on reading.
-    g.play_random(&mut Rng::new(3));
-    let text = record::write(&g);
+    // The game ended there (rules §5.1); the record's Result is checked on reading.
     assert!(text.contains("[Result"), "{text}");
     read_game(&text).unwrap();
     // A leaving written without a reason, in lower case, reads too.
-    let head = "[Board \"Chullpa\"]\n[Players \"2\"]\n\n";
+    let head = "[Board \"Chullpa\"]\n[Players \"3\"]\n\n";
     let g = read_game(&format!("{head}1. L4@a1,a2,a3,b1 y:OUT\n")).unwrap();
     assert_eq!(g.retirements()[0].colour, Colour::Yellow);
     assert_eq!(g.retirements()[0].reason, None);
-    assert_eq!(g.to_move(), Some(Colour::Red));
+    assert_eq!(g.to_move(), Some(Colour::Green));
 }
 
 #[test]
 fn bad_leavings_are_refused_with_the_move_and_the_reason() {
     let head = "[Board \"Chullpa\"]\n[Players \"2\"]\n\n";
-    let cases: [(&str, &[&str]); 6] = [
+    let cases: [(&str, &[&str]); 7] = [
         ("1. L4@a1,a2,a3,b1 Y:gone", &["neither a placement nor", "Y:out"]),
         ("1. L4@a1,a2,a3,b1 Q:out", &["'Q' is not a colour"]),
         ("1. L4@a1,a2,a3,b1 :out", &["is not a colour"]),
         ("1. L4@a1,a2,a3,b1 G:out", &["green does not play in this game"]),
-        ("Y:out Y:out", &["yellow is out already"]),
+        ("Y:out Y:out", &["after the end of the game"]),
         ("R:out Y:out R:out", &["after the end of the game"]),
+        // A 2-player game ends with a resignation: no move after it (rules §5.1).
+        (
+            "1. L4@a1,a2,a3,b1 Y:out 2. L4@e1,e2,e3,f1",
+            &["after the end of the game"],
+        ),
     ];
+    let three = "[Board \"Chullpa\"]\n[Players \"3\"]\n\n";
+    let e = read_game(&format!("{three}Y:out Y:out\n")).map(|_| ()).unwrap_err();
+    assert!(e.message.contains("yellow is out already"), "{e}");
     for (moves, words) in cases {
         let text = format!("{head}{moves}\n");
         let e = read_game(&text).map(|_| ()).unwrap_err();
