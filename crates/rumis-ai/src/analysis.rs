@@ -1,7 +1,7 @@
 //! Analysis of a game: every colour's win estimate at every position, from a search of each
 //! (the rewards themselves once the game is over), and how much each move lost its mover.
 
-use rumis_core::{Colour, Game, Move, Variant};
+use rumis_core::{Colour, Game, Move};
 
 use crate::mcts::Mcts;
 use crate::reward::rewards;
@@ -36,25 +36,20 @@ impl Analysis {
     }
 }
 
-/// Replays `game` from its start (its ruins included), searching every position with
-/// `mcts`. An error only if the game's own moves do not replay.
+/// Searches every position of `game` with `mcts`, from its start (after its ruins) to
+/// after its last move, each as it stood then: a colour that had left (resigned, ran out
+/// of time) is out from its leaving on (rules §5.1), as the record says. An error only if
+/// a move has no mover.
 pub fn analyse(game: &Game, mcts: &mut Mcts) -> Result<Analysis, String> {
     let site = game.site_arc().clone();
-    let mut replay = if site.variant() == Variant::Ruinas {
-        Game::with_ruins(site.clone(), game.ruins()).map_err(|e| e.1.to_string())?
-    } else {
-        Game::new(site.clone())
-    };
     let mut estimates = Vec::with_capacity(game.moves().len() + 1);
     for i in 0..=game.moves().len() {
-        let est = match mcts.search(&replay) {
+        let then = game.after(i);
+        let est = match mcts.search(&then) {
             Some(r) => r.estimates,
-            None => rewards(&site, replay.position()),
+            None => rewards(&site, then.position()),
         };
         estimates.push(est);
-        if let Some(&m) = game.moves().get(i) {
-            replay.play(m).map_err(|e| e.to_string())?;
-        }
     }
     let mut losses = Vec::with_capacity(game.moves().len());
     for (i, &m) in game.moves().iter().enumerate() {
@@ -74,7 +69,7 @@ pub fn analyse(game: &Game, mcts: &mut Mcts) -> Result<Analysis, String> {
 mod tests {
     use super::*;
     use crate::MctsConfig;
-    use rumis_core::{Board, Rng, Site};
+    use rumis_core::{Board, Rng, Site, Variant};
     use std::sync::Arc;
 
     #[test]
@@ -112,5 +107,39 @@ mod tests {
             ..MctsConfig::default()
         });
         assert_eq!(analyse(&game, &mut again).unwrap(), a);
+    }
+
+    /// A colour that resigned is out from there on in the analysis too: the moves after its
+    /// leaving replay as the others' (before, the analysis replayed them as if it were
+    /// still to move, and failed: "the stone must touch a yellow cube"). Its final estimate
+    /// is the last place's, whatever its score (rules §5.1).
+    #[test]
+    fn a_game_with_a_resignation() {
+        let board = Board::builtin("chullpa").unwrap().clone();
+        let site = Arc::new(Site::new(board, 3, Variant::Standard, None).unwrap());
+        let mut game = Game::new(site.clone());
+        let mut rng = Rng::new(9);
+        for _ in 0..3 {
+            let moves = game.legal_moves();
+            game.play(moves[rng.below(moves.len())]).unwrap();
+        }
+        game.retire(Colour::Yellow, Some("resigned")).unwrap();
+        game.play_random(&mut rng);
+        assert!(game.moves().len() > 4);
+        let mut mcts = Mcts::new(MctsConfig {
+            simulations: Some(30),
+            ..MctsConfig::default()
+        });
+        let a = analyse(&game, &mut mcts).unwrap();
+        assert_eq!(a.estimates.len(), game.moves().len() + 1);
+        for l in &a.losses {
+            assert_eq!(Some(l.colour), game.mover(l.index));
+            if l.index >= 3 {
+                assert_ne!(l.colour, Colour::Yellow);
+            }
+        }
+        let last = a.estimates.last().unwrap();
+        assert!(last[Colour::Yellow.index()] < last[Colour::Red.index()]);
+        assert!(last[Colour::Yellow.index()] < last[Colour::Green.index()]);
     }
 }

@@ -3,6 +3,9 @@
 
 use rumis_core::{Position, Site};
 
+/// The score a player that forfeited counts with: below every score a game can give.
+const FORFEITED: i32 = i32::MIN / 4;
+
 /// The reward of each colour (by colour index) at the end of a game.
 pub fn rewards(site: &Site, pos: &Position) -> [f32; 4] {
     // The sides are the players: one colour each, or two in the two-player four-colour
@@ -13,6 +16,15 @@ pub fn rewards(site: &Site, pos: &Position) -> [f32; 4] {
     for &c in site.order() {
         if let Some(p) = site.player_of(c) {
             by_player[p] = by_player[p].max(colours[c.index()]);
+        }
+    }
+    // A player that forfeited (rules §5.1) ranks below every other, whatever its score:
+    // it scores below any real score (a quarter of i32's range, so no difference wraps).
+    for &c in site.order() {
+        if pos.has_forfeited(c) {
+            if let Some(p) = site.player_of(c) {
+                by_player[p] = FORFEITED;
+            }
         }
     }
     let players = &by_player[..site.players().min(4)];
