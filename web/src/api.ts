@@ -114,6 +114,10 @@ export interface GameState {
   colours: ColourState[];
   players: number[];
   winners: number[] | null;
+  /** Once over, each player's place (1 = first), the players that forfeited last (rules §5.1). */
+  places?: number[] | null;
+  /** The players that forfeited (resigned, or ran out of time under the "out" rule). */
+  forfeited?: number[];
   moves: MoveInfo[];
   legal_moves: string[];
   last_move?: (MoveInfo & { cubes: Xyz[] }) | null;
@@ -351,6 +355,8 @@ export type GameEvent =
       after_move: number;
       scores: { colour: Letter; score: number }[];
       winners: number[];
+      places?: number[];
+      forfeited?: number[];
     }
   | { type: "ai_thinking"; game: string; colour: Letter; move_number: number; level: number }
   | { type: "undo"; game: string; removed: number[]; move_number: number; to_move: Letter | null }

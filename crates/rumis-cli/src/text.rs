@@ -172,7 +172,8 @@ fn colours(cs: &[Colour]) -> String {
     cs.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" ")
 }
 
-/// One line per colour in order of play, then the winner once the game is over.
+/// One line per colour in order of play, a line per colour that forfeited, then the
+/// winner once the game is over.
 pub fn score(game: &Game) -> String {
     let site = game.site();
     let outcome = game.outcome();
@@ -186,6 +187,11 @@ pub fn score(game: &Game) -> String {
                 outcome.players[p]
             ));
         }
+    }
+    // Forfeits (rules §5.1): who left, when and why; they rank last whatever the scores.
+    for r in game.retirements() {
+        let why = r.reason.as_deref().unwrap_or("left");
+        lines.push(format!("forfeited: {} ({why} after move {})", r.colour, r.after));
     }
     if game.is_over() {
         let winners: Vec<String> = match site.variant() {

@@ -476,7 +476,8 @@ struct HintRequest {
     level: Option<i64>,
 }
 
-/// A hint for the colour to move: anyone who may read the game may ask.
+/// A hint for the colour to move: anyone who may read the game may ask, except while people
+/// play it against each other (fair play: `Loaded::may_search`).
 async fn hint(
     State(app): Shared,
     Path(id): Path<String>,
@@ -491,6 +492,7 @@ async fn hint(
     };
     let level = search::hint_level(req.level)?;
     let loaded = app.games.load(&id).await?;
+    loaded.may_search()?;
     let seed = ai::seed(&id, loaded.move_number());
     Ok(Json(search::hint(&app.searches, loaded.game, level, seed).await?))
 }
@@ -499,6 +501,7 @@ async fn hint(
 async fn analysis(State(app): Shared, Path(id): Path<String>) -> Result<Json<wire::Analysis>, ApiError> {
     check_id(&id)?;
     let loaded = app.games.load(&id).await?;
+    loaded.may_search()?;
     let answer = search::analysis(&app.searches, &id, loaded.game).await?;
     Ok(Json((*answer).clone()))
 }

@@ -44,6 +44,9 @@ pub enum GameError {
     IllegalMove(String),
     #[error("undo is only for hot-seat games, where one token holds every human seat")]
     UndoNotAllowed,
+    /// A hint or an analysis of a game people play against each other, while it goes on.
+    #[error("hints and analysis wait for the end of a game between people (fair play); ask again when it is over")]
+    FairPlay,
     #[error("no human move to take back")]
     NothingToUndo,
     #[error("{0}")]
@@ -125,6 +128,7 @@ impl From<GameError> for ApiError {
             GameError::MalformedMove(_) => ApiError::bad_request("malformed_move", reason),
             GameError::IllegalMove(_) => ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "illegal_move", reason),
             GameError::UndoNotAllowed => ApiError::new(StatusCode::FORBIDDEN, "undo_not_allowed", reason),
+            GameError::FairPlay => ApiError::new(StatusCode::FORBIDDEN, "fair_play", reason),
             GameError::NothingToUndo => ApiError::conflict("nothing_to_undo", reason),
             GameError::NotDeletable(_) => ApiError::conflict("not_deletable", reason),
             GameError::TooManyAiGames(_) => {

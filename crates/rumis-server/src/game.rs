@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use rumis_core::{BoardSource, Colour, Game, GameSetup, MoveError, Ruins, SetupError, Site, Variant};
+use rumis_core::{BoardSource, Colour, Game, GameSetup, MoveError, Outcome, Ruins, SetupError, Site, Variant};
 use sha2::{Digest, Sha256};
 
 use crate::clock::Clock;
@@ -53,6 +53,50 @@ impl Loaded {
     /// The seat to move, if the game is not over.
     pub fn seat_to_move(&self) -> Option<&Seat> {
         self.seat_of(self.game.to_move()?)
+    }
+
+    /// The seats whose player walked away (left, or ran out of time under "the AI takes
+    /// over"): the AI plays them on, and they have forfeited (rules §5.1). An AI seat that
+    /// still holds a token's hash is one; a seat that was the AI's from the start never had
+    /// one.
+    pub(crate) fn walked_away(&self) -> Vec<usize> {
+        self.seats
+            .iter()
+            .filter(|s| s.kind == SeatKind::Ai && !s.token_hash.is_empty())
+            .map(|s| s.seat)
+            .collect()
+    }
+
+    /// The result as the game page, the events and the ratings all state it: the core's
+    /// outcome, the seats that walked away counted as forfeited (rules §5.1).
+    pub(crate) fn outcome(&self) -> Outcome {
+        self.game.outcome_with(&self.walked_away())
+    }
+
+    /// The people who play this game: one per token among its human seats (a hot-seat
+    /// game's one token is one table), and one per human seat still waiting for a player.
+    fn people(&self) -> usize {
+        let mut tokens: Vec<&str> = Vec::new();
+        let mut waiting = 0;
+        for s in self.seats.iter().filter(|s| s.kind == SeatKind::Human) {
+            if s.token_hash.is_empty() {
+                waiting += 1;
+            } else if !tokens.contains(&s.token_hash.as_str()) {
+                tokens.push(&s.token_hash);
+            }
+        }
+        tokens.len() + waiting
+    }
+
+    /// Fair play: a hint or an analysis of a game is refused, to its players and its
+    /// spectators alike, while people play it against each other (more than one person),
+    /// and allowed once it is over; a game against the AI alone keeps them.
+    pub(crate) fn may_search(&self) -> Result<(), GameError> {
+        let over = self.game.is_over() || self.status != "open";
+        if !over && self.people() > 1 {
+            return Err(GameError::FairPlay);
+        }
+        Ok(())
     }
 
     pub fn has_human(&self) -> bool {
@@ -283,11 +327,13 @@ pub(crate) fn authorise(loaded: &Loaded, token: Option<&str>) -> Result<Vec<usiz
 
 /// Plays `text` for the colour to move (checked by the core); the acknowledgement, and the
 /// events it makes.
+/// `walked_away`: the seats counted as forfeited in the result ([`Loaded::walked_away`]).
 pub(crate) fn play(
     game: &mut Game,
     id: &str,
     text: &str,
     by: SeatKind,
+    walked_away: &[usize],
 ) -> Result<(wire::MoveAck, Vec<Event>), GameError> {
     let number = game.moves().len() as i64 + 1;
     let colour = game.to_move().ok_or(GameError::GameOver)?;
@@ -344,24 +390,8 @@ pub(crate) fn play(
         ));
     }
     if game.is_over() {
-        let outcome = game.outcome();
-        events.push(event(
-            id,
-            Some(number),
-            GameEvent::GameOver {
-                game: id.into(),
-                after_move: number,
-                scores: outcome
-                    .scores
-                    .iter()
-                    .map(|(c, s)| wire::Score {
-                        colour: c.to_string(),
-                        score: *s,
-                    })
-                    .collect(),
-                winners: outcome.winners,
-            },
-        ));
+        let outcome = game.outcome_with(walked_away);
+        events.push(event(id, Some(number), wire::game::game_over(id, number, outcome)));
     }
     Ok((ack, events))
 }
@@ -385,6 +415,6 @@ pub(crate) fn repeated(loaded: &Loaded, held: &[usize], number: i64, text: &str)
     if !held.contains(&seat.seat) {
         return None;
     }
-    let (ack, _) = play(&mut game, &loaded.id, text, seat.kind).ok()?;
+    let (ack, _) = play(&mut game, &loaded.id, text, seat.kind, &loaded.walked_away()).ok()?;
     (ack.placement == stored.placement).then_some(ack)
 }

@@ -1,6 +1,6 @@
 //! Ratings: Weng-Lin (the `skillratings` crate), which rates a free-for-all from its
-//! ranking — each seat is a team of one, the places come from the players' final scores
-//! (ties share a place), and a seat that forfeited (timeout, resign) is last. Pure
+//! ranking — each seat is a team of one, the places are the game's result (the core's
+//! `Outcome::places`: by score, ties sharing a place, a seat that forfeited last). Pure
 //! arithmetic; the lobby service (`service/lobby.rs`) reads and writes the ratings.
 //!
 //! **The scale.** A player's Weng-Lin `mu` is shown as `1500 + (mu - 25) * ELO_PER_MU`,
@@ -52,25 +52,6 @@ pub fn ai_rating(level: u8) -> (f64, f64) {
     (START.0 + (elo - 1500.0) / elo_per_mu(), AI_UNCERTAINTY)
 }
 
-/// Each seat's place (1 = first) from the players' final scores, ties sharing a place
-/// (dense: 1, 1, 2); the seats in `forfeited` are last, sharing the last place.
-pub fn places(scores: &[i32], forfeited: &[usize]) -> Vec<usize> {
-    let playing: Vec<usize> = (0..scores.len()).filter(|i| !forfeited.contains(i)).collect();
-    let mut distinct: Vec<i32> = playing.iter().map(|&i| scores[i]).collect();
-    distinct.sort_unstable_by(|a, b| b.cmp(a));
-    distinct.dedup();
-    let last = distinct.len() + 1;
-    (0..scores.len())
-        .map(|i| {
-            if forfeited.contains(&i) {
-                last
-            } else {
-                distinct.iter().position(|&s| s == scores[i]).map_or(last, |p| p + 1)
-            }
-        })
-        .collect()
-}
-
 /// The ratings after a game: `ratings[i]` is seat i's (mu, sigma) before, `places[i]` its
 /// place.
 pub fn update(ratings: &[(f64, f64)], places: &[usize]) -> Vec<(f64, f64)> {
@@ -93,17 +74,6 @@ pub fn update(ratings: &[(f64, f64)], places: &[usize]) -> Vec<(f64, f64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn places_share_ties_and_put_forfeits_last() {
-        assert_eq!(places(&[7, 5, 7, 3], &[]), vec![1, 2, 1, 3]);
-        assert_eq!(places(&[9, 5, 7], &[0]), vec![3, 2, 1]);
-        assert_eq!(places(&[4, 4], &[]), vec![1, 1]);
-        assert_eq!(places(&[9, 5, 7, 2], &[0, 2]), vec![3, 1, 3, 2]);
-        // Two tie for first, the forfeit is the next place, not the third (the three-player
-        // browser test of CI stop 25: scores 1, 12, 1 with the middle seat forfeited).
-        assert_eq!(places(&[4, 10, 4], &[1]), vec![1, 2, 1]);
-    }
 
     /// Two new players: the winner gains what the loser loses; a draw moves neither mu.
     #[test]

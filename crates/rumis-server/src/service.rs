@@ -447,7 +447,8 @@ impl Games {
             return Err(GameError::TimeRanOut);
         }
         let colour = loaded.game.to_move().ok_or(GameError::GameOver)?;
-        let (ack, mut events) = play(&mut loaded.game, id, text, seat.kind)?;
+        let walked_away = loaded.walked_away();
+        let (ack, mut events) = play(&mut loaded.game, id, text, seat.kind, &walked_away)?;
         Store::insert_move(&mut w.tx, id, number, &ack.placement, colour, now).await?;
         let progress = loaded.progress();
         Store::set_progress(&mut w.tx, id, &progress).await?;

@@ -50,6 +50,7 @@ pub fn state(l: &Loaded, at: Option<usize>) -> wire::State {
         move_times: l.moves.iter().map(|m| m.created).collect(),
         clock: clock_of(l),
         board_file: l.setup.board_file.clone(),
+        walked_away: l.walked_away(),
     };
     rumis_wire::game::state(&l.game, at, frame)
 }

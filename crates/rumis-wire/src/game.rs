@@ -8,8 +8,8 @@ use rumis_core::{Colour, Cube, Game, Outcome};
 
 use crate::boards::{cubes_of, placement_on};
 use crate::{
-    ClockInfo, ColourInfo, ColumnInfo, LastMove, LeftInfo, MoveInfo, Placements, PositionInfo, SeatInfo, SiteInfo,
-    State,
+    ClockInfo, ColourInfo, ColumnInfo, GameEvent, LastMove, LeftInfo, MoveInfo, Placements, PositionInfo, Score,
+    SeatInfo, SiteInfo, State,
 };
 
 /// What a state says beyond the game itself: who plays it, and when.
@@ -26,17 +26,34 @@ pub struct Frame {
     pub clock: Option<ClockInfo>,
     /// A board of one's own: its file, as the game was created with it.
     pub board_file: Option<String>,
+    /// The seats counted as forfeited besides those whose colours left the game: online,
+    /// those whose player walked away and whose colours the AI plays on (rules §5.1).
+    pub walked_away: Vec<usize>,
+}
+
+/// The `game_over` event of a game that has ended after `after_move` moves: its scores
+/// and result as the core's outcome ranks them (forfeits last, rules §5.1).
+pub fn game_over(id: &str, after_move: i64, outcome: Outcome) -> GameEvent {
+    GameEvent::GameOver {
+        game: id.into(),
+        after_move,
+        scores: outcome
+            .scores
+            .iter()
+            .map(|(c, s)| Score {
+                colour: c.to_string(),
+                score: *s,
+            })
+            .collect(),
+        winners: outcome.winners,
+        places: outcome.places,
+        forfeited: outcome.forfeited,
+    }
 }
 
 /// The game after its first `at` moves (all of them when `None`, or when `at` is more).
 pub fn game_at(game: &Game, at: Option<usize>) -> Game {
-    let played = game.moves().len();
-    let shown = at.unwrap_or(played).min(played);
-    let mut game = game.clone();
-    while game.moves().len() > shown {
-        game.undo();
-    }
-    game
+    game.after(at.unwrap_or(usize::MAX))
 }
 
 /// The colours that passed right after move `i` (from 0) under the pass rule (rules §6):
@@ -123,7 +140,9 @@ pub fn state(whole: &Game, at: Option<usize>, frame: Frame) -> State {
         scores,
         players,
         winners,
-    } = game.outcome();
+        forfeited,
+        places,
+    } = game.outcome_with(&frame.walked_away);
     let over = game.is_over();
     let colours = site
         .order()
@@ -180,6 +199,8 @@ pub fn state(whole: &Game, at: Option<usize>, frame: Frame) -> State {
         colours,
         players,
         winners: over.then_some(winners),
+        places: over.then_some(places),
+        forfeited,
         moves,
         last_move: last_move(&game),
         legal_moves: game.legal_notations(),

@@ -100,6 +100,12 @@ pub enum GameEvent {
         after_move: i64,
         scores: Vec<Score>,
         winners: Vec<usize>,
+        /// Each player's place, 1 = first, the players that forfeited last (rules §5.1).
+        #[serde(default)]
+        places: Vec<usize>,
+        /// The players (seats) that forfeited: resigned, or ran out of time (rules §5.1).
+        #[serde(default)]
+        forfeited: Vec<usize>,
     },
     Undo {
         game: String,
@@ -142,7 +148,8 @@ pub enum GameEvent {
     /// The clocks after a change (a move, a timeout, a resignation): each seat's time left
     /// at the server's `now`, and whose time runs.
     Clock { game: String, clock: ClockInfo },
-    /// A seat resigned: its colours are out (rules §5); the game goes on for the others.
+    /// A seat resigned: it has forfeited (rules §5.1), its colours are out; the game goes
+    /// on for the others, or ends at once (`game_over`) when one player is left.
     Resigned {
         game: String,
         seat: usize,
@@ -366,6 +373,12 @@ pub struct State {
     pub colours: Vec<ColourInfo>,
     pub players: Vec<i32>,
     pub winners: Option<Vec<usize>>,
+    /// Once the game is over, each player's place (1 = first): by score, the players that
+    /// forfeited last (rules §5.1).
+    pub places: Option<Vec<usize>>,
+    /// The players (seats) that forfeited so far: resigned, or ran out of time under the
+    /// "out" rule (rules §5.1).
+    pub forfeited: Vec<usize>,
     pub moves: Vec<MoveInfo>,
     pub last_move: Option<LastMove>,
     pub legal_moves: Vec<String>,

@@ -160,7 +160,7 @@ class LocalBackend implements GameBackend {
     if (p.over) {
       const s = await this.state(g.id);
       const scores = s.colours.map((c) => ({ colour: c.colour, score: c.score ?? 0 }));
-      this.emit(g.id, { type: "game_over", game: g.id, after_move: p.number, scores, winners: s.winners ?? [] });
+      this.emit(g.id, { type: "game_over", game: g.id, after_move: p.number, scores, winners: s.winners ?? [], places: s.places ?? [], forfeited: s.forfeited ?? [] });
     }
     return p;
   }

@@ -590,6 +590,47 @@ fn analyze_prints_every_move_and_the_worst() {
     assert_eq!(ok(&["analyze", "--record", rec, "--simulations", "100"]), out);
 }
 
+/// A record where a colour resigned and the others played on (rules §5.1): `analyze` reads
+/// it (it failed: it replayed the moves after `Y:out` as Yellow's), and `score` names the
+/// forfeit and ranks it last.
+#[test]
+fn analyze_and_score_read_a_resignation() {
+    let dir = crate::scratch().join(format!("rumis-cli-forfeit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let site = std::sync::Arc::new(
+        rumis_core::Site::new(
+            rumis_core::Board::builtin("chullpa").unwrap().clone(),
+            3,
+            rumis_core::Variant::Standard,
+            None,
+        )
+        .unwrap(),
+    );
+    let mut game = rumis_core::Game::new(site);
+    let mut rng = rumis_core::Rng::new(4);
+    for _ in 0..3 {
+        let m = game.legal_moves()[0];
+        game.play(m).unwrap();
+    }
+    game.retire(rumis_core::Colour::Yellow, Some("resigned")).unwrap();
+    game.play_random(&mut rng);
+    let rec = dir.join("forfeit.txt");
+    std::fs::write(&rec, rumis_core::record::write(&game)).unwrap();
+    let rec = rec.to_str().unwrap();
+    let out = ok(&["analyze", "--record", rec, "--simulations", "30"]);
+    assert_eq!(
+        out.lines()
+            .filter(|l| l.trim_start().starts_with(char::is_numeric))
+            .count(),
+        game.moves().len(),
+        "{out}"
+    );
+    let score = ok(&["score", "--record", rec]);
+    assert!(score.contains("forfeited: Y (resigned after move 3)"), "{score}");
+    let winner = score.lines().last().unwrap();
+    assert!(winner.starts_with("winner: ") && !winner.contains('Y'), "{score}");
+}
+
 /// The solver's bench figures: checked counts, timed, and no move-generator code path (the
 /// solver does not use one).
 #[test]

@@ -76,6 +76,11 @@ async fn retire(
     let after = loaded.game.moves().len() as i64;
     let mut events = Vec::new();
     for &c in colours {
+        // The first colour's leaving may end the game at once (rules §5.1: one player is
+        // left); the seat's other colour then has nothing to leave.
+        if loaded.game.is_over() {
+            break;
+        }
         loaded
             .game
             .retire(c, Some(reason))
@@ -92,24 +97,7 @@ async fn retire(
         ));
     }
     if loaded.game.is_over() {
-        let outcome = loaded.game.outcome();
-        events.push(event(
-            &id,
-            None,
-            GameEvent::GameOver {
-                game: id.clone(),
-                after_move: after,
-                scores: outcome
-                    .scores
-                    .iter()
-                    .map(|(c, s)| wire::Score {
-                        colour: c.to_string(),
-                        score: *s,
-                    })
-                    .collect(),
-                winners: outcome.winners,
-            },
-        ));
+        events.push(event(&id, None, wire::game::game_over(&id, after, loaded.outcome())));
     }
     Ok(events)
 }

@@ -36,15 +36,6 @@ pub struct SeatPlayer {
     pub remaining_ms: i64,
 }
 
-impl SeatPlayer {
-    /// The AI took this seat over from the human who held it (they left, or ran out of time
-    /// under "the AI takes over"): an AI seat that still has a token's hash. A seat that was
-    /// the AI's from the start, or that quick play gave the AI, never had one.
-    pub fn taken_over(&self) -> bool {
-        self.kind == SeatKind::Ai && self.taken
-    }
-}
-
 /// A game's lobby row.
 #[derive(Clone, Debug, Default)]
 pub struct LobbyRow {

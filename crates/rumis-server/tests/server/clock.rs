@@ -8,7 +8,7 @@ use crate::common;
 on_both_databases!(
     bad_clocks_are_refused_and_create_nothing,
     a_clock_runs_only_for_the_seat_to_move,
-    a_timeout_puts_the_seat_out_and_the_others_finish,
+    a_timeout_under_out_forfeits_and_ends_a_two_player_game,
     a_timeout_gives_the_seat_to_the_ai,
     resign_at_any_turn_and_again,
     leave_gives_the_seat_to_the_ai,
@@ -139,7 +139,7 @@ async fn a_clock_runs_only_for_the_seat_to_move(db: String) {
     server.stop().await;
 }
 
-async fn a_timeout_puts_the_seat_out_and_the_others_finish(db: String) {
+async fn a_timeout_under_out_forfeits_and_ends_a_two_player_game(db: String) {
     let server = start(config(&db)).await;
     let addr = server.addr;
     // Red has 6 s and moves at once (gaining 5 s a move); Yellow then lets its 6 s run out.
@@ -169,28 +169,42 @@ async fn a_timeout_puts_the_seat_out_and_the_others_finish(db: String) {
         json!([{ "colour": "Y", "after_move": 1, "reason": "time" }])
     );
     assert!(st["colours"][1]["out"].as_bool().unwrap());
-    assert_eq!(st["to_move"], "R");
-    // A late move by Yellow is refused: it is not Yellow's turn any more.
+    // Yellow forfeited (rules §5.1): with nobody left against Red, the game ended there,
+    // and Red wins, whatever the scores.
+    assert_eq!(st["over"], true, "{st}");
+    assert_eq!(st["status"], "finished", "{st}");
+    assert_eq!(st["to_move"], Value::Null);
+    assert_eq!(
+        (st["winners"].clone(), st["places"].clone(), st["forfeited"].clone()),
+        (json!([0]), json!([1, 2]), json!([1])),
+        "{st}"
+    );
+    let over = next_of(&mut ws, "game_over").await;
+    assert_eq!(
+        (
+            over["winners"].clone(),
+            over["places"].clone(),
+            over["forfeited"].clone()
+        ),
+        (json!([0]), json!([1, 2]), json!([1])),
+        "{over}"
+    );
+    // A late move by Yellow is refused: the game is over.
     let r = play(addr, &id, t[1].as_deref(), "L4@c1,c2,c3,d1", 2).await;
-    assert_eq!(r.status, 409, "{}", r.text());
-    // Red finishes alone (its clock keeps running; it has the placements).
-    let mut number = 2;
-    loop {
-        let st = state(addr, &id).await;
-        if st["over"].as_bool().unwrap() {
-            assert_eq!(st["left"].as_array().unwrap().len(), 1, "{st}");
-            break;
-        }
-        let p = s(&st["legal_moves"][0]);
-        let r = play(addr, &id, t[0].as_deref(), &p, number).await;
-        assert_eq!(r.status, 201, "{}", r.text());
-        number += 1;
-    }
-    // The record carries the timeout and replays to the same end.
+    assert_eq!(
+        (r.status, r.json()["error"].clone()),
+        (409, json!("game_over")),
+        "{}",
+        r.text()
+    );
+    // The record carries the timeout and replays to the same end; the analysis reads it.
     let rec = get(addr, &format!("/api/v1/games/{id}/record")).await.text();
     assert!(rec.contains("Y:out {time}"), "{rec}");
     let game = rumis_core::record::read_game(&rec).unwrap();
     assert!(game.is_over());
+    assert_eq!(game.outcome().winners, vec![0]);
+    let r = get(addr, &format!("/api/v1/games/{id}/analysis")).await;
+    assert_eq!(r.status, 200, "{}", r.text());
     server.stop().await;
 }
 
@@ -263,25 +277,25 @@ async fn resign_at_any_turn_and_again(db: String) {
     assert_eq!(resign(None).await.status, 401);
     assert_eq!(resign(Some("0".repeat(32))).await.status, 403);
     assert_eq!(state(addr, &id).await["left"].as_array().unwrap().len(), 1);
-    // Red plays; Yellow resigns on its own turn: the turn goes back to Red.
+    // Red plays; Yellow resigns on its own turn: with Green gone too, Red is the only
+    // player left, and the game ends at once with Red the winner (rules §5.1).
     assert_eq!(play(addr, &id, t[0].as_deref(), "L4@a1,a2,a3,b1", 1).await.status, 201);
+    let mut ws = subscribe(addr, &id).await;
+    next_of(&mut ws, "snapshot").await;
     let r = resign(t[1].clone()).await;
     assert_eq!(
         r.json(),
-        json!({ "seat": 1, "retired": ["Y"], "to_move": "R", "over": false })
+        json!({ "seat": 1, "retired": ["Y"], "to_move": null, "over": true })
     );
-    let st = state(addr, &id).await;
-    assert_eq!(st["to_move"], "R");
-    assert_eq!(st["move_number"], 2);
-    // Red resigns too: the game is over, with the scores as they stand.
-    let mut ws = subscribe(addr, &id).await;
-    next_of(&mut ws, "snapshot").await;
-    let r = resign(t[0].clone()).await;
-    assert_eq!(r.json()["over"], true);
     let over = next_of(&mut ws, "game_over").await;
     assert_eq!(over["scores"].as_array().unwrap().len(), 3);
+    assert_eq!(
+        (over["winners"].clone(), over["places"].clone()),
+        (json!([0]), json!([1, 2, 2]))
+    );
     let st = state(addr, &id).await;
     assert_eq!(st["status"], "finished");
+    assert_eq!(st["forfeited"], json!([1, 2]));
     // Each colour's score: what it shows from above, less its stones not placed.
     assert_eq!(st["colours"][0]["score"], 4 - 10);
     assert_eq!(st["colours"][1]["score"], -11);
@@ -290,8 +304,9 @@ async fn resign_at_any_turn_and_again(db: String) {
         rec.contains("G:out {resigned}") && rec.contains("Y:out {resigned}"),
         "{rec}"
     );
-    assert_eq!(rumis_core::record::read_game(&rec).unwrap().retirements().len(), 3);
-    // Resigning a finished game: the seat is out already.
+    let back = rumis_core::record::read_game(&rec).unwrap();
+    assert_eq!((back.retirements().len(), back.outcome().winners), (2, vec![0]));
+    // Resigning a finished game: nothing to leave.
     assert_eq!(resign(t[0].clone()).await.json()["retired"], json!([]));
     server.stop().await;
 }

@@ -10,6 +10,7 @@ mod boards;
 mod clock;
 mod crash;
 mod edge;
+mod endings;
 mod lessons;
 mod lobby;
 mod migrations;

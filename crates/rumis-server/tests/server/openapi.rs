@@ -155,6 +155,8 @@ fn every_typed_event_is_documented() {
                 score: 3,
             }],
             winners: vec![0],
+            places: vec![1, 2],
+            forfeited: vec![1],
         },
         GameEvent::Undo {
             game: g(),

@@ -1,5 +1,13 @@
-//! Counting a finished rated game: places from the core's scores, forfeits last
-//! ([`forfeited_seats`]), the arithmetic in `ratings.rs`.
+//! Counting a finished rated game: the places of its result as the game page states it
+//! (`Loaded::outcome`: the core ranks by score, forfeits last — a seat that resigned, ran
+//! out of time, or walked away and left its colours to the AI: rules §5.1), the arithmetic
+//! in `ratings.rs`.
+//!
+//! A seat the AI took over ranks last (issue #17: "timeout and resign count as last
+//! place"; Board Game Arena ranks such a "zombie" seat last too): the player walked away,
+//! and the AI's play in the seat afterwards is not theirs — else leaving a lost game would
+//! cost nothing, and a seat handed to a strong AI could even gain rating for its absent
+//! player.
 
 use std::sync::Arc;
 
@@ -9,29 +17,6 @@ use crate::ratings;
 use crate::service::{now_ms, Games};
 use crate::store::{RatingChange, SeatKind, SeatPlayer, Store};
 use crate::wire::GameEvent;
-
-/// The seats that forfeited a finished game; they rank last when its ratings are counted
-/// (issue #17: "timeout and resign count as last place"), sharing the last place:
-///
-/// - a colour of theirs left it (resigned, or ran out of time under the "out" rule — the
-///   core's retirements);
-/// - the AI took the seat over from its player (the player left, or ran out of time under
-///   "the AI takes over"). Board Game Arena ranks such a "zombie" seat last, and so does
-///   this: the player walked away, and the AI's play in the seat afterwards is not theirs
-///   — else leaving a lost game would cost nothing, and a seat handed to a strong AI could
-///   even gain rating for its absent player.
-pub(crate) fn forfeited_seats(loaded: &Loaded, seats: &[SeatPlayer]) -> Vec<usize> {
-    let mut out: Vec<usize> = loaded
-        .game
-        .retirements()
-        .iter()
-        .filter_map(|r| loaded.seat_of(r.colour).map(|s| s.seat))
-        .chain(seats.iter().filter(|s| s.taken_over()).map(|s| s.seat))
-        .collect();
-    out.sort_unstable();
-    out.dedup();
-    out
-}
 
 impl Games {
     /// Finished rated games not counted yet: each claimed (pending → done) and counted in
@@ -67,10 +52,9 @@ impl Games {
         Ok(rated)
     }
 
-    /// Counts a finished game's ratings: places from the players' scores (the core's
-    /// outcome; a two-player four-colour game's player scores are its players', not its
-    /// colours'), forfeits last ([`forfeited_seats`]); AI seats take part at their level's
-    /// fixed rating. A seat the AI took over is its player's: rated (last) at the player's
+    /// Counts a finished game's ratings: the places of its result (`Loaded::outcome`; a
+    /// two-player four-colour game's places are its players'), forfeits last; AI seats take
+    /// part at their level's fixed rating. A seat the AI took over is its player's: rated (last) at the player's
     /// rating, not the AI's.
     async fn rate_in(
         &self,
@@ -78,16 +62,16 @@ impl Games {
         loaded: &Loaded,
         seats: &[SeatPlayer],
     ) -> Result<(), GameError> {
-        let outcome = loaded.game.outcome();
-        if outcome.players.len() != seats.len() {
+        let outcome = loaded.outcome();
+        if outcome.places.len() != seats.len() {
             return Err(GameError::internal(format!(
                 "game {}: {} player scores for {} seats",
                 loaded.id,
-                outcome.players.len(),
+                outcome.places.len(),
                 seats.len()
             )));
         }
-        let places = ratings::places(&outcome.players, &forfeited_seats(loaded, seats));
+        let places = outcome.places;
         let before: Vec<(f64, f64)> = seats
             .iter()
             .map(|s| match (s.taken, &s.kind, &s.player) {
