@@ -1,11 +1,12 @@
-// Choosing, turning and placing a stone among the legal placements the server gave: the
-// tray, the turn buttons, the ghost that snaps, and the keys. Used by the game and the
-// puzzle pages. It only ever offers placements from the list it was given.
+// Choosing, turning and placing a stone among the legal placements the server gave: which
+// stone, orientation and place are chosen, the ghost that snaps, the pointer and the keys.
+// Used by the game and the puzzle pages. It only ever offers placements from the list it was
+// given (the engine's); what it shows in the panel is drawn by placertray.ts.
 import type { Letter, Placement, StoneInfo, Xyz } from "./api";
 import type { Structure3D } from "./view3d";
 import { t } from "./i18n";
-import { stoneThumbnail } from "./thumbs";
-import { h, stoneIcon, toast } from "./ui";
+import { h, toast } from "./ui";
+import { stonesGrid, turnsPanel, type TrayStone } from "./placertray";
 
 /** Where the pointer sits on a stone orientation: its first cube on the lowest level. */
 function anchorOf(cells: Xyz[]): [number, number] {
@@ -36,6 +37,9 @@ export class Placer {
   private turnsEl: HTMLElement | null = null;
   private stonesLeft: string[] = [];
   private trayLabel = "";
+  /** The "Place" button while a stone is picked: enabled while the ghost stands on a place. */
+  private placeButton: HTMLButtonElement | null = null;
+  private toldTapAgain = false;
 
   constructor(
     private view: Structure3D,
@@ -43,12 +47,16 @@ export class Placer {
     private hooks: PlacerHooks,
   ) {
     const canvas = view.canvas;
-    canvas.addEventListener("pointermove", (e) => this.pointer(e.clientX, e.clientY));
+    // Only a mouse hovers: a finger's moves are drags that turn the structure, and must not
+    // carry the ghost along.
+    canvas.addEventListener("pointermove", (e) => e.pointerType === "mouse" && this.pointer(e.clientX, e.clientY));
     let down: [number, number] | null = null;
     canvas.addEventListener("pointerdown", (e) => (down = [e.clientX, e.clientY]));
     canvas.addEventListener("pointerup", (e) => {
-      // A click, not the end of a drag that turned the structure.
-      if (down && Math.hypot(e.clientX - down[0], e.clientY - down[1]) < 6) this.click(e.clientX, e.clientY);
+      // A click, not the end of a drag that turned the structure. A mouse's click places
+      // what its hover already showed; a touch (or pen) has shown nothing yet, so its tap
+      // only moves the ghost there, and a tap on the ghost places it.
+      if (down && Math.hypot(e.clientX - down[0], e.clientY - down[1]) < 6) this.click(e.clientX, e.clientY, e.pointerType !== "mouse");
       down = null;
     });
   }
@@ -79,51 +87,39 @@ export class Placer {
     if (!tray) return;
     tray.replaceChildren();
     this.turnsEl?.replaceChildren();
+    this.placeButton = null;
     if (!this.stonesLeft.length) return;
-    tray.append(h("div", { class: "label" }, this.trayLabel));
-    const grid = h("div", { class: "stones" });
+    const stones: TrayStone[] = [];
     for (const code of this.stonesLeft) {
       const info = this.stones.get(code);
       if (!info) continue;
-      const n = this.placements.filter((p) => p.stone === code).length;
       const sel = this.selected?.stone === code;
-      const orientation = sel ? this.selected!.orientation : (this.bestOrientation(code) ?? 0);
-      const url = stoneThumbnail(info, orientation, this.letter);
-      const picture = url
-        ? h("img", { src: url, alt: "", width: 52, height: 52, "data-orientation": orientation })
-        : stoneIcon(info, orientation, this.letter);
-      grid.append(
-        h(
-          "button",
-          {
-            class: `stone ${sel ? "selected" : ""} ${n === 0 ? "blocked" : ""}`,
-            "data-stone": code,
-            disabled: !this.enabled || n === 0,
-            title: n === 0 ? t("game.tray.no_place", { stone: code }) : t("game.tray.places", { stone: code, count: n }),
-            onclick: () => this.select(code),
-          },
-          picture,
-          h("span", {}, code),
-        ),
-      );
+      const count = this.placements.filter((p) => p.stone === code).length;
+      stones.push({ info, count, selected: sel, orientation: sel ? this.selected!.orientation : (this.bestOrientation(code) ?? 0) });
     }
-    tray.append(grid);
-    if (this.enabled && this.selected && this.turnsEl) {
-      const n = this.orientationPlacements().length;
-      this.turnsEl.append(
-        h("span", { class: "label" }, t("game.turn.label", { stone: this.selected.stone })),
-        h("button", { id: "turn-z", title: t("game.turn.turn_title"), onclick: () => this.turn(2) }, t("game.turn.turn")),
-        h("button", { id: "turn-x", title: t("game.turn.tip_title"), onclick: () => this.turn(0) }, t("game.turn.tip")),
-        h("button", { id: "turn-y", title: t("game.turn.roll_title"), onclick: () => this.turn(1) }, t("game.turn.roll")),
-        h("span", { class: "small", id: "orientation-count" }, n ? t("game.turn.count", { count: n }) : t("game.turn.none")),
+    tray.append(h("div", { class: "label" }, this.trayLabel), stonesGrid(stones, this.letter, this.enabled, (code) => this.select(code)));
+    const sel = this.selected;
+    if (this.enabled && sel && this.turnsEl) {
+      const panel = turnsPanel(
+        { info: this.stones.get(sel.stone)!, letter: this.letter, orientation: sel.orientation, counts: this.orientationCounts(sel.stone) },
+        { orient: (o) => this.orient(o), turn: (axis) => this.turn(axis), cycle: (dir) => this.cycle(dir), place: () => this.commit() },
       );
+      this.placeButton = panel.place;
+      this.placeButton.disabled = !this.current;
+      this.turnsEl.append(...panel.nodes);
     }
+  }
+
+  /** How many legal places a stone has in each orientation that has one. */
+  orientationCounts(code: string): Map<number, number> {
+    const counts = new Map<number, number>();
+    for (const p of this.placements) if (p.stone === code) counts.set(p.orientation, (counts.get(p.orientation) ?? 0) + 1);
+    return counts;
   }
 
   /** The orientation with the most places for a stone (the one it is picked up in). */
   private bestOrientation(code: string): number | null {
-    const counts = new Map<number, number>();
-    for (const p of this.placements) if (p.stone === code) counts.set(p.orientation, (counts.get(p.orientation) ?? 0) + 1);
+    const counts = this.orientationCounts(code);
     if (counts.size === 0) return null;
     return [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0][0];
   }
@@ -154,6 +150,28 @@ export class Placer {
     this.selected = null;
     this.renderTray();
     this.update();
+  }
+
+  /** Pick an orientation from the strip; the ghost goes to its place nearest the cursor. */
+  orient(orientation: number) {
+    const sel = this.selected;
+    if (!sel) return;
+    const list = this.placements.filter((p) => p.stone === sel.stone && p.orientation === orientation);
+    if (!list.length) return;
+    sel.orientation = orientation;
+    const [cx, cy] = this.cursor ?? this.anchorColumn(list[0]);
+    const dist = (p: Placement) => {
+      const [x, y] = this.anchorColumn(p);
+      return Math.hypot(x - cx, y - cy);
+    };
+    this.cursor = this.anchorColumn(list.reduce((a, b) => (dist(b) < dist(a) ? b : a)));
+    this.renderTray();
+    this.update();
+  }
+
+  /** Place the ghost's placement (the "Place" button, Enter). */
+  commit() {
+    if (this.enabled && this.current) this.hooks.place(this.current);
   }
 
   turn(axis: number) {
@@ -203,6 +221,7 @@ export class Placer {
     const cells = on ? this.orientationPlacements().map((p) => this.anchorColumn(p)) : [];
     this.hooks.draw(this.current, cells, on ? this.cursor : null);
     document.body.dataset.ghost = this.current ? this.current.placement : "";
+    if (this.placeButton) this.placeButton.disabled = !this.current;
   }
 
   private pointer(x: number, y: number) {
@@ -211,16 +230,22 @@ export class Placer {
     this.update();
   }
 
-  private click(x: number, y: number) {
+  private click(x: number, y: number, preview: boolean) {
     if (!this.enabled) return;
+    if (preview && this.current && this.view.hitsGhost(x, y)) return this.hooks.place(this.current);
     const col = this.view.pick(x, y);
     if (!col) return;
     // A click that does nothing leaves a newcomer guessing: say what is missing.
     if (!this.selected) return toast(t("game.toast.pick_first"));
     this.cursor = col;
     this.update();
-    if (this.current) this.hooks.place(this.current);
-    else toast(t("game.toast.no_place_here", { stone: this.selected.stone }));
+    if (!this.current) toast(t("game.toast.no_place_here", { stone: this.selected.stone }));
+    else if (!preview) this.hooks.place(this.current);
+    else if (!this.toldTapAgain) {
+      // Once: a newcomer used to "a tap places" learns why nothing was placed.
+      this.toldTapAgain = true;
+      toast(t("game.toast.tap_again"));
+    }
   }
 
   /** The next (or previous) place for the chosen stone, in any orientation. */

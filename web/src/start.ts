@@ -143,6 +143,8 @@ export class StartPage {
 
   private renderBoards() {
     const el = this.el.boards;
+    // On a phone the cards are one row that scrolls sideways: a card chosen stays where it was.
+    const left = el.querySelector(".board-grid")?.scrollLeft ?? 0;
     el.replaceChildren(h("h2", {}, t("start.scenario")));
     const grid = h("div", { class: "board-grid" });
     for (const b of this.boards) {
@@ -173,6 +175,7 @@ export class StartPage {
       grid.append(h("div", { class: "board-item", "data-board": b.name }, card, evidenceBox(b)));
     }
     el.append(grid);
+    grid.scrollLeft = left;
   }
 
   private seatColours(): Letter[][] {

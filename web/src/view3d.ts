@@ -404,6 +404,18 @@ export class Structure3D {
     return [x, y];
   }
 
+  /**
+   * Whether a point of the canvas is on the ghost stone: a touch screen has no hover, so a
+   * tap first shows the ghost and a tap on it places it (placer.ts).
+   */
+  hitsGhost(clientX: number, clientY: number): boolean {
+    const r = this.canvas.getBoundingClientRect();
+    const ndc = new THREE.Vector2(((clientX - r.left) / r.width) * 2 - 1, -((clientY - r.top) / r.height) * 2 + 1);
+    this.raycaster.setFromCamera(ndc, this.top ? this.topCamera : this.camera);
+    const meshes = this.ghost.children.filter((o) => (o as THREE.Mesh).isMesh);
+    return meshes.length > 0 && this.raycaster.intersectObjects(meshes, false).length > 0;
+  }
+
   /** Where the centre of the cube (x, y, z) appears, in page pixels (for tests and labels). */
   screenPoint(x: number, y: number, z: number): [number, number] {
     const p = this.world(x, y, z).project(this.top ? this.topCamera : this.camera);
