@@ -132,7 +132,12 @@ async fn clock_survives_sigkill(url: &str) {
                 st["left"],
                 json!([{ "colour": "R", "after_move": 0, "reason": "time" }])
             );
-            assert_eq!(st["to_move"], "Y");
+            // Red forfeited: Yellow, the only player left, wins at once (rules §5.1).
+            assert_eq!(
+                (st["over"].clone(), st["winners"].clone()),
+                (json!(true), json!([1])),
+                "{st}"
+            );
             break;
         }
         assert!(Instant::now() < deadline, "no timeout after the restart: {st}");

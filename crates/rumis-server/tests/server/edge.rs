@@ -260,7 +260,8 @@ async fn a_flood_of_hints_waits_in_its_own_line() {
     let db = TempDir::new("edge-hints");
     let server = start(config(&db.db_url())).await;
     let addr = server.addr;
-    let created = create(addr, json!({ "board": "chullpa", "players": 2 })).await;
+    // At one table (hot seat): hints are for games not played between people (fair play).
+    let created = create(addr, json!({ "board": "chullpa", "players": 2, "hot_seat": true })).await;
     let id = created["id"].as_str().unwrap().to_string();
     let hint = |level: u8| {
         let body = json!({ "level": level }).to_string();
