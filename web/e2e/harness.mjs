@@ -41,7 +41,7 @@ export function binary() {
 export async function startServer({ addr = "127.0.0.1:0", dir = scratchDir("rumis-e2e-") } = {}) {
   const child = spawn(
     binary(),
-    ["serve", "--addr", addr, "--database-url", `sqlite://${join(dir, "e2e.db")}`, "--rate", "2000", "--web-dir", join(webDir, "dist")],
+    ["serve", "--addr", addr, "--database-url", `sqlite://${join(dir, "e2e.db")}`, "--rate", "2000", "--keys-per-hour", "10000", "--web-dir", join(webDir, "dist")],
     { stdio: ["ignore", "pipe", "pipe"] },
   );
   let log = "";

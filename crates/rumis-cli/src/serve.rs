@@ -17,6 +17,9 @@ pub struct ServeArgs {
     /// Requests per second allowed per client address (with a burst of three seconds' worth).
     #[arg(long, value_name = "N", default_value_t = 40.0)]
     rate: f64,
+    /// Player keys one client address may make per hour.
+    #[arg(long, value_name = "N", default_value_t = 20.0)]
+    keys_per_hour: f64,
     /// The built web app to serve at / (default: $RUMIS_WEB_DIR, else web/dist if it exists).
     #[arg(long, value_name = "DIR")]
     web_dir: Option<PathBuf>,
@@ -92,6 +95,10 @@ pub fn run(args: &ServeArgs) -> Result<(), String> {
     }
     config.rate_per_second = args.rate;
     config.rate_burst = (args.rate * 3.0).max(1.0);
+    if args.keys_per_hour.is_nan() || args.keys_per_hour < 1.0 {
+        return Err("--keys-per-hour must be 1 or more".into());
+    }
+    config.keys_per_hour = args.keys_per_hour;
     config.web_dir = web_dir(args.web_dir.clone())?;
     if !args.game_ttl.is_finite() || args.game_ttl < 0.0 {
         return Err("--game-ttl is a number of days, 0 or more".into());

@@ -156,6 +156,29 @@ fn player_key(key: &str) -> Option<usize> {
 }
 
 impl Board {
+    /// About how many bytes the board holds on the heap (its names, cells and evidence).
+    pub(crate) fn memory_bytes(&self) -> usize {
+        use std::mem::size_of;
+        self.name.capacity()
+            + self
+                .aliases
+                .iter()
+                .map(|a| size_of::<String>() + a.capacity())
+                .sum::<usize>()
+            + self.source.capacity()
+            + self.cells.capacity() * size_of::<Option<u8>>()
+            + self
+                .evidence
+                .iter()
+                .map(|e| {
+                    size_of::<Evidence>()
+                        + e.fact.capacity()
+                        + e.source.capacity()
+                        + e.constraints.capacity() * size_of::<crate::evidence::Constraint>()
+                })
+                .sum::<usize>()
+    }
+
     /// Reads a board file. `file` names it in error messages.
     pub fn from_toml(file: &str, text: &str) -> Result<Board, BoardError> {
         let err = |offset: usize, message: String| BoardError {

@@ -362,6 +362,18 @@ pub struct GenTables {
     pairs: bool,
 }
 
+impl GenTables {
+    /// The bytes its tables hold on the heap (their capacity).
+    pub(crate) fn heap_bytes(&self) -> usize {
+        use std::mem::size_of;
+        self.chunks.capacity() * size_of::<ChunkData>()
+            + self.meta.capacity() * size_of::<ChunkMeta>()
+            + self.slot_to_id.capacity() * size_of::<u16>()
+            + self.placing.capacity() * size_of::<Placing>()
+            + self.id_to_slot.capacity() * size_of::<u16>()
+    }
+}
+
 /// Two windows of at most 16 columns such that every template's columns lie in one of
 /// them, for boards of 17-32 columns: the first and the last 16 of the columns that
 /// templates use, taken rank by rank or file by file (on Chullpa, 5 files by 4 ranks,

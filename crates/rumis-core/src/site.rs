@@ -273,6 +273,23 @@ impl Site {
         &self.board
     }
 
+    /// About how many bytes the site holds, itself and its tables on the heap: what a cache
+    /// of sites (a server's, of boards players made) counts to stay within a budget.
+    pub fn memory_bytes(&self) -> usize {
+        use std::mem::size_of;
+        let shapes: usize = self
+            .by_shape
+            .iter()
+            .map(|(k, v)| size_of::<ShapeKey>() + k.1.capacity() * 2 + size_of::<Vec<u16>>() + v.capacity() * 2)
+            .sum();
+        size_of::<Site>()
+            + self.templates.capacity() * size_of::<Template>()
+            + self.run_keys.capacity() * size_of::<u64>()
+            + shapes
+            + self.gen.heap_bytes()
+            + self.board.memory_bytes()
+    }
+
     /// Number of players (2-4).
     #[inline]
     pub fn players(&self) -> usize {

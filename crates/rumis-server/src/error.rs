@@ -53,6 +53,8 @@ pub enum GameError {
     NotDeletable(String),
     #[error("{0}")]
     TooManyAiGames(String),
+    #[error("you have {0} seeks waiting for players already; start or abort one first")]
+    TooManySeeks(i64),
     /// A clock asked for at creation that cannot be (negative, too large, missing a value).
     #[error("{0}")]
     BadClock(String),
@@ -131,6 +133,7 @@ impl From<GameError> for ApiError {
             GameError::FairPlay => ApiError::new(StatusCode::FORBIDDEN, "fair_play", reason),
             GameError::NothingToUndo => ApiError::conflict("nothing_to_undo", reason),
             GameError::NotDeletable(_) => ApiError::conflict("not_deletable", reason),
+            GameError::TooManySeeks(_) => ApiError::new(StatusCode::TOO_MANY_REQUESTS, "too_many_seeks", reason),
             GameError::TooManyAiGames(_) => {
                 ApiError::new(StatusCode::TOO_MANY_REQUESTS, "too_many_ai_games", reason).retry_after(60)
             }

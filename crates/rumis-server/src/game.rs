@@ -160,24 +160,72 @@ fn core_setup(setup: &Setup) -> GameSetup {
     }
 }
 
-/// Prepared sites, shared: a site is immutable and costly to enumerate. Keyed by the
-/// setup without its ruins (they are placed on the site, not part of it).
+/// The bytes of prepared sites kept ([`site_for`]): boards of one's own are any number,
+/// and a large one is a few megabytes (400 distinct boards took the server from 28 to 614
+/// MB when the cache counted entries).
+pub const SITE_CACHE_BYTES: usize = 64 * 1024 * 1024;
+
+/// Prepared sites, shared, keyed by the setup without its ruins (they are placed on the
+/// site, not part of it).
+#[derive(Default)]
+struct Sites {
+    map: HashMap<GameSetup, (Arc<Site>, usize, u64)>,
+    /// The bytes of the sites in `map` (`Site::memory_bytes`).
+    bytes: usize,
+    /// A counter that orders uses: the least recently used site goes first.
+    clock: u64,
+}
+
+impl Sites {
+    fn get(&mut self, key: &GameSetup) -> Option<Arc<Site>> {
+        self.clock += 1;
+        let now = self.clock;
+        self.map.get_mut(key).map(|(site, _, used)| {
+            *used = now;
+            site.clone()
+        })
+    }
+
+    /// Keeps `site`, dropping the least recently used ones while over `budget` bytes
+    /// (one site bigger than the budget is not kept).
+    fn insert(&mut self, key: GameSetup, site: Arc<Site>, budget: usize) {
+        let size = site.memory_bytes();
+        if size > budget {
+            return;
+        }
+        self.clock += 1;
+        if let Some((_, old, _)) = self.map.insert(key, (site, size, self.clock)) {
+            self.bytes -= old;
+        }
+        self.bytes += size;
+        while self.bytes > budget {
+            let Some(oldest) = self.map.iter().min_by_key(|(_, v)| v.2).map(|(k, _)| k.clone()) else {
+                break;
+            };
+            if let Some((_, size, _)) = self.map.remove(&oldest) {
+                self.bytes -= size;
+            }
+        }
+    }
+}
+
+/// Prepared sites, shared: a site is immutable and costly to enumerate. At most
+/// [`SITE_CACHE_BYTES`] of them are kept, the least recently used dropped first.
 fn site_for(setup: &GameSetup) -> Result<Arc<Site>, SetupError> {
-    static SITES: OnceLock<Mutex<HashMap<GameSetup, Arc<Site>>>> = OnceLock::new();
+    static SITES: OnceLock<Mutex<Sites>> = OnceLock::new();
     let key = GameSetup {
         ruins: None,
         ..setup.clone()
     };
     let sites = SITES.get_or_init(Default::default);
     if let Some(s) = sites.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
-        return Ok(s.clone());
+        return Ok(s);
     }
     let site = Arc::new(setup.site()?);
-    let mut map = sites.lock().unwrap_or_else(|e| e.into_inner());
-    if map.len() > 256 {
-        map.clear();
-    }
-    map.insert(key, site.clone());
+    sites
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(key, site.clone(), SITE_CACHE_BYTES);
     Ok(site)
 }
 
@@ -417,4 +465,51 @@ pub(crate) fn repeated(loaded: &Loaded, held: &[usize], number: i64, text: &str)
     }
     let (ack, _) = play(&mut game, &loaded.id, text, seat.kind, &loaded.walked_away()).ok()?;
     (ack.placement == stored.placement).then_some(ack)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn setup(board: &str, players: usize) -> GameSetup {
+        GameSetup {
+            board: BoardSource::Builtin(board.into()),
+            players,
+            variant: Variant::Standard,
+            colours: None,
+            ruins: None,
+            stuck_rule: Default::default(),
+        }
+    }
+
+    /// The cache of sites stays within its bytes, dropping the least recently used.
+    #[test]
+    fn the_site_cache_keeps_to_its_bytes_least_recently_used_first() {
+        let keys = [
+            setup("chullpa", 2),
+            setup("chullpa", 3),
+            setup("pisac", 2),
+            setup("tambo", 4),
+        ];
+        let sites: Vec<Arc<Site>> = keys.iter().map(|k| Arc::new(k.site().unwrap())).collect();
+        let sizes: Vec<usize> = sites.iter().map(|s| s.memory_bytes()).collect();
+        assert!(sizes.iter().all(|&b| b > 10_000), "{sizes:?}");
+        // Room for the first two and not a third.
+        let budget = sizes[0] + sizes[1] + sizes[2].min(sizes[3]) - 1;
+        let mut cache = Sites::default();
+        cache.insert(keys[0].clone(), sites[0].clone(), budget);
+        cache.insert(keys[1].clone(), sites[1].clone(), budget);
+        assert_eq!(cache.bytes, sizes[0] + sizes[1]);
+        // The first is used again: the second is the least recently used.
+        assert!(cache.get(&keys[0]).is_some());
+        cache.insert(keys[2].clone(), sites[2].clone(), budget);
+        assert!(cache.bytes <= budget, "{} > {budget}", cache.bytes);
+        assert!(cache.get(&keys[1]).is_none(), "the least recently used went");
+        assert!(cache.get(&keys[0]).is_some());
+        assert_eq!(cache.bytes, cache.map.values().map(|v| v.1).sum::<usize>());
+        // A site bigger than the whole budget is not kept.
+        let mut small = Sites::default();
+        small.insert(keys[3].clone(), sites[3].clone(), sizes[3] - 1);
+        assert_eq!((small.map.len(), small.bytes), (0, 0));
+    }
 }

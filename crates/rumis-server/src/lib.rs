@@ -59,6 +59,10 @@ pub struct Config {
     /// Per client IP: the burst of requests allowed, and the requests per second refilled.
     pub rate_burst: f64,
     pub rate_per_second: f64,
+    /// Player keys one client address may make per hour (all of them at once, then one
+    /// every `3600 / n` seconds): keys are free, and a burst of them from one address is
+    /// how puppets to farm a rating are made.
+    pub keys_per_hour: f64,
     /// How many AI moves may be computed at once (0: AI seats wait, e.g. for maintenance).
     pub ai_workers: usize,
     /// Largest number of games listed by `GET /api/v1/games`.
@@ -99,6 +103,7 @@ impl Config {
             body_limit: 16 * 1024,
             rate_burst: 120.0,
             rate_per_second: 40.0,
+            keys_per_hour: 20.0,
             ai_workers: std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
             list_limit: 50,
             web_dir: None,
@@ -121,6 +126,8 @@ pub(crate) struct App {
     pub games: Arc<service::Games>,
     pub events: Arc<events::Hub>,
     pub limiter: ratelimit::Limiter,
+    /// New player keys, per address (`Config::keys_per_hour`).
+    pub key_limiter: ratelimit::Limiter,
     /// Hints and analyses.
     pub searches: search::Searches,
     pub config: Config,
@@ -191,6 +198,7 @@ pub async fn start(config: Config) -> Result<Server, String> {
         games: games.clone(),
         events: hub,
         limiter: ratelimit::Limiter::new(config.rate_burst, config.rate_per_second),
+        key_limiter: ratelimit::Limiter::new(config.keys_per_hour, config.keys_per_hour / 3600.0),
         searches: search::Searches::new(),
         config,
     });

@@ -72,7 +72,25 @@ struct NewPlayerRequest {
     name: String,
 }
 
-async fn new_player(State(app): Shared, body: Body) -> Result<Response, ApiError> {
+async fn new_player(
+    State(app): Shared,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    client: Option<Extension<ClientIp>>,
+    body: Body,
+) -> Result<Response, ApiError> {
+    let ip = client.map_or(peer.ip(), |Extension(c)| c.0);
+    if let Err(wait) = app.key_limiter.check(ip) {
+        let secs = wait.ceil().max(1.0) as u64;
+        return Err(ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too_many_keys",
+            format!(
+                "this address made {} player keys within the hour; keep the key you have (your player page shows it)",
+                app.config.keys_per_hour
+            ),
+        )
+        .retry_after(secs));
+    }
     let req: NewPlayerRequest = parse_body(body)?;
     let created = app.games.new_player(&req.name).await?;
     Ok((StatusCode::CREATED, Json(created)).into_response())

@@ -22,6 +22,11 @@ use skillratings::MultiTeamOutcome;
 /// A new player's Weng-Lin rating and uncertainty (the crate's defaults).
 pub const START: (f64, f64) = (25.0, 25.0 / 3.0);
 
+/// Distinct opponents (players, or AI levels) a player must have met in rated games to be
+/// shown on the leaderboard: a rating made against one or two opponents (or their
+/// puppets) says little.
+pub const LEADERBOARD_MIN_OPPONENTS: i64 = 3;
+
 /// Fewer rated games than this and the rating is marked provisional.
 pub const PROVISIONAL_GAMES: i64 = 5;
 
@@ -52,6 +57,22 @@ pub fn ai_rating(level: u8) -> (f64, f64) {
     (START.0 + (elo - 1500.0) / elo_per_mu(), AI_UNCERTAINTY)
 }
 
+/// How much of a rating change counts, by the seat's opponents: each human opponent counts
+/// in proportion to its rated games (a brand-new key `1 / (PROVISIONAL_GAMES + 1)`, one
+/// with [`PROVISIONAL_GAMES`] games or more fully), an AI level fully (`None`); the mean
+/// over the opponents. Keys made only to lose to someone then move that someone little.
+pub fn damping(opponents: &[Option<i64>]) -> f64 {
+    if opponents.is_empty() {
+        return 1.0;
+    }
+    let full = (PROVISIONAL_GAMES + 1) as f64;
+    let sum: f64 = opponents
+        .iter()
+        .map(|o| o.map_or(1.0, |games| ((games.max(0) + 1) as f64 / full).min(1.0)))
+        .sum();
+    sum / opponents.len() as f64
+}
+
 /// The ratings after a game: `ratings[i]` is seat i's (mu, sigma) before, `places[i]` its
 /// place.
 pub fn update(ratings: &[(f64, f64)], places: &[usize]) -> Vec<(f64, f64)> {
@@ -74,6 +95,17 @@ pub fn update(ratings: &[(f64, f64)], places: &[usize]) -> Vec<(f64, f64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn damping_counts_new_keys_little_and_the_ai_fully() {
+        assert_eq!(damping(&[None]), 1.0);
+        assert_eq!(damping(&[Some(PROVISIONAL_GAMES)]), 1.0);
+        assert_eq!(damping(&[Some(100)]), 1.0);
+        let new = damping(&[Some(0)]);
+        assert!((new - 1.0 / (PROVISIONAL_GAMES + 1) as f64).abs() < 1e-9, "{new}");
+        assert!(damping(&[Some(0), None]) > new && damping(&[Some(0), None]) < 1.0);
+        assert!(damping(&[Some(2)]) > new);
+    }
 
     /// Two new players: the winner gains what the loser loses; a draw moves neither mu.
     #[test]

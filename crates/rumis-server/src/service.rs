@@ -596,11 +596,20 @@ impl Games {
                 "only the creator (the holder of the first human seat's token) may delete a game".into(),
             ));
         }
+        // A rated game is never deleted: its result counts, and deleting must not be a way
+        // out of a loss (abort it before the second move, or resign).
+        if Store::lobby_row_in(&mut w.tx, id).await?.is_some_and(|l| l.rated) {
+            return Err(GameError::NotDeletable(
+                "a rated game is never deleted; abort it before the second move, or resign".into(),
+            ));
+        }
         let game = &loaded.game;
+        // Another player's moves, also those of a seat they left to the AI (a seat with a
+        // token's hash that this token does not hold).
         let joined = (0..game.moves().len()).any(|i| {
             game.mover(i)
                 .and_then(|c| loaded.seat_of(c))
-                .is_some_and(|s| s.kind == SeatKind::Human && !held.contains(&s.seat))
+                .is_some_and(|s| !s.token_hash.is_empty() && !held.contains(&s.seat))
         });
         if joined {
             return Err(GameError::NotDeletable(

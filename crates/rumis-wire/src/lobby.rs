@@ -146,6 +146,10 @@ pub struct PlayerGame {
     pub updated: i64,
     pub record_url: String,
     pub rating_change: Option<RatingDelta>,
+    /// A rated game that finished but was not counted, and why: `too_few_moves` (it ended
+    /// in a forfeit before every player had made two moves) or `same_pair_today` (two of
+    /// its players had three rated games together that day already).
+    pub not_counted: Option<String>,
 }
 
 /// `200` to `GET /players/{id}` and `GET /players/me`.
@@ -178,4 +182,7 @@ pub struct LeaderboardEntry {
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct Leaderboard {
     pub entries: Vec<LeaderboardEntry>,
+    /// Distinct opponents (players, or AI levels) a player must have met in rated games to
+    /// be listed.
+    pub min_opponents: i64,
 }

@@ -66,6 +66,8 @@ export interface PlayerGame {
   moves_played: number;
   record_url: string;
   rating_change: { place: number; before: number; after: number } | null;
+  /** A rated game that finished but was not counted, and why. */
+  not_counted?: "too_few_moves" | "same_pair_today" | null;
 }
 export interface PlayerPage {
   id: string;
@@ -150,7 +152,7 @@ export const players = {
   declineRematch: (id: string) => call<{ game: string; rematch: string; status: string }>("POST", `/games/${g(id)}/rematch/decline`, {}, key()),
   /** The presence ping: this player is here, so their waiting games do not expire. */
   presence: (k: string) => call<{ player: string; seen: number; seek_idle_ms: number }>("POST", "/players/me/presence", {}, k),
-  leaderboard: () => call<{ entries: LeaderboardEntry[] }>("GET", "/ratings").then((r) => r.entries),
+  leaderboard: () => call<{ entries: LeaderboardEntry[]; min_opponents: number }>("GET", "/ratings"),
 };
 
 /** How often a page of the app tells the server this player is here. */

@@ -13,7 +13,9 @@ function gameRow(g: PlayerGame, mine: boolean): HTMLElement {
   const others = g.seats.map((s) => (s.player ? s.player.name : s.state === "ai" ? t("lobby.seat.ai", { level: s.level ?? 0 }) : t("lobby.seat.free"))).join(", ");
   const change = g.rating_change
     ? h("span", { class: g.rating_change.after >= g.rating_change.before ? "up" : "down" }, ` ${g.rating_change.before} → ${g.rating_change.after} (${t("players.place", { place: g.rating_change.place })})`)
-    : null;
+    : g.not_counted
+      ? h("span", { class: "not-counted" }, ` (${t(`players.not_counted.${g.not_counted}`)})`)
+      : null;
   const open = () => (mine && g.seat !== null && g.status !== "finished" ? sitDown({ game: g.game, seat: g.seat, started: true }) : (location.href = `/game/${g.game}`));
   return h(
     "li",
@@ -92,12 +94,15 @@ export class LeaderboardPage {
   async start() {
     document.title = t("players.leaderboard");
     const list = h("ol", { class: "leaderboard", id: "leaderboard" });
+    const listed = h("p", { class: "muted", id: "listed-after" });
     this.root.replaceChildren(
-      h("div", { class: "lobby" }, h("header", { class: "hero" }, h("div", { class: "hero-text" }, h("h1", {}, h("a", { href: "/" }, "Rumis"), " · ", t("players.leaderboard")))), h("p", { class: "muted" }, t("players.scale")), list),
+      h("div", { class: "lobby" }, h("header", { class: "hero" }, h("div", { class: "hero-text" }, h("h1", {}, h("a", { href: "/" }, "Rumis"), " · ", t("players.leaderboard")))), h("p", { class: "muted" }, t("players.scale")), listed, list),
     );
     try {
       const myId = me.get()?.id;
-      for (const e of await players.leaderboard()) {
+      const board = await players.leaderboard();
+      listed.textContent = t("players.listed_after", { count: board.min_opponents });
+      for (const e of board.entries) {
         const name = e.kind === "ai" ? t("lobby.seat.ai", { level: e.level ?? 0 }) : h("a", { href: `/players/${e.id}` }, e.name ?? "");
         list.append(h("li", { class: `${e.kind}${e.id && e.id === myId ? " me" : ""}` }, name, " ", h("strong", {}, `${e.rating}${e.provisional ? "?" : ""}`), e.games !== null ? ` · ${t("players.games", { count: e.games })}` : ""));
       }

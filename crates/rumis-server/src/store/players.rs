@@ -378,6 +378,32 @@ impl Store {
         Ok(r.rows_affected() > 0)
     }
 
+    /// The lobby games a player created that still wait for players.
+    pub async fn seeks_waiting_by_in(conn: &mut AnyConnection, player: &str) -> Result<i64, GameError> {
+        let n: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM lobby_games l JOIN games g ON g.id = l.game \
+             WHERE l.created_by = $1 AND g.status = 'waiting'",
+        )
+        .bind(player)
+        .fetch_one(&mut *conn)
+        .await?;
+        Ok(n)
+    }
+
+    /// Rated games that two players both had counted since `since` (ms since the epoch).
+    pub async fn rated_together_in(conn: &mut AnyConnection, a: &str, b: &str, since: i64) -> Result<i64, GameError> {
+        let n: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM rating_changes x JOIN rating_changes y ON y.game = x.game \
+             WHERE x.player = $1 AND y.player = $2 AND x.created >= $3",
+        )
+        .bind(a)
+        .bind(b)
+        .bind(since)
+        .fetch_one(&mut *conn)
+        .await?;
+        Ok(n)
+    }
+
     /// Takes the lobby's lock inside a write (see migration 0003).
     pub async fn lock_lobby_in(conn: &mut AnyConnection) -> Result<(), GameError> {
         sqlx::query("UPDATE lobby_lock SET n = n + 1 WHERE id = 1")
@@ -430,17 +456,24 @@ impl Store {
             .collect())
     }
 
-    /// Waiting quick-play games with a seat free, oldest first.
-    pub async fn quick_waiting_in(conn: &mut AnyConnection, limit: i64) -> Result<Vec<PlayerGame>, GameError> {
+    /// Waiting quick-play games with a seat free whose creator was seen since `seen`
+    /// (ms since the epoch), oldest first.
+    pub async fn quick_waiting_in(
+        conn: &mut AnyConnection,
+        seen: i64,
+        limit: i64,
+    ) -> Result<Vec<PlayerGame>, GameError> {
         let q = format!(
             "SELECT g.id, g.board, g.players, g.variant, g.status, g.move_count, g.created, g.updated, {LOBBY_COLUMNS}, {CLOCK_COLUMNS} \
              FROM lobby_games l JOIN games g ON g.id = l.game \
              WHERE g.status = 'waiting' AND l.quick = 1 AND EXISTS (SELECT 1 FROM seats s WHERE s.game = g.id \
              AND s.kind = 'human' AND s.token_hash = '' AND s.player IS NULL) \
+             AND EXISTS (SELECT 1 FROM players c WHERE c.id = l.created_by AND c.seen >= $2) \
              ORDER BY g.created, g.id LIMIT $1"
         );
         let rows = sqlx::query(sqlx::AssertSqlSafe(q))
             .bind(limit)
+            .bind(seen)
             .fetch_all(&mut *conn)
             .await?;
         Ok(rows.iter().map(game_from).collect::<Result<_, _>>()?)
@@ -551,13 +584,20 @@ impl Store {
             .map_err(GameError::from)
     }
 
-    /// Players with at least one rated game, best first.
-    pub async fn leaderboard(&self, limit: i64) -> Result<Vec<PlayerRow>, GameError> {
+    /// Players with rated games against at least `opponents` distinct opponents (another
+    /// player, or an AI level: each level one), best first.
+    pub async fn leaderboard(&self, limit: i64, opponents: i64) -> Result<Vec<PlayerRow>, GameError> {
         let q = format!(
-            "SELECT {PLAYER_COLUMNS} FROM players p WHERE p.rated_games > 0 ORDER BY p.rating DESC, p.id LIMIT $1"
+            "SELECT {PLAYER_COLUMNS} FROM players p WHERE p.rated_games > 0 AND \
+             (SELECT COUNT(DISTINCT CASE WHEN s.player IS NOT NULL THEN s.player \
+                                         WHEN s.kind = 'ai' THEN 'ai' || s.level END) \
+              FROM rating_changes rc JOIN seats s ON s.game = rc.game AND s.seat <> rc.seat \
+              WHERE rc.player = p.id) >= $2 \
+             ORDER BY p.rating DESC, p.id LIMIT $1"
         );
         let rows = sqlx::query(sqlx::AssertSqlSafe(q))
             .bind(limit)
+            .bind(opponents)
             .fetch_all(&self.pool)
             .await?;
         rows.iter()

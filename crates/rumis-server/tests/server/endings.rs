@@ -81,7 +81,8 @@ fn change_in(page: &Value, id: &str) -> Value {
         .unwrap_or_else(|| panic!("{id} is not among the finished games: {page}"))
 }
 
-/// Ana and Ben meet through a seek; three moves; Ben, to move, resigns. The game ends at
+/// Ana and Ben meet through a seek; five moves (each has made two, so the game counts:
+/// issue #50); Ben, to move, resigns. The game ends at
 /// once with Ana the winner (before: the game went on and Ana placed her stones alone,
 /// then the analysis answered 500, "the stone must touch a yellow cube").
 async fn a_two_player_resignation_ends_the_game_and_everything_agrees(db: String) {
@@ -92,7 +93,7 @@ async fn a_two_player_resignation_ends_the_game_and_everything_agrees(db: String
     let keys = [a.as_str(), b.as_str()];
     let id = meet(addr, &keys).await;
     let mut ws = subscribe(addr, &id).await;
-    for _ in 0..3 {
+    for _ in 0..5 {
         move_once(addr, &id, &keys).await;
     }
     let st = state(addr, &id).await;
@@ -127,15 +128,15 @@ async fn a_two_player_resignation_ends_the_game_and_everything_agrees(db: String
     );
     assert_eq!(
         st["left"],
-        json!([{ "colour": "Y", "after_move": 3, "reason": "resigned" }])
+        json!([{ "colour": "Y", "after_move": 5, "reason": "resigned" }])
     );
     // Ana cannot move on alone.
-    let r = play(addr, &id, Some(&a), "L4@e1,e2,e3,f1", 4).await;
+    let r = play(addr, &id, Some(&a), "L4@e1,e2,e3,f1", 6).await;
     assert_eq!(r.json()["error"], "game_over", "{}", r.text());
     // The analysis answers, and the record reads (as `rumis analyze --record` reads it).
     let r = get(addr, &format!("/api/v1/games/{id}/analysis")).await;
     assert_eq!(r.status, 200, "{}", r.text());
-    assert_eq!(r.json()["moves_played"], 3);
+    assert_eq!(r.json()["moves_played"], 5);
     let rec = get(addr, &format!("/api/v1/games/{id}/record")).await.text();
     assert!(rec.contains("Y:out {resigned}"), "{rec}");
     let game = rumis_core::record::read_game(&rec).unwrap();
@@ -158,7 +159,7 @@ async fn a_two_player_resignation_ends_the_game_and_everything_agrees(db: String
     server.stop().await;
 }
 
-/// Three players; Ben resigns after a round; Ana and Cid play on to the end, and Ben is
+/// Three players; Ben resigns after two rounds; Ana and Cid play on to the end, and Ben is
 /// last in the result and in the ratings, whatever the scores.
 async fn a_three_player_resignation_plays_on_and_ranks_the_resigner_last(db: String) {
     let server = start(config(&db)).await;
@@ -168,7 +169,8 @@ async fn a_three_player_resignation_plays_on_and_ranks_the_resigner_last(db: Str
     let (c_id, c) = new_player(addr, "Cid").await;
     let keys = [a.as_str(), b.as_str(), c.as_str()];
     let id = meet(addr, &keys).await;
-    for _ in 0..3 {
+    // Two rounds (a game is rated once each player made two moves: issue #50).
+    for _ in 0..6 {
         move_once(addr, &id, &keys).await;
     }
     // Ben resigns while Ana is to move: she still moves, then Cid.

@@ -11,6 +11,7 @@ mod clock;
 mod crash;
 mod edge;
 mod endings;
+mod integrity;
 mod lessons;
 mod lobby;
 mod migrations;

@@ -114,6 +114,11 @@ impl Games {
                     before: ratings::shown(c.before.0),
                     after: ratings::shown(c.after.0),
                 }),
+                not_counted: g.lobby.as_ref().and_then(|l| match l.rating_state.as_str() {
+                    "void_moves" => Some("too_few_moves".into()),
+                    "void_pair" => Some("same_pair_today".into()),
+                    _ => None,
+                }),
             };
             if g.status == "waiting" || g.status == "open" {
                 page.open.push(item);
@@ -158,9 +163,13 @@ impl Games {
         Ok(table(&g, &seats))
     }
 
-    /// The leaderboard: rated players and the AI levels, best first.
+    /// The leaderboard: rated players who met enough distinct opponents
+    /// ([`ratings::LEADERBOARD_MIN_OPPONENTS`]) and the AI levels, best first.
     pub async fn leaderboard(&self, limit: i64) -> Result<wire::Leaderboard, GameError> {
-        let players = self.store.leaderboard(limit).await?;
+        let players = self
+            .store
+            .leaderboard(limit, ratings::LEADERBOARD_MIN_OPPONENTS)
+            .await?;
         let mut entries: Vec<wire::LeaderboardEntry> = players
             .iter()
             .map(|p| wire::LeaderboardEntry {
@@ -188,6 +197,9 @@ impl Games {
         for (i, e) in entries.iter_mut().enumerate() {
             e.place = i + 1;
         }
-        Ok(wire::Leaderboard { entries })
+        Ok(wire::Leaderboard {
+            entries,
+            min_opponents: ratings::LEADERBOARD_MIN_OPPONENTS,
+        })
     }
 }

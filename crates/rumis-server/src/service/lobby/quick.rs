@@ -7,11 +7,26 @@ use std::sync::Arc;
 
 use super::asked::QuickAsked;
 use super::{lobby_changed, Seek, Slot};
+use crate::clock::{Kind, OnTimeout, Rule};
 use crate::error::GameError;
 use crate::game::{event, hash_token};
 use crate::service::{now_ms, Games};
 use crate::store::{LobbyRow, SeatKind, Store};
 use crate::wire::{self, GameEvent};
+
+/// The clock of a quick-play game: 10 minutes a seat and 5 seconds a move; a seat out of
+/// time forfeits.
+pub const QUICK_CLOCK: Rule = Rule {
+    kind: Kind::RealTime,
+    initial_ms: 10 * 60 * 1000,
+    increment_ms: 5 * 1000,
+    per_move_ms: 0,
+    on_timeout: OnTimeout::Out,
+};
+
+/// Quick play seats a player only in a game whose creator was seen this recently (the web
+/// app pings presence every minute while a page is open).
+pub const QUICK_CREATOR_SEEN_MS: i64 = 2 * 60 * 1000;
 
 impl Games {
     /// Quick play: a seat in the oldest waiting quick-play game that fits (scenario, player
@@ -34,7 +49,8 @@ impl Games {
                 let me = Games::player_in(&mut w.tx, key).await?;
                 let hash = hash_token(key.unwrap_or_default());
                 let wanted_board = quick.board.as_deref().and_then(Board::builtin).map(|b| b.name.clone());
-                for g in Store::quick_waiting_in(&mut w.tx, 50).await? {
+                let present = now_ms() - QUICK_CREATOR_SEEN_MS;
+                for g in Store::quick_waiting_in(&mut w.tx, present, 50).await? {
                     let fits = wanted_board.as_ref().is_none_or(|b| *b == g.board)
                         && quick.players.is_none_or(|p| p as i64 == g.players)
                         && g.lobby.as_ref().is_some_and(|l| l.rated == quick.rated)
@@ -72,7 +88,9 @@ impl Games {
                         .chain(std::iter::repeat_n(Slot::Open, players - 1))
                         .collect(),
                     rated: quick.rated,
-                    clock: None,
+                    // Strangers meet here: a seat whose player never moves is timed out
+                    // like anyone's, and forfeits (rules §5.1), so that nobody is stuck.
+                    clock: Some(QUICK_CLOCK),
                 };
                 let lobby = LobbyRow {
                     rated: quick.rated,

@@ -12,6 +12,9 @@ use crate::service::{now_ms, Games};
 use crate::store::{LobbyRow, NewGame, PlayerRow, Progress, SeatKind, SeatPlayer, Setup, Store};
 use crate::wire::{self, GameEvent};
 
+/// Seeks (lobby games waiting for players) one player may have open at once.
+pub const SEEKS_PER_PLAYER: i64 = 3;
+
 impl Games {
     /// Inserts a lobby game (inside a write); when no seat is left to take it starts at
     /// once. Returns the id, the seat of `me` and whether it started.
@@ -117,6 +120,10 @@ impl Games {
             .retrying(|left| async move {
                 let mut w = self.store.begin_write(left).await?;
                 let me = Games::player_in(&mut w.tx, key).await?;
+                // Seeks bury each other: a player keeps a few open at once.
+                if Store::seeks_waiting_by_in(&mut w.tx, &me.id).await? >= SEEKS_PER_PLAYER {
+                    return Err(GameError::TooManySeeks(SEEKS_PER_PLAYER));
+                }
                 let lobby = LobbyRow {
                     rated: seek.rated,
                     rating_state: if seek.rated { "pending" } else { "none" }.into(),

@@ -127,6 +127,8 @@ pub fn config(db_url: &str) -> Config {
     let mut c = Config::new("127.0.0.1:0".parse().unwrap(), db_url);
     c.rate_burst = 100_000.0;
     c.rate_per_second = 100_000.0;
+    // Tests make many players from one address; the cap of keys is tested on its own.
+    c.keys_per_hour = 100_000.0;
     c.ai_workers = 2;
     c
 }
