@@ -160,6 +160,12 @@ export class GameStore extends Emitter<StoreEvents> {
         // Red" until a reload).
         await this.fresh();
         return;
+      case "seated":
+      case "filled":
+        // The last seat taken (by a player, or by the AI after quick play's wait): the game
+        // starts, and its status line said "Your turn" while it waited for them.
+        if (e.type === "filled" || e.started) await this.fresh();
+        return;
       case "rematch_declined":
         // Declining calls the rematch off (it is this game when its id is the rematch's).
         if (e.rematch === this.id) await this.fresh();
@@ -211,7 +217,7 @@ export class GameStore extends Emitter<StoreEvents> {
   /** The legal placements when a seat this browser holds is to move (checked against the state's move number). */
   private async placementsFor(state: GameState): Promise<Placement[] | null | "stale"> {
     // An aborted game has a colour to move but takes no move (the server answers 409).
-    if (state.over || state.status === "aborted" || state.seat_to_move === null || this.tokenFor(state.seat_to_move) === null) return null;
+    if (state.over || state.status === "aborted" || state.status === "waiting" || state.seat_to_move === null || this.tokenFor(state.seat_to_move) === null) return null;
     const p = await this.backend.placements(this.id);
     return p.move_number === state.move_number ? p.placements : "stale";
   }
