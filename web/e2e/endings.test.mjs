@@ -132,6 +132,33 @@ test("a resignation in a lobby game: the other player's page states it, names th
   for (const p of [ana, ben, eve]) await p.context().close();
 });
 
+test("a player who leaves: the other page says the AI plays on, and the hint comes back with no other person playing", async () => {
+  const created = await post("/games", { board: "Chullpa", players: 2, seats: [{ kind: "human" }, { kind: "human" }] });
+  const [r, y] = created.seats;
+  const red = await newPage();
+  const yellow = await newPage();
+  await red.goto(`${server.url}/game/${created.id}#seat=${r.seat}&token=${r.token}`);
+  await yellow.goto(`${server.url}/game/${created.id}#seat=${y.seat}&token=${y.token}`);
+  await red.waitForSelector('#status[data-state="your-turn"]');
+  assert.equal(await red.$eval("#hint", (b) => b.disabled), true, "no hint between people");
+  await red.keyboard.press("n");
+  await red.keyboard.press("Enter");
+  await yellow.waitForSelector('#status[data-state="your-turn"]', { timeout: 15000 });
+  await yellow.click("#leave");
+  await yellow.click("#leave-yes");
+  const left = fill(G.ending.left, { who: locale("en", "common").colour.Y });
+  await red.waitForFunction((t) => document.body.dataset.notice === t, left, { timeout: 15000 });
+  assert.match(await text(red, '#movelist tr.departed[data-why="left"][data-after="1"]'), new RegExp(left));
+  assert.equal(await text(red, '#players tr[data-colour="Y"] .forfeit'), G.players.why_left);
+  // The AI plays Yellow's move; Red plays alone against it now: the hint is offered again.
+  await red.waitForSelector('#status[data-state="your-turn"]', { timeout: 30000 });
+  await red.waitForSelector("#hint:not([disabled])");
+  assert.equal(await red.$("#hint-off"), null);
+  await shot(red, "endings-left");
+  for (const p of [red, yellow]) assert.deepEqual(p.errors, []);
+  for (const p of [red, yellow]) await p.context().close();
+});
+
 test("a game against the AI on the server ends with the next step: the next level starts a new game", async () => {
   const created = await post("/games", { board: "Chullpa", players: 2, seats: [{ kind: "human" }, { kind: "ai", level: 1 }] });
   const seat = created.seats[0];
@@ -199,6 +226,8 @@ test("a game in the browser against the AI: one's own turn is never 'Waiting for
     await waitMovePast(page, n + 1, 30000);
     await page.waitForSelector('#status[data-state="your-turn"]', { timeout: 30000 });
   }
+  // Resign and leave are the server's: a game in this browser offers neither.
+  assert.equal(await page.$("#resign"), null);
   const statuses = await page.evaluate(() => window.__statuses);
   assert.ok(!statuses.includes(fill(G.status.waiting, { colour: red })), `never "Waiting for Red": ${JSON.stringify(statuses)}`);
   assert.ok(statuses.some((s) => s.includes(fill(G.status.landing, { colour: red }))), `the stone landing: ${JSON.stringify(statuses)}`);

@@ -23,8 +23,15 @@ export class Notices {
   private wasOver = false;
   /** The moves played when each departure was first seen here. */
   private seenAt = new Map<string, number>();
+  /** The moves played when the AI took each seat over, as the events said (by seat). */
+  private takenOver = new Map<number, number>();
   /** The last notice given (for the browser tests). */
   last = "";
+
+  /** The AI took `seat` over after `after` moves (told before the state that shows it). */
+  tookOver(seat: number, after: number) {
+    if (!this.takenOver.has(seat)) this.takenOver.set(seat, after);
+  }
 
   /** A live state newly shown: say what is new since the one before. */
   update(s: GameState, names: Names, held: (seat: number) => boolean) {
@@ -63,7 +70,8 @@ export class Notices {
    */
   lines(s: GameState, names: Names): Line[] {
     return departures(s).flatMap((d) => {
-      const after = d.after ?? this.seenAt.get(departureKey(d)) ?? null;
+      const takenOver = d.why === "left" || d.why === "time_ai" ? this.takenOver.get(d.player ?? -1) : undefined;
+      const after = d.after ?? takenOver ?? this.seenAt.get(departureKey(d)) ?? null;
       return after === null ? [] : [{ after, departure: d, text: departureText(s, d, names) }];
     });
   }

@@ -85,6 +85,7 @@ export class GamePage {
     this.store.on("connection", () => this.renderConnection());
     this.store.on("failed", (e) => toast(errorText(e), true));
     this.store.on("clock", (c) => this.seat.clock(c));
+    this.store.on("takenOver", ({ seat, after }) => this.notices.tookOver(seat, after));
     try {
       for (const s of await this.backend.stones()) this.stones.set(s.code, s);
       await this.store.start();
@@ -128,7 +129,8 @@ export class GamePage {
       this.el.tray,
       this.el.turns,
       this.el.actions,
-      ...this.seat.actionsEl,
+      // Resign and leave are the server's (a game in this browser has neither: they failed).
+      ...this.seat.actionsEl.filter((el) => !this.backend.local || el.id !== "seat-actions"),
       this.el.end,
       this.el.share,
       keysHelp(),

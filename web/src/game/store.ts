@@ -38,6 +38,8 @@ export interface StoreEvents {
   failed: Error;
   /** The clocks changed (a move, a timeout, a resignation). */
   clock: ClockInfo;
+  /** The AI took a seat over after this many moves (its player left, or ran out of time). */
+  takenOver: { seat: number; after: number };
 }
 
 /** Gaps up to this many moves are walked move by move (and shown); longer ones jump. */
@@ -149,9 +151,13 @@ export class GameStore extends Emitter<StoreEvents> {
       case "clock":
         this.emit("clock", e.clock);
         return;
+      case "seat_changed":
+        // Said before the AI's first move for the seat, which the state read next may hold already.
+        if (e.kind === "ai") this.emit("takenOver", { seat: e.seat, after: cur });
+        await this.fresh();
+        return;
       case "resigned":
       case "timeout":
-      case "seat_changed":
       case "aborted":
       case "expired":
       case "abandoned":
