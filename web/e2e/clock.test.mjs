@@ -1,6 +1,6 @@
 // Clocks, timeouts, resign and the your-turn signal in the browser, with two browser contexts
 // (two players, each with their own seat link): a clock of 0.1 or 0.2 minute runs out for the
-// player who stops moving — under "out" the other finishes, under "AI takes over" the AI plays
+// player who stops moving — under "out" the other wins at once (two players), under "AI takes over" the AI plays
 // that seat; resign (confirmed in place) at a turn not one's own; the tab's title says "your
 // turn" in the page that is not in front; the new-game form asks for a clock.
 // Run: `cd web && npm run build && node --test e2e/clock.test.mjs` (after `cargo build`).
@@ -48,7 +48,7 @@ async function redMoves(created) {
 
 const twoHumans = (clock) => post("/games", { board: "chullpa", players: 2, seats: [{ kind: "human" }, { kind: "human" }], clock });
 
-test("under 'out' the player who stops moving times out and the other wins at once; clocks tick; the title says your turn", async () => {
+test("under 'out' the player who stops moving times out and the other wins; clocks tick; the title says your turn", async () => {
   // 24 s: long enough for both pages to open on a busy machine before Yellow's time is up
   // (12 s was not, on a 2-core AMD EPYC with the Rust tests running beside).
   const created = await twoHumans({ kind: "realtime", minutes: 0.4, increment_seconds: 5, on_timeout: "out" });
@@ -70,13 +70,19 @@ test("under 'out' the player who stops moving times out and the other wins at on
   assert.ok(y0 <= 24000, `${y0}`);
   assert.equal(await ms(red, 0), (await ms(red, 0)), "Red's clock stands");
   await red.screenshot({ path: join(outDir, "clock-running.png") });
-  // Yellow's time runs out: Yellow forfeits, and with nobody left against Red the game
-  // ends at once, Red the winner (rules §5.1); nobody's title says "your turn".
-  await red.waitForSelector('body[data-over="true"]', { timeout: 30000 });
+  // Yellow's time runs out: Yellow forfeits, and in two players the game ends at once with
+  // Red the winner (rules §5.1). Both pages say why, and who won for whom.
+  const why = "Yellow ran out of time — Red wins.";
+  await red.waitForFunction((t) => document.getElementById("result-line")?.textContent === t, why, { timeout: 30000 });
   const after = await state(created.id);
   assert.deepEqual(after.left, [{ colour: "Y", after_move: 1, reason: "time" }]);
-  assert.deepEqual([after.winners, after.places, after.forfeited], [[0], [1, 2], [1]]);
+  assert.deepEqual([after.over, after.winners, after.places, after.forfeited], [true, [0], [1, 2], [1]]);
+  assert.equal(await red.textContent("#you-result"), "You win");
+  assert.match(await red.textContent('#movelist tr.departed[data-why="time"][data-after="1"]'), /Yellow ran out of time/);
+  await yellow.waitForFunction((t) => document.getElementById("result-line")?.textContent === t, why, { timeout: 10000 });
+  assert.equal(await yellow.textContent("#you-result"), "You lose");
   await red.screenshot({ path: join(outDir, "clock-timeout-out.png") });
+  await red.waitForSelector('body[data-over="true"]', { timeout: 15000 });
   assert.doesNotMatch(await red.title(), /Your turn/);
   assert.deepEqual([...red.errors, ...yellow.errors], []);
   await red.context().close();
@@ -96,6 +102,8 @@ test("under 'AI takes over' the AI plays the seat whose time ran out", async () 
   assert.equal(s.moves[1].colour, "Y");
   assert.deepEqual(s.left, []);
   await red.waitForSelector('#players tr[data-colour="Y"] td.who:text("KI 1")');
+  // Said on Red's page, in German: Yellow's time ran out, the AI plays on.
+  assert.equal(await red.textContent('#movelist tr.departed[data-why="time_ai"] td:last-child'), "Gelb hat die Zeit überschritten — die KI spielt weiter");
   assert.deepEqual(red.errors, []);
   await red.context().close();
 });
@@ -114,6 +122,9 @@ test("resign, confirmed in place, at a turn not one's own; the others play on", 
   const s = await state(created.id);
   assert.deepEqual(s.left, [{ colour: "G", after_move: 0, reason: "resigned" }]);
   assert.equal(s.to_move, "R");
+  // The move list says it before the first move; the game goes on for the others.
+  assert.equal(await green.textContent('#movelist tr.departed[data-why="resigned"][data-after="0"] td:last-child'), "Vert a abandonné");
+  assert.equal(await green.getAttribute("#status", "data-state"), "waiting");
   // Nothing left to resign: the buttons are gone.
   await green.waitForSelector("#seat-actions", { state: "hidden" });
   await green.screenshot({ path: join(outDir, "clock-resigned.png") });

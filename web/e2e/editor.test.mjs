@@ -8,7 +8,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startServer, launch, api, outDir, binary } from "./harness.mjs";
+import { startServer, launch, api, outDir, binary, webDir } from "./harness.mjs";
 
 let server;
 let browser;
@@ -66,10 +66,13 @@ test("build a board from scratch, see the core refuse a bad frame, download it f
   await page.goto(server.url);
   await page.click("#editor-link");
   await page.waitForURL(/\/boards\/edit$/);
-  // A new board has no buildable cell yet: the core says so, at the grid.
-  await verdict(page, "refused");
-  assert.match(await page.textContent("#fault-grid"), /Line \d+: the footprint is empty/);
-  assert.equal(await page.isDisabled("#ed-download"), true, "nothing to download while refused");
+  // A new board has no buildable cell yet: the page says where to begin, not an error in red.
+  await verdict(page, "empty");
+  assert.equal(await page.textContent("#fault-grid"), "");
+  assert.equal(await page.textContent(".ed-status"), JSON.parse(readFileSync(join(webDir, "src", "locales", "en", "editor.json"), "utf8")).start);
+  assert.equal(await page.$$eval(".ed-status.bad, .ed-cell.fault, .ed-bad", (els) => els.length), 0, "nothing in red");
+  assert.equal(await page.isDisabled("#ed-download"), true, "nothing to download yet");
+  await shot(page, "editor-open");
 
   // A name with a quote, a backslash and an accent: the file escapes them as TOML does.
   await page.fill("#ed-name", NAME);
@@ -156,7 +159,7 @@ test("build a board from scratch, see the core refuse a bad frame, download it f
   // Open a file: a bad one changes nothing and says why (with its name and line); the
   // downloaded one comes back as it was.
   await page.click("#ed-new");
-  await verdict(page, "refused");
+  await verdict(page, "empty");
   const bad = join(dir, "ragged.toml");
   writeFileSync(bad, readFileSync(file, "utf8").replace("\n###.\n", "\n##.\n"));
   await page.setInputFiles("#ed-upload", bad);

@@ -128,6 +128,10 @@ test("three players meet, one times out and the AI plays on, he ranks last; a re
   const st = await api(server.url, `/games/${id}`);
   assert.equal(st.seats[1].kind, "ai");
   assert.equal(st.moves[1].colour, "Y", "the AI placed Cid's stone");
+  // Every page says so, with Cid's name: in the move list after the move it followed.
+  const timeLine = "Cid (Yellow) ran out of time — the AI plays on";
+  await ana.waitForFunction((t) => document.querySelector('#movelist tr.departed[data-why="time_ai"]')?.textContent.includes(t), timeLine, { timeout: 10000 });
+  assert.equal(await ana.evaluate(() => document.body.dataset.notice), timeLine);
   assert.deepEqual(st.seats.map((s) => s.kind), ["human", "ai", "human"], "only Cid's seat was taken over");
   await cid.waitForFunction(() => /AI/.test(document.querySelector('#players tr[data-colour="Y"] td.who')?.textContent ?? ""));
   await shot(cid, "table3-ai-took-over");
@@ -151,6 +155,8 @@ test("three players meet, one times out and the AI plays on, he ranks last; a re
     });
   }
   await ana.waitForSelector('#status[data-state="over"]', { timeout: 30000 });
+  // The result says why Cid is last (his score is not the reason).
+  assert.match(await ana.textContent("#result-line"), /^Cid \(Yellow\) ran out of time — /);
 
   // Cid, whose seat the AI took over, is last whatever it scored; Ana and Ben by their scores.
   // Places are dense: when Ana and Ben tie (both play the first legal placement, and often

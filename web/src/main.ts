@@ -35,7 +35,7 @@ if (local && /^[A-Za-z0-9]+$/.test(local)) {
   const page = new GamePage(root, game[1]);
   void page.start();
   attachTutorial(game[1], page.guideSlot);
-  attachTable(game[1], page.tableSlot);
+  attachTable(game[1], page.tableSlot, { rematchSlot: page.rematchSlot, table: (names, lobby) => page.setTable(names, lobby) });
 } else if (/^\/puzzle\/?$/.test(location.pathname)) void new PuzzlePage(root).start();
 else if (/^\/how-to-play\/?$/.test(location.pathname)) void new HowToPage(root).start();
 else if (/^\/boards\/edit\/?$/.test(location.pathname)) void new EditorPage(root).start();

@@ -76,8 +76,8 @@ export function stoneIcon(stone: StoneInfo, orientation: number, letter: Letter,
 }
 
 let toastTimer = 0;
-/** A short message at the bottom of the screen; errors stay longer. */
-export function toast(text: string, error = false) {
+/** A short message at the bottom of the screen; errors stay longer, and so may news (`ms`). */
+export function toast(text: string, error = false, ms?: number) {
   let el = document.getElementById("toast");
   if (!el) {
     el = h("div", { id: "toast", role: "status", "aria-live": "polite" });
@@ -86,7 +86,7 @@ export function toast(text: string, error = false) {
   el.textContent = text;
   el.className = error ? "show error" : "show";
   clearTimeout(toastTimer);
-  toastTimer = window.setTimeout(() => (el!.className = ""), error ? 5000 : 2500);
+  toastTimer = window.setTimeout(() => (el!.className = ""), ms ?? (error ? 5000 : 2500));
 }
 
 let audio: AudioContext | null = null;

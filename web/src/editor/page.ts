@@ -117,6 +117,16 @@ export class EditorPage {
       this.fields.showFault(null, null);
       this.fields.showBoard(v.board);
       this.preview.show(v.board, false);
+    } else if (this.blank(v)) {
+      // Nothing drawn yet (a new board): where to begin, not an error in red (a newcomer
+      // opened the editor to "the footprint is empty" at the grid's first row).
+      download.disabled = true;
+      this.el.status.className = "ed-status";
+      this.el.status.textContent = t("editor.start");
+      this.el.gridFault.textContent = "";
+      this.grid.showFault(null, []);
+      this.fields.showFault(null, null);
+      this.preview.show(null, true);
     } else {
       download.disabled = true;
       this.el.status.className = "ed-status bad";
@@ -130,7 +140,12 @@ export class EditorPage {
       this.preview.show(null, true);
     }
     this.grid.showFrame(this.frameRect());
-    document.body.dataset.editor = v.ok ? "ok" : "refused";
+    document.body.dataset.editor = v.ok ? "ok" : this.blank(v) ? "empty" : "refused";
+  }
+
+  /** Refused for its grid when nothing is drawn on it yet: a board not begun. */
+  private blank(v: Verdict) {
+    return !v.ok && v.target?.part === "grid" && this.state.draft.cells.every((c) => c === null);
   }
 
   /** The frame of the player count shown, as the core last read it, for the grid. */

@@ -22,5 +22,7 @@ export function installTestHooks(view: GameView, placer: Placer) {
     markedAnchors: () => view.placeAnchors(),
     select: (stone: string) => placer.select(stone),
     numberPoints: () => view.numberPoints(),
+    /** Cubes highlighted from the move list. */
+    highlighted: () => view.highlightCount(),
   };
 }

@@ -1,9 +1,12 @@
-// The list of moves beside the structure: number, colour, stone and notation. Pointing at a
-// move (or clicking it, which keeps it marked) asks for its stone to be highlighted.
+// The list of moves beside the structure: number, colour, stone and notation, and after the
+// move it followed each player who resigned, ran out of time, left or can place no more.
+// Pointing at a move (or clicking it, which keeps it marked until the next move, Esc or a
+// second click) asks for its stone to be highlighted.
 import type { GameState, Letter } from "../api";
 import { t } from "../i18n";
 import { colourName, h, swatch } from "../ui";
 import { Emitter } from "./emitter";
+import type { Line } from "./notices";
 
 export interface MoveListEvents {
   /** Highlight this move's stone (null: none). */
@@ -15,6 +18,7 @@ export class MoveList extends Emitter<MoveListEvents> {
   private body: HTMLElement;
   private pinned: number | null = null;
   private count = -1;
+  private shownLines = "";
 
   constructor() {
     super();
@@ -41,13 +45,30 @@ export class MoveList extends Emitter<MoveListEvents> {
     this.el.addEventListener("mouseleave", () => this.emit("highlight", this.pinned));
   }
 
-  /** The moves of this state; the newest in view. */
-  render(state: GameState) {
+  /** The moves of this state and the departures between them; the newest in view. */
+  render(state: GameState, lines: Line[] = []) {
     const moves = state.moves;
-    if (moves.length === this.count && this.body.children.length) return;
+    const linesKey = JSON.stringify(lines.map((l) => [l.after, l.text]));
+    if (moves.length === this.count && linesKey === this.shownLines && this.body.children.length) return;
+    // A move marked stays so until the next one is played (it said "this one" for the rest
+    // of the game, in a glow of no player's colour).
+    const moved = this.count >= 0 && moves.length !== this.count;
     this.count = moves.length;
-    if (this.pinned !== null && this.pinned > moves.length) this.pinned = null;
-    const rows = moves.flatMap((m) => [
+    this.shownLines = linesKey;
+    if (this.pinned !== null && (moved || this.pinned > moves.length)) this.unpin();
+    const departed = (after: number) =>
+      lines
+        .filter((l) => l.after === after)
+        .map((l) =>
+          h(
+            "tr",
+            { class: "departed", "data-why": l.departure.why, "data-colours": l.departure.colours.join(""), "data-after": l.after },
+            h("td", {}),
+            h("td", {}, ...l.departure.colours.map(swatch)),
+            h("td", { colspan: 2, class: "small" }, l.text),
+          ),
+        );
+    const rows = departed(0).concat(moves.flatMap((m) => [
       h(
         "tr",
         {
@@ -67,16 +88,26 @@ export class MoveList extends Emitter<MoveListEvents> {
       ...(m.passed ?? []).map((c) =>
         h("tr", { class: "passed", "data-passed": c, "data-after": m.number }, h("td", {}), h("td", {}, swatch(c)), h("td", { colspan: 2, class: "small" }, t("game.moves.passed", { colour: colourName(c) }))),
       ),
-    ]);
-    if (!rows.length) rows.push(h("tr", {}, h("td", { colspan: 3, class: "small" }, t("game.moves.none"))));
+      ...departed(m.number),
+    ]));
+    if (!moves.length) rows.unshift(h("tr", {}, h("td", { colspan: 3, class: "small" }, t("game.moves.none"))));
     this.body.replaceChildren(...rows);
     const scroll = this.el.querySelector(".movelist-scroll") as HTMLElement;
     scroll.scrollTop = scroll.scrollHeight;
   }
 
-  private pin(n: number) {
+  private pin(n: number | null) {
     this.pinned = this.pinned === n ? null : n;
     for (const tr of this.body.querySelectorAll("tr")) tr.classList.toggle("pinned", Number((tr as HTMLElement).dataset.number) === this.pinned);
     this.emit("highlight", this.pinned);
+  }
+
+  /** No move marked any more. */
+  unpin() {
+    if (this.pinned !== null) this.pin(null);
+  }
+
+  get pinnedMove() {
+    return this.pinned;
   }
 }

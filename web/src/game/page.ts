@@ -8,11 +8,15 @@ import type { GameState, Hint, Letter, Placement, StoneInfo, Xyz } from "../api"
 import { t } from "../i18n";
 import { Placer, typing, viewKey, viewTools } from "../placer";
 import { h, knock, prefs, toast } from "../ui";
-import { ActionHooks, SETTINGS, keysHelp, renderActions, renderShare } from "./actions";
+import { ActionHooks, SETTINGS, fairPlay, keysHelp, renderActions, renderShare } from "./actions";
 import { EndScreen } from "./end";
 import { errorText } from "./errors";
 import { Follower } from "./follow";
 import { MoveList } from "./movelist";
+import { Notices } from "./notices";
+import { Outcome } from "./outcome";
+import type { Names } from "./result";
+import { loadProgress } from "../tutorial/progress";
 import { renderPlayers, renderStatus } from "./panels";
 import { GameStore } from "./store";
 import type { MoveShown } from "./store";
@@ -29,6 +33,11 @@ export class GamePage {
   private placer!: Placer;
   private moveList = new MoveList();
   private end: EndScreen;
+  private outcome = new Outcome();
+  private notices = new Notices();
+  /** Players' names (a lobby game's table) and whether it is a lobby game (null: not known). */
+  private names: Names = new Map();
+  private lobby: boolean | null = null;
   /** The state on screen (the store may already know newer ones, still to be shown). */
   private state: GameState | null = null;
   private stones = new Map<string, StoneInfo>();
@@ -48,6 +57,10 @@ export class GamePage {
   readonly guideSlot = h("div", { class: "guide-slot", id: "guide-slot" });
   /** Who sits where, abort and rematch (game/table.ts), under the players. */
   readonly tableSlot = h("div", { class: "table-slot", id: "table-slot" });
+  /** Where the lobby's rematch buttons go: with the game's next steps at its end. */
+  get rematchSlot() {
+    return this.outcome.rematchSlot;
+  }
 
   constructor(
     private root: HTMLElement,
@@ -72,6 +85,7 @@ export class GamePage {
     this.store.on("connection", () => this.renderConnection());
     this.store.on("failed", (e) => toast(errorText(e), true));
     this.store.on("clock", (c) => this.seat.clock(c));
+    this.store.on("takenOver", ({ seat, after }) => this.notices.tookOver(seat, after));
     try {
       for (const s of await this.backend.stones()) this.stones.set(s.code, s);
       await this.store.start();
@@ -107,6 +121,7 @@ export class GamePage {
     side.append(
       h("div", { class: "side-head" }, h("a", { href: "/", class: "home" }, "Rumis"), this.el.title, this.el.conn, help),
       this.el.status,
+      this.outcome.el,
       this.guideSlot,
       this.el.players,
       this.seat.clocksEl,
@@ -114,7 +129,8 @@ export class GamePage {
       this.el.tray,
       this.el.turns,
       this.el.actions,
-      ...this.seat.actionsEl,
+      // Resign and leave are the server's (a game in this browser has neither: they failed).
+      ...this.seat.actionsEl.filter((el) => !this.backend.local || el.id !== "seat-actions"),
       this.el.end,
       this.el.share,
       keysHelp(),
@@ -183,6 +199,7 @@ export class GamePage {
     this.state = state;
     this.placements = placements;
     this.dropping = falling;
+    this.notices.update(state, this.names, this.held);
     this.setPlacer();
     this.render(falling && move?.cubes ? move.cubes : []);
   }
@@ -206,12 +223,21 @@ export class GamePage {
 
   private canPlay(): boolean {
     const s = this.state;
-    if (!s || s.over || s.status === "aborted" || s.seat_to_move === null || this.replayAt !== null || this.busy || this.dropping) return false;
+    if (!s || s.over || s.status === "aborted" || s.status === "waiting" || s.seat_to_move === null || this.replayAt !== null || this.busy || this.dropping) return false;
     return this.tokenFor(s.seat_to_move) !== null;
   }
 
   private tokenFor(seat: number): string | null {
     return this.mine[String(seat)] ?? null;
+  }
+
+  private held = (seat: number) => this.tokenFor(seat) !== null;
+
+  /** What the lobby's table says of this game: the players' names, and whether it is a lobby game. */
+  setTable(names: Names, lobby: boolean) {
+    this.names = names;
+    this.lobby = lobby;
+    if (this.state) this.render();
   }
 
   private mover(): Letter {
@@ -243,11 +269,12 @@ export class GamePage {
     this.view.setRecent(this.replayAt === null ? [...this.recent.values()].filter((r) => !falling.length || r.cubes !== falling) : []);
     this.renderStatus();
     renderPlayers(this.el.players, this.seen());
-    this.moveList.render(s);
+    this.moveList.render(s, this.notices.lines(s, this.names));
     this.renderTray();
     this.renderActions();
     if (!this.backend.local) renderShare(this.el.share, this.id, s);
     this.end.render(this.el.end, s, this.replayAt);
+    this.outcome.render(s, this.replayAt !== null, { held: this.held, lobby: this.lobby, local: this.backend.local, guided: loadProgress(this.id) !== null });
     this.placer.update();
     this.seat.render(s, this.store.state ?? s, this.replayAt !== null, this.el.title.textContent ?? "Rumis");
   }
@@ -255,7 +282,8 @@ export class GamePage {
   private seen() {
     const s = this.state!;
     const behind = this.replayAt === null && (this.store.state?.moves_played ?? 0) > s.moves_played;
-    return { state: s, canPlay: this.canPlay(), thinking: this.store.thinking, behind, replayAt: this.replayAt, tokenFor: (n: number) => this.tokenFor(n) };
+    const pending = this.dropping ? "landing" : this.busy ? "placing" : null;
+    return { state: s, canPlay: this.canPlay(), thinking: this.store.thinking, behind, replayAt: this.replayAt, tokenFor: (n: number) => this.tokenFor(n), names: this.names, pending } as const;
   }
 
   private renderStatus() {
@@ -328,6 +356,8 @@ export class GamePage {
   }
 
   private async askHint() {
+    // Between people there is none until the end (fair play): say so, ask nothing.
+    if (this.state && fairPlay(this.state)) return toast(t("game.hint.fair_play"));
     if (!this.canPlay()) return;
     this.el.status.append(h("span", { class: "small", id: "hint-wait" }, " ", t("game.hint.wait")));
     try {
@@ -398,7 +428,10 @@ export class GamePage {
       this.follower.skip();
       return;
     }
-    if (k === "Escape") this.hint = null;
+    if (k === "Escape") {
+      this.hint = null;
+      this.moveList.unpin();
+    }
     if (this.placer.key(k, files, ranks) || viewKey(this.view, k, () => this.toggleTop())) {
       e.preventDefault();
       if (k === "Escape") this.renderActions();

@@ -4,6 +4,8 @@ import type { GameState, Letter } from "../api";
 import { t } from "../i18n";
 import { colourName, h, swatch } from "../ui";
 import type { Thinking } from "./store";
+import { departures, resultLine } from "./result";
+import type { Names } from "./result";
 
 export interface Seen {
   state: GameState;
@@ -13,6 +15,10 @@ export interface Seen {
   behind: boolean;
   replayAt: number | null;
   tokenFor(seat: number): string | null;
+  /** Players' names where the page knows them. */
+  names: Names;
+  /** A seat this browser holds is to move, but first a stone lands or ours is being placed. */
+  pending: "landing" | "placing" | null;
 }
 
 /** The names of a player's colours ("Red & Green"). */
@@ -26,12 +32,15 @@ export function renderStatus(el: HTMLElement, v: Seen) {
   el.replaceChildren();
   if (v.replayAt !== null) {
     el.append(t("game.status.replay", { at: v.replayAt, total: s.moves_played }));
+  } else if (s.status === "waiting") {
+    // A lobby game before its players are all there: nobody moves yet (the table says who is missing).
+    el.append(t("game.status.waiting_players"));
   } else if (s.status === "aborted") {
     // Called off: nobody is to move any more (it said "Waiting for Red" before).
     el.append(t("game.status.aborted"));
   } else if (s.over) {
-    const w = (s.winners ?? []).map((p) => playerName(s, p));
-    el.append(h("strong", {}, w.length === 1 ? t("game.status.wins", { name: w[0] }) : t("game.status.draw", { names: w.join(t("game.status.and")) })));
+    // Why, when someone forfeited: "Yellow resigned — Red wins." (places and winners are the server's).
+    el.append(h("strong", { id: "result-line" }, resultLine(s, v.names)));
   } else {
     const to = s.to_move as Letter;
     const seat = s.seats.find((x) => x.seat === s.seat_to_move);
@@ -46,9 +55,12 @@ export function renderStatus(el: HTMLElement, v: Seen) {
         " ",
         h("span", { class: "thinking", id: "ai-thinking", "data-thinking": String(thinking) }, thinking ? t("game.status.thinking") : t("game.status.to_move")),
       );
+    } else if (seat && v.tokenFor(seat.seat) && v.pending) {
+      // Our own turn, a moment before it can be played: not "Waiting for" ourselves.
+      el.append(t(`game.status.${v.pending}`, { colour: colourName(to) }));
     } else el.append(t("game.status.waiting", { colour: colourName(to) }));
   }
-  el.dataset.state = s.status === "aborted" ? "aborted" : s.over ? "over" : v.canPlay ? "your-turn" : "waiting";
+  el.dataset.state = s.status === "aborted" ? "aborted" : s.status === "waiting" ? "waiting-players" : s.over ? "over" : v.canPlay ? "your-turn" : "waiting";
 }
 
 /** Columns showing this colour from above. */
@@ -58,6 +70,8 @@ export function topsOf(s: GameState, colour: Letter) {
 
 export function renderPlayers(el: HTMLElement, v: Seen) {
   const s = v.state;
+  // A colour that forfeited says how, at the end too (resigned, out of time, left).
+  const forfeit = new Map(departures(s).flatMap((d) => (d.why === "out" ? [] : d.colours.map((c) => [c, d.why] as const))));
   const rows = s.colours.map((c) => {
     const seat = s.seats.find((x) => x.colours.includes(c.colour));
     const who =
@@ -77,7 +91,15 @@ export function renderPlayers(el: HTMLElement, v: Seen) {
       "tr",
       { class: `${moving ? "to-move" : ""} ${c.out && !s.over ? "out" : ""}`, "data-colour": c.colour },
       h("td", {}, moving ? "▶" : ""),
-      h("td", { class: "name" }, swatch(c.colour), " ", colourName(c.colour)),
+      h(
+        "td",
+        { class: forfeit.has(c.colour) ? "name forfeited" : "name" },
+        swatch(c.colour),
+        forfeit.has(c.colour) ? "\u00a0" : " ",
+        colourName(c.colour),
+        // Under the name, where the table has room for it (a column of its own was too wide in German).
+        forfeit.has(c.colour) ? h("span", { class: "forfeit", "data-why": forfeit.get(c.colour)! }, t(`game.players.why_${forfeit.get(c.colour)}`)) : "",
+      ),
       h("td", { class: "who" }, who),
       h("td", { class: "left", title: t("game.players.left_title") }, t("game.players.left", { count: c.stones_left.length })),
       h(
@@ -87,7 +109,7 @@ export function renderPlayers(el: HTMLElement, v: Seen) {
         " ",
         h("strong", {}, score < 0 ? `−${-score}` : String(score)),
       ),
-      h("td", { class: "out-mark" }, c.out && !s.over ? t("game.players.out") : ""),
+      h("td", { class: "out-mark" }, c.out && !s.over && !forfeit.has(c.colour) ? t("game.players.out") : ""),
     );
   });
   el.replaceChildren(

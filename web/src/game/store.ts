@@ -38,6 +38,8 @@ export interface StoreEvents {
   failed: Error;
   /** The clocks changed (a move, a timeout, a resignation). */
   clock: ClockInfo;
+  /** The AI took a seat over after this many moves (its player left, or ran out of time). */
+  takenOver: { seat: number; after: number };
 }
 
 /** Gaps up to this many moves are walked move by move (and shown); longer ones jump. */
@@ -149,9 +151,13 @@ export class GameStore extends Emitter<StoreEvents> {
       case "clock":
         this.emit("clock", e.clock);
         return;
+      case "seat_changed":
+        // Said before the AI's first move for the seat, which the state read next may hold already.
+        if (e.kind === "ai") this.emit("takenOver", { seat: e.seat, after: cur });
+        await this.fresh();
+        return;
       case "resigned":
       case "timeout":
-      case "seat_changed":
       case "aborted":
       case "expired":
       case "abandoned":
@@ -159,6 +165,12 @@ export class GameStore extends Emitter<StoreEvents> {
         // move: the whole state says it (an aborted game's status line said "Waiting for
         // Red" until a reload).
         await this.fresh();
+        return;
+      case "seated":
+      case "filled":
+        // The last seat taken (by a player, or by the AI after quick play's wait): the game
+        // starts, and its status line said "Your turn" while it waited for them.
+        if (e.type === "filled" || e.started) await this.fresh();
         return;
       case "rematch_declined":
         // Declining calls the rematch off (it is this game when its id is the rematch's).
@@ -211,7 +223,7 @@ export class GameStore extends Emitter<StoreEvents> {
   /** The legal placements when a seat this browser holds is to move (checked against the state's move number). */
   private async placementsFor(state: GameState): Promise<Placement[] | null | "stale"> {
     // An aborted game has a colour to move but takes no move (the server answers 409).
-    if (state.over || state.status === "aborted" || state.seat_to_move === null || this.tokenFor(state.seat_to_move) === null) return null;
+    if (state.over || state.status === "aborted" || state.status === "waiting" || state.seat_to_move === null || this.tokenFor(state.seat_to_move) === null) return null;
     const p = await this.backend.placements(this.id);
     return p.move_number === state.move_number ? p.placements : "stale";
   }

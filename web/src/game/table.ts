@@ -1,6 +1,8 @@
 // Who sits at a game's table, and what a seated player may do besides moving: abort before
-// the second move, ask for a rematch after the end (or accept or decline one offered).
-// Attached to the game page's panel; it follows the game's own events (seated, aborted,
+// the second move, ask for a rematch after the end (or accept or decline one offered, with
+// the game's other next steps: `TableHooks.rematchSlot`). A quick-play game waiting for
+// players counts down to the AI taking the free seats. The players' names go to the game
+// page (`TableHooks.table`), which names them in its notices. Attached to the game page's panel; it follows the game's own events (seated, aborted,
 // rematch_offered, rematch_declined, expired, rated) on a socket of its own and asks the
 // server for the table again. While it is open it tells the server this player is here, so
 // that a seek of theirs waiting for players does not expire.
@@ -17,12 +19,27 @@ const present = (...xs: (HTMLElement | null)[]) => xs.filter((x): x is HTMLEleme
 
 const REFRESH = new Set(["snapshot", "seated", "filled", "aborted", "rematch_offered", "rematch_declined", "expired", "rated", "game_over"]);
 
+export interface TableHooks {
+  /** Where the rematch buttons go (else under the seats). */
+  rematchSlot?: HTMLElement;
+  /** The table as read: the players' names by seat, and whether it is a lobby game. */
+  table?(names: Map<number, string>, lobby: boolean): void;
+}
+
+/** "0:42": the time left to a moment of the server's (its clock and ours agree closely enough). */
+const countdown = (at: number) => {
+  const s = Math.max(0, Math.ceil((at - Date.now()) / 1000));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+};
+
 /** Why a game ended without a result, when an event said so (else it was aborted). */
 const ENDED_BY: Record<string, string> = { expired: "lobby.expired", rematch_declined: "lobby.rematchDeclined" };
 
-export function attachTable(id: string, slot: HTMLElement) {
+export function attachTable(id: string, slot: HTMLElement, hooks: TableHooks = {}) {
   const box = h("div", { class: "table-box", id: "table-box" });
   slot.append(box);
+  const rematchBox = hooks.rematchSlot ?? box;
+  let ticking = 0;
   let table: Table | null = null;
   let shown = "";
   /** The i18n key of why this game was called off, if an event told. */
@@ -35,6 +52,8 @@ export function attachTable(id: string, slot: HTMLElement) {
       const now = JSON.stringify([table, endedBy]);
       if (now === shown) return;
       shown = now;
+      const names = new Map(table.seats.flatMap((x) => (x.player ? [[x.seat, x.player.name] as const] : [])));
+      hooks.table?.(names, table.lobby);
       render();
     } catch {
       /* the page says what is wrong with the game itself */
@@ -42,6 +61,8 @@ export function attachTable(id: string, slot: HTMLElement) {
   };
   const myToken = () => Object.values(tokens.get(id))[0] as string | undefined;
   const render = () => {
+    clearInterval(ticking);
+    if (rematchBox !== box) rematchBox.replaceChildren();
     if (!table || (!table.lobby && table.status !== "aborted")) return box.replaceChildren();
     const t0 = table;
     const names = t0.seats.map((s) =>
@@ -53,17 +74,29 @@ export function attachTable(id: string, slot: HTMLElement) {
     const played = t0.status === "finished" || t0.status === "abandoned";
     const iAmOffered = t0.rematch !== null;
     const offer = seated && played && t0.lobby && me.get();
+    // Quick play: how long until the AI takes the free seats, counted down.
+    const fill = t0.status === "waiting" && t0.fill_at ? h("span", { id: "fill-countdown", "data-fill-at": t0.fill_at }) : null;
+    if (fill && t0.fill_at) {
+      const at = t0.fill_at;
+      const level = t0.fill_level ?? 3;
+      const tick = () => (fill.textContent = t("lobby.fillIn", { level, time: countdown(at) }));
+      tick();
+      ticking = window.setInterval(tick, 1000);
+    }
+    const again = present(
+      offer ? h("button", { id: "rematch", class: "primary", onclick: () => void rematch() }, iAmOffered ? t("lobby.rematchAccept") : t("lobby.rematch")) : null,
+      offer && iAmOffered ? h("button", { id: "rematch-decline", onclick: () => void decline() }, t("lobby.rematchDecline")) : null,
+    );
     box.replaceChildren(
       ...present(
-      t0.status === "waiting" ? h("p", { class: "banner", id: "waiting" }, t("lobby.waiting", { count: t0.free_seats })) : null,
+      t0.status === "waiting" ? h("p", { class: "banner", id: "waiting" }, t("lobby.waiting", { count: t0.free_seats }), fill ? " " : "", fill) : null,
       t0.status === "aborted" ? h("p", { class: "banner", id: "aborted" }, t(endedBy ?? "lobby.aborted")) : null,
       h("ul", { class: "table-seats", id: "table-seats" }, ...names),
       t0.rated ? h("p", { class: "muted" }, t("lobby.rated")) : null,
       seated && t0.can_abort ? h("button", { id: "abort", onclick: () => void abort() }, t("lobby.abort")) : null,
-      offer ? h("button", { id: "rematch", class: "primary", onclick: () => void rematch() }, iAmOffered ? t("lobby.rematchAccept") : t("lobby.rematch")) : null,
-      offer && iAmOffered ? h("button", { id: "rematch-decline", onclick: () => void decline() }, t("lobby.rematchDecline")) : null,
       ),
     );
+    rematchBox.append(...again);
   };
   const abort = async () => {
     const token = myToken();

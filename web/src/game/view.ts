@@ -160,6 +160,11 @@ export class GameView extends Structure3D {
     this.dirty = true;
   }
 
+  /** How many cubes are highlighted (for the tests). */
+  highlightCount() {
+    return this.highlight.children.filter((o) => (o as THREE.Mesh).isMesh).length;
+  }
+
   /**
    * Every legal place of the chosen stone and orientation: a disc where its anchor cube
    * would rest, drawn over everything (never hidden by stones or the ghost).

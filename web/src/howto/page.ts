@@ -37,14 +37,17 @@ export const SECTIONS: Section[] = [
 const colourName = (c: string) => t(`common.colour.${c}`);
 
 /** The core's verdict on an example, in words: accepted, or the rule it names. */
-export function verdict(e: LessonExample): string {
-  if (e.legal) return t("howto.verdict.legal", { placement: e.placement });
+/** The engine's verdict under a picture; `plain` leaves out the placement's notation (the
+ * guided game shows pictures before any notation was explained). */
+export function verdict(e: LessonExample, plain = false): string {
+  if (e.legal) return plain ? t("howto.verdict.legal_plain") : t("howto.verdict.legal", { placement: e.placement });
   const detail = { ...e.detail } as Record<string, string | number>;
   if (typeof detail.colour === "string") detail.colour = colourName(detail.colour);
-  return `${t("howto.verdict.refused", { placement: e.placement })} ${t(`howto.rule.${e.rule}`, detail)}`;
+  const head = plain ? t("howto.verdict.refused_plain") : t("howto.verdict.refused", { placement: e.placement });
+  return `${head} ${t(`howto.rule.${e.rule}`, detail)}`;
 }
 
-export function exampleFigure(e: LessonExample): HTMLElement {
+export function exampleFigure(e: LessonExample, plain = false): HTMLElement {
   const url = picture({
     id: e.id,
     board: e.board,
@@ -61,7 +64,7 @@ export function exampleFigure(e: LessonExample): HTMLElement {
       "figcaption",
       {},
       h("span", {}, t(`howto.example.${e.id}`)),
-      h("span", { class: `verdict ${e.legal ? "ok" : "no"}`, "data-verdict": e.legal ? "legal" : e.rule ?? "" }, verdict(e)),
+      h("span", { class: `verdict ${e.legal ? "ok" : "no"}`, "data-verdict": e.legal ? "legal" : e.rule ?? "" }, verdict(e, plain)),
     ),
   );
 }

@@ -19,19 +19,28 @@ export const GUIDED_SETUP = {
 
 /** Creates the game, keeps its seat token, marks it as a tutorial; returns where to go. */
 export async function startGuidedGame(): Promise<string> {
+  return startGame(true);
+}
+
+/** After the guided game: the same game, against the same AI (level 1), without the guide. */
+export async function startRealGame(): Promise<string> {
+  return startGame(false);
+}
+
+async function startGame(guided: boolean): Promise<string> {
   return serverOr(
     async () => {
       const created = await api.create(GUIDED_SETUP);
       const mine = created.seats.find((s) => s.token);
       if (mine) tokens.add(created.id, mine.seat, mine.token!);
-      markTutorial(created.id);
+      if (guided) markTutorial(created.id);
       return `/game/${created.id}`;
     },
     async () => {
       const seats = GUIDED_SETUP.seats.map((s) => ({ kind: s.kind as "human" | "ai", level: s.level ?? null }));
       const url = await localBackend.create({ ...GUIDED_SETUP, seats });
       const id = new URL(url, location.href).searchParams.get("local");
-      if (id) markTutorial(id);
+      if (id && guided) markTutorial(id);
       return url;
     },
   );

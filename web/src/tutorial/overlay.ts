@@ -6,7 +6,7 @@ import { tokens } from "../api";
 import { serverBackend } from "../engine/backend";
 import type { EventStream, GameBackend } from "../engine/backend";
 import type { GameState, Letter, Placement } from "../api";
-import { h } from "../ui";
+import { h, toast } from "../ui";
 import { t } from "../i18n";
 import { lessons } from "../howto/lessons";
 import { exampleFigure } from "../howto/page";
@@ -14,6 +14,9 @@ import { loadProgress, saveProgress } from "./progress";
 import type { Progress } from "./progress";
 import { seenFromAbove, STEPS } from "./steps";
 import type { Moment } from "./steps";
+import { yourResult, yourResultText } from "../game/result";
+import { startRealGame } from "./launch";
+import { errorText } from "../errors";
 
 /** Attaches the guide, its card in `host`, when this browser started game `id` as a guided
  * game: a server's game, or a local one (`backend`, the engine in this browser). */
@@ -129,7 +132,8 @@ class Tutorial {
       void lessons()
         .then((l) => {
           const e = l.examples.find((x) => x.id === step.figure);
-          if (e && this.progress.current === id) figure.replaceChildren(exampleFigure(e));
+          // Without notation: the guide has not explained it (the pictures say it).
+          if (e && this.progress.current === id) figure.replaceChildren(exampleFigure(e, true));
         })
         .catch(() => undefined);
     }
@@ -147,6 +151,7 @@ class Tutorial {
       h("h2", {}, t(`tutorial.${id}.title`)),
       h("p", {}, t(`tutorial.${id}.text`, params)),
       id === "score" ? this.scores(state) : "",
+      id === "score" ? this.ending(state) : "",
       figure,
       h(
         "div",
@@ -154,6 +159,29 @@ class Tutorial {
         h("button", { class: "primary", id: "tutorial-next", onclick: () => this.next() }, t("tutorial.next")),
         h("button", { id: "tutorial-skip", onclick: () => this.skip() }, t("tutorial.skip")),
       ),
+    );
+  }
+
+  /** The guided game's end: won or lost, and the next step — a real game against the same AI. */
+  private ending(state: GameState) {
+    const held = Object.keys(tokens.get(this.id)).map(Number);
+    const you = yourResult(state, (seat) => held.includes(seat));
+    const real = h("button", { class: "primary", id: "tutorial-real-game" }, t("tutorial.realGame")) as HTMLButtonElement;
+    real.addEventListener("click", async () => {
+      real.disabled = true;
+      try {
+        location.href = await startRealGame();
+      } catch (e) {
+        real.disabled = false;
+        toast(errorText(e), true);
+      }
+    });
+    return h(
+      "div",
+      { class: "tutorial-ending", id: "tutorial-ending", "data-result": you?.kind ?? "" },
+      you ? h("p", { class: "tutorial-result", id: "tutorial-result" }, h("strong", {}, yourResultText(you))) : "",
+      h("p", {}, t("tutorial.next_game")),
+      real,
     );
   }
 
