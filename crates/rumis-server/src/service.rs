@@ -3,12 +3,16 @@
 //! inside the transaction storage opens; it publishes the events of what was committed and
 //! hands AI turns to the AI queue. Handlers only extract and answer; storage only stores.
 //!
-//! **Work after a commit is never lost.** A write runs in a task of its own
-//! (`tokio::spawn`), not in the request's future: a client that goes away while its move
-//! commits cancels only its wait for the answer, never the commit's events or the AI turn
-//! that follows. What a restart must resume is derived from what is committed: the games
-//! row says when an AI seat is to move (`ai_to_move`), and start-up queues those games. On
-//! PostgreSQL the events go out with the commit itself (`pg_notify` in its transaction).
+//! **Work after a commit is never lost.** Every write runs in a task of its own
+//! ([`Games::detached`]), not in the request's future: a client that goes away while its
+//! write (a move, a game's creation, a seek, a rematch, ...) is under way cancels only its
+//! wait for the answer, never the transaction half-way, its commit, the commit's events or
+//! the AI turn that follows. (Dropped with a reset request, a write could leave SQLite's
+//! writer inside its transaction, failing the next writes, and lose its events and AI
+//! turn: issue #50.) What a restart must resume is derived from what is committed: the
+//! games row says when an AI seat is to move (`ai_to_move`), and start-up queues those
+//! games. On PostgreSQL the events go out with the commit itself (`pg_notify` in its
+//! transaction).
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -151,6 +155,22 @@ impl Games {
         }
     }
 
+    /// Runs a write (`write`, given the service) in a task of its own and waits for its
+    /// answer; the request that asked for it is answered from here. The request's future
+    /// may be dropped at any point (a client that resets its connection): only this wait
+    /// ends, the write goes on to its commit or rollback, then its events and AI turn
+    /// (see the module's comment). Every write the API asks for runs through here.
+    async fn detached<T, F, Fut>(self: &Arc<Self>, what: &str, write: F) -> Result<T, GameError>
+    where
+        T: Send + 'static,
+        F: FnOnce(Arc<Games>) -> Fut,
+        Fut: Future<Output = Result<T, GameError>> + Send + 'static,
+    {
+        tokio::spawn(write(self.clone()))
+            .await
+            .map_err(|e| GameError::internal(format!("the {what}'s task failed: {e}")))?
+    }
+
     /// What happens after a commit: on SQLite its events go to this instance's subscribers
     /// (on PostgreSQL they went out with the commit); an AI seat to move is queued.
     fn committed(&self, events: Vec<Event>, ai_to_move: Option<Job>) {
@@ -220,13 +240,33 @@ impl Games {
     /// Creates a game for `creator` (an address): the tokens of its human seats are in the
     /// answer, and only their hashes are stored.
     #[allow(dead_code)] // The API creates through `create_timed`; kept for callers without a clock.
-    pub async fn create(&self, setup: Setup, seats: Vec<NewSeat>, creator: &str) -> Result<wire::Created, GameError> {
+    pub async fn create(
+        self: &Arc<Self>,
+        setup: Setup,
+        seats: Vec<NewSeat>,
+        creator: &str,
+    ) -> Result<wire::Created, GameError> {
         self.create_timed(setup, seats, creator, None).await
     }
 
     /// [`Games::create`] with a clock (checked by [`clock::Rule::from_asked`]): time runs
-    /// from the creation for the human seat to move.
+    /// from the creation for the human seat to move. Runs in a task of its own, like a
+    /// move (see the module's comment).
     pub async fn create_timed(
+        self: &Arc<Self>,
+        setup: Setup,
+        seats: Vec<NewSeat>,
+        creator: &str,
+        clock: Option<clock::Rule>,
+    ) -> Result<wire::Created, GameError> {
+        let creator = creator.to_string();
+        self.detached("creation", move |this| async move {
+            this.write_game(setup, seats, &creator, clock).await
+        })
+        .await
+    }
+
+    async fn write_game(
         &self,
         setup: Setup,
         seats: Vec<NewSeat>,
@@ -372,9 +412,8 @@ impl Games {
         text: String,
         expected: i64,
     ) -> Result<Accepted, GameError> {
-        let this = self.clone();
         let id = id.to_string();
-        tokio::spawn(async move {
+        self.detached("move", move |this| async move {
             let _order = this.lock_game(&id).await;
             let (accepted, events, ai) = this
                 .retrying(|left| this.try_submit(&id, &actor, &text, expected, left))
@@ -385,7 +424,6 @@ impl Games {
             Ok(accepted)
         })
         .await
-        .map_err(|e| GameError::internal(format!("the move's task failed: {e}")))?
     }
 
     async fn try_submit(
@@ -472,9 +510,8 @@ impl Games {
         token: Option<String>,
         expected: i64,
     ) -> Result<wire::UndoAck, GameError> {
-        let this = self.clone();
         let id = id.to_string();
-        tokio::spawn(async move {
+        self.detached("undo", move |this| async move {
             let _order = this.lock_game(&id).await;
             let (ack, events, ai) = this
                 .retrying(|left| this.try_undo(&id, token.as_deref(), expected, left))
@@ -483,7 +520,6 @@ impl Games {
             Ok(ack)
         })
         .await
-        .map_err(|e| GameError::internal(format!("the undo's task failed: {e}")))?
     }
 
     async fn try_undo(
@@ -566,9 +602,8 @@ impl Games {
     /// Deletes a game nobody else has joined: the token must hold the first human seat (the
     /// creator's), and no human seat it does not hold may have moved.
     pub async fn delete(self: &Arc<Self>, id: &str, token: Option<String>) -> Result<wire::Deleted, GameError> {
-        let this = self.clone();
         let id = id.to_string();
-        tokio::spawn(async move {
+        self.detached("deletion", move |this| async move {
             let _order = this.lock_game(&id).await;
             let events = this
                 .retrying(|left| this.try_delete(&id, token.as_deref(), left))
@@ -577,7 +612,6 @@ impl Games {
             Ok(wire::Deleted { id, deleted: true })
         })
         .await
-        .map_err(|e| GameError::internal(format!("the deletion's task failed: {e}")))?
     }
 
     async fn try_delete(&self, id: &str, token: Option<&str>, left: Duration) -> Result<Vec<Event>, GameError> {

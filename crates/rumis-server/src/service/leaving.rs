@@ -153,9 +153,8 @@ impl Games {
         token: Option<String>,
         seat: Option<usize>,
     ) -> Result<wire::ResignAck, GameError> {
-        let this = self.clone();
         let id = id.to_string();
-        tokio::spawn(async move {
+        self.detached("resignation", move |this| async move {
             let _order = this.lock_game(&id).await;
             let (ack, events, ai) = this
                 .retrying(|left| this.try_resign(&id, token.as_deref(), seat, left))
@@ -164,7 +163,6 @@ impl Games {
             Ok(ack)
         })
         .await
-        .map_err(|e| GameError::internal(format!("the resignation's task failed: {e}")))?
     }
 
     async fn try_resign(
@@ -240,9 +238,8 @@ impl Games {
                 return Err(GameError::BadSeat(format!("the AI's level is 1 to 9, not {l}")));
             }
         }
-        let this = self.clone();
         let id = id.to_string();
-        tokio::spawn(async move {
+        self.detached("leaving", move |this| async move {
             let _order = this.lock_game(&id).await;
             let (ack, events, ai) = this
                 .retrying(|left| this.try_leave(&id, token.as_deref(), seat, level, left))
@@ -251,7 +248,6 @@ impl Games {
             Ok(ack)
         })
         .await
-        .map_err(|e| GameError::internal(format!("the leaving's task failed: {e}")))?
     }
 
     async fn try_leave(

@@ -17,5 +17,6 @@ mod lobby;
 mod migrations;
 mod openapi;
 mod own_boards;
+mod resets;
 mod robust;
 mod web_files;

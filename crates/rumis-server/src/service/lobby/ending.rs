@@ -34,9 +34,8 @@ impl Games {
     /// Aborts a game before its second move: it ends without a result and is not rated.
     /// Any seated player (by key or seat token) may.
     pub async fn abort(self: &Arc<Self>, id: &str, token: Option<String>) -> Result<wire::AbortAck, GameError> {
-        let this = self.clone();
         let id = id.to_string();
-        tokio::spawn(async move {
+        self.detached("abort", move |this| async move {
             let _order = this.lock_game(&id).await;
             let (ack, events, _) = this
                 .retrying(|left| {
@@ -85,7 +84,6 @@ impl Games {
             Ok(ack)
         })
         .await
-        .map_err(|e| GameError::internal(format!("the abort's task failed: {e}")))?
     }
 
     /// Waiting lobby games whose creator has not been seen for `seek_idle` expire: they are

@@ -1,5 +1,7 @@
 //! Players: a name and a key. The key is made here, given once, and kept only as its hash.
 
+use std::sync::Arc;
+
 use super::check_name;
 use super::pages::rating_of;
 use crate::error::GameError;
@@ -11,8 +13,14 @@ use crate::wire;
 
 impl Games {
     /// A new player: the key is in this answer and nowhere else, ever; only its hash is
-    /// stored.
-    pub async fn new_player(&self, name: &str) -> Result<wire::NewPlayer, GameError> {
+    /// stored. Runs in a task of its own, like every write.
+    pub async fn new_player(self: &Arc<Self>, name: &str) -> Result<wire::NewPlayer, GameError> {
+        let name = name.to_string();
+        self.detached("new player", move |this| async move { this.write_player(&name).await })
+            .await
+    }
+
+    async fn write_player(&self, name: &str) -> Result<wire::NewPlayer, GameError> {
         let name = check_name(name)?;
         let key = random_hex(16)?;
         let row = PlayerRow {
@@ -56,8 +64,16 @@ impl Games {
     }
 
     /// The presence ping: the key's player is here now, so their waiting games do not
-    /// expire (see [`super::SEEK_IDLE`]).
-    pub async fn presence(&self, key: Option<&str>) -> Result<wire::Presence, GameError> {
+    /// expire (see [`super::SEEK_IDLE`]). Runs in a task of its own, like every write.
+    pub async fn presence(self: &Arc<Self>, key: Option<&str>) -> Result<wire::Presence, GameError> {
+        let key = key.map(String::from);
+        self.detached("presence", move |this| async move {
+            this.write_presence(key.as_deref()).await
+        })
+        .await
+    }
+
+    async fn write_presence(&self, key: Option<&str>) -> Result<wire::Presence, GameError> {
         let p = self.player_for_key(key).await?;
         let now = now_ms();
         let id = &p.id;

@@ -32,9 +32,22 @@ impl Games {
     /// Quick play: a seat in the oldest waiting quick-play game that fits (scenario, player
     /// count, rated or not), else a new one with this player seated and the rest free until
     /// the wait is over. One lobby lock orders quick play, so that two players asking at
-    /// once meet rather than each open a game.
+    /// once meet rather than each open a game. Runs in a task of its own, like every write.
     pub async fn quick_play(
         self: &Arc<Self>,
+        key: Option<String>,
+        asked: QuickAsked,
+        creator: &str,
+    ) -> Result<wire::Seated, GameError> {
+        let creator = creator.to_string();
+        self.detached("quick play", move |this| async move {
+            this.write_quick_play(key, asked, &creator).await
+        })
+        .await
+    }
+
+    async fn write_quick_play(
+        &self,
         key: Option<String>,
         asked: QuickAsked,
         creator: &str,

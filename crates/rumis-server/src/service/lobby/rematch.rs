@@ -14,8 +14,22 @@ impl Games {
     /// A rematch of a lobby game that ended: the first player to ask makes it (same setup,
     /// each seat's occupant moved one seat on, the AI seats too), sitting down at once; the
     /// other players' seats are offered to them, and asking again accepts (takes that
-    /// seat). It starts when every player has accepted.
+    /// seat). It starts when every player has accepted. Runs in a task of its own, like
+    /// every write.
     pub async fn rematch(
+        self: &Arc<Self>,
+        id: &str,
+        key: Option<String>,
+        creator: &str,
+    ) -> Result<wire::Seated, GameError> {
+        let (id, creator) = (id.to_string(), creator.to_string());
+        self.detached("rematch", move |this| async move {
+            this.write_rematch(&id, key, &creator).await
+        })
+        .await
+    }
+
+    async fn write_rematch(
         self: &Arc<Self>,
         id: &str,
         key: Option<String>,
@@ -120,9 +134,8 @@ impl Games {
         id: &str,
         key: Option<String>,
     ) -> Result<wire::DeclineAck, GameError> {
-        let this = self.clone();
         let id = id.to_string();
-        tokio::spawn(async move {
+        self.detached("decline", move |this| async move {
             let _old = this.lock_game(&id).await;
             // The rematch's id, read first so that its lock is taken in this process too
             // (its events stay in order); the write checks it again.
@@ -142,7 +155,6 @@ impl Games {
             Ok(ack)
         })
         .await
-        .map_err(|e| GameError::internal(format!("the decline's task failed: {e}")))?
     }
 
     async fn try_decline(

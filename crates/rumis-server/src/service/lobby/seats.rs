@@ -106,9 +106,23 @@ impl Games {
         Ok(progress.ai_to_move.then(|| loaded.has_human()))
     }
 
-    /// Opens a seek: a lobby game with the creator seated and seats free for others.
+    /// Opens a seek: a lobby game with the creator seated and seats free for others. Runs
+    /// in a task of its own, like every write.
     pub async fn seek(
         self: &Arc<Self>,
+        key: Option<String>,
+        asked: SeekAsked,
+        creator: &str,
+    ) -> Result<wire::Seated, GameError> {
+        let creator = creator.to_string();
+        self.detached("seek", move |this| async move {
+            this.write_seek(key, asked, &creator).await
+        })
+        .await
+    }
+
+    async fn write_seek(
+        &self,
         key: Option<String>,
         asked: SeekAsked,
         creator: &str,
@@ -169,9 +183,8 @@ impl Games {
         key: Option<String>,
         seat: Option<usize>,
     ) -> Result<wire::Seated, GameError> {
-        let this = self.clone();
         let id = id.to_string();
-        tokio::spawn(async move {
+        self.detached("join", move |this| async move {
             let _order = this.lock_game(&id).await;
             let (seated, events, ai) = this
                 .retrying(|left| {
@@ -191,7 +204,6 @@ impl Games {
             Ok(seated)
         })
         .await
-        .map_err(|e| GameError::internal(format!("the join's task failed: {e}")))?
     }
 
     pub(super) async fn join_in(

@@ -1,0 +1,791 @@
+//! Every write is the server's, not the request's (issue #50): a client that resets its
+//! connection 0-3 ms after sending a write — game creation, a seek, quick play (a new game,
+//! or a seat in a waiting one), a join, a rematch, a rematch declined, an abort, a
+//! resignation, a leaving, a deletion, an undo, a new player, a presence ping — leaves
+//! nothing jammed, stranded or lost. One test a route, each on SQLite and PostgreSQL:
+//!
+//! - right after each reset, another player's writes succeed (a new player, a presence
+//!   ping), and all along a bystander plays moves in games of its own: every answer is the
+//!   one a quiet server gives (no 500, no 503);
+//! - a write that committed had all that follows a commit: its events on the game's
+//!   WebSocket, the lobby feed's fresh list, the AI's move where an AI seat is to move.
+//!
+//! (Before, game creation, seeks, quick play and rematches ran in the request's future: on
+//! SQLite a reset one could leave the writer inside its transaction, and the bystander's
+//! next move answered 500, "cannot start a transaction within a transaction"; games created
+//! with an AI seat to move never got its move, on either database; a seek committed and
+//! never reached the lobby feed.)
+
+use crate::common;
+
+on_both_databases!(
+    a_reset_game_creation_strands_nothing,
+    a_reset_seek_strands_nothing,
+    a_reset_quick_play_strands_nothing,
+    a_reset_quick_play_join_strands_nothing,
+    a_reset_join_strands_nothing,
+    a_reset_rematch_strands_nothing,
+    a_reset_rematch_decline_strands_nothing,
+    a_reset_abort_strands_nothing,
+    a_reset_resignation_strands_nothing,
+    a_reset_leaving_strands_nothing,
+    a_reset_deletion_strands_nothing,
+    a_reset_undo_strands_nothing,
+    a_reset_player_creation_strands_nothing,
+    a_reset_presence_strands_nothing,
+);
+
+use std::collections::HashSet;
+use std::future::Future;
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use common::*;
+use futures_util::StreamExt;
+use serde_json::{json, Value};
+use tokio::io::AsyncWriteExt;
+use tokio_tungstenite::tungstenite::Message;
+
+/// Requests reset a route, 0, 1, 2 and 3 ms after the last byte, twice over.
+const ROUNDS: u64 = 8;
+/// How long a reset write may take to show (it retries a busy database for 4 s).
+const COMMIT_LIMIT: Duration = Duration::from_secs(6);
+/// How long an event, the lobby feed's list or the AI's move may take after a commit.
+const FOLLOW_LIMIT: Duration = Duration::from_secs(15);
+
+async fn a_reset_game_creation_strands_nothing(db: String) {
+    resets(db, Route::Create).await
+}
+async fn a_reset_seek_strands_nothing(db: String) {
+    resets(db, Route::Seek).await
+}
+async fn a_reset_quick_play_strands_nothing(db: String) {
+    resets(db, Route::QuickNew).await
+}
+async fn a_reset_quick_play_join_strands_nothing(db: String) {
+    resets(db, Route::QuickJoin).await
+}
+async fn a_reset_join_strands_nothing(db: String) {
+    resets(db, Route::Join).await
+}
+async fn a_reset_rematch_strands_nothing(db: String) {
+    resets(db, Route::Rematch).await
+}
+async fn a_reset_rematch_decline_strands_nothing(db: String) {
+    resets(db, Route::Decline).await
+}
+async fn a_reset_abort_strands_nothing(db: String) {
+    resets(db, Route::Abort).await
+}
+async fn a_reset_resignation_strands_nothing(db: String) {
+    resets(db, Route::Resign).await
+}
+async fn a_reset_leaving_strands_nothing(db: String) {
+    resets(db, Route::Leave).await
+}
+async fn a_reset_deletion_strands_nothing(db: String) {
+    resets(db, Route::Delete).await
+}
+async fn a_reset_undo_strands_nothing(db: String) {
+    resets(db, Route::Undo).await
+}
+async fn a_reset_player_creation_strands_nothing(db: String) {
+    resets(db, Route::NewPlayer).await
+}
+async fn a_reset_presence_strands_nothing(db: String) {
+    resets(db, Route::Presence).await
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Route {
+    Create,
+    Seek,
+    QuickNew,
+    QuickJoin,
+    Join,
+    Rematch,
+    Decline,
+    Abort,
+    Resign,
+    Leave,
+    Delete,
+    Undo,
+    NewPlayer,
+    Presence,
+}
+
+fn s(v: &Value) -> String {
+    v.as_str().unwrap_or_else(|| panic!("not a string: {v}")).to_string()
+}
+
+/// Sends a request over a raw socket and resets the connection `delay` after its last byte
+/// (SO_LINGER 0: the close sends a reset, as a client that crashes or loses its network),
+/// without reading the answer.
+async fn send_and_reset(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    key: Option<&str>,
+    body: Option<&Value>,
+    delay: u64,
+) {
+    let body = body.map(|b| b.to_string()).unwrap_or_default();
+    let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\n");
+    if let Some(k) = key {
+        head.push_str(&format!("Authorization: Bearer {k}\r\n"));
+    }
+    if !body.is_empty() || method == "POST" {
+        head.push_str(&format!(
+            "Content-Type: application/json\r\nContent-Length: {}\r\n",
+            body.len()
+        ));
+    }
+    let request = format!("{head}\r\n{body}");
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    stream.write_all(request.as_bytes()).await.unwrap();
+    if delay > 0 {
+        tokio::time::sleep(Duration::from_millis(delay)).await;
+    }
+    stream.set_zero_linger().unwrap();
+    drop(stream);
+}
+
+/// Polls `probe` every 20 ms until it gives a value or `limit` passes.
+async fn within<T, F, Fut>(limit: Duration, mut probe: F) -> Option<T>
+where
+    F: FnMut() -> Fut,
+    Fut: Future<Output = Option<T>>,
+{
+    let deadline = Instant::now() + limit;
+    loop {
+        if let Some(v) = probe().await {
+            return Some(v);
+        }
+        if Instant::now() >= deadline {
+            return None;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// The next event of a type within `limit`, or `None`.
+async fn event_within(ws: &mut Ws, kind: &str, limit: Duration) -> Option<Value> {
+    tokio::time::timeout(limit, next_of(ws, kind)).await.ok()
+}
+
+async fn subscribed(addr: SocketAddr, id: &str) -> Ws {
+    let mut ws = subscribe(addr, id).await;
+    next_of(&mut ws, "snapshot").await;
+    ws
+}
+
+/// A request's answer as JSON, when it has the status expected; else a panic naming `what`
+/// (the setup of a round, before anything is reset in it).
+fn expect(what: &str, status: u16, r: client::Response) -> Value {
+    assert_eq!(r.status, status, "{what}: {}", r.text());
+    r.json()
+}
+
+async fn new_player(addr: SocketAddr, name: &str) -> String {
+    let v = expect(
+        "a new player",
+        201,
+        post(addr, "/api/v1/players", None, &json!({ "name": name })).await,
+    );
+    s(&v["key"])
+}
+
+async fn table(addr: SocketAddr, id: &str) -> Value {
+    expect("a table", 200, get(addr, &format!("/api/v1/games/{id}/table")).await)
+}
+
+/// A two-player Chullpa seek by `key` with seat 1 open.
+async fn seek2(addr: SocketAddr, key: &str) -> String {
+    let body = json!({ "board": "chullpa", "players": 2, "seats": [{ "kind": "me" }, { "kind": "open" }] });
+    let v = expect("a seek", 201, post(addr, "/api/v1/lobby/seeks", Some(key), &body).await);
+    s(&v["game"])
+}
+
+/// Quick play as every quick-play round asks for it (no AI fill during the test).
+fn quick_body() -> Value {
+    json!({ "board": "chullpa", "players": 2, "ai_level": 1, "wait_seconds": 3600 })
+}
+
+/// The ids of a player's open (waiting or playing) games.
+async fn open_games_of(addr: SocketAddr, key: &str) -> Vec<String> {
+    let v = expect(
+        "a player's page",
+        200,
+        request(addr, "GET", "/api/v1/players/me", Some(key), None).await,
+    );
+    v["open"].as_array().unwrap().iter().map(|g| s(&g["game"])).collect()
+}
+
+/// The open three-player games (game creation's rounds make them; the bystander's have two).
+async fn open_three_player_games(addr: SocketAddr) -> HashSet<String> {
+    let v = expect(
+        "the open games",
+        200,
+        get(addr, "/api/v1/games?status=open&limit=200").await,
+    );
+    v["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|g| g["players"] == 3)
+        .map(|g| s(&g["id"]))
+        .collect()
+}
+
+/// Whether the game's AI made a move (within [`FOLLOW_LIMIT`]).
+async fn ai_moved(addr: SocketAddr, id: &str) -> bool {
+    within(FOLLOW_LIMIT, || async {
+        let st = state(addr, id).await;
+        (st["moves_played"].as_i64().unwrap_or(0) >= 1).then_some(())
+    })
+    .await
+    .is_some()
+}
+
+/// The lobby's WebSocket, read all along: every list it sent.
+struct Feed {
+    lists: Arc<Mutex<Vec<Value>>>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Feed {
+    async fn open(addr: SocketAddr) -> Feed {
+        let url = format!("ws://{addr}/api/v1/lobby/events");
+        let (mut ws, _) = tokio::time::timeout(WAIT, tokio_tungstenite::connect_async(url))
+            .await
+            .expect("the lobby's WebSocket connects in time")
+            .expect("the lobby's WebSocket connects");
+        let lists = Arc::new(Mutex::new(Vec::new()));
+        let into = lists.clone();
+        let task = tokio::spawn(async move {
+            while let Some(Ok(msg)) = ws.next().await {
+                if let Message::Text(t) = msg {
+                    let v: Value = serde_json::from_str(&t).expect("the lobby's lists are JSON");
+                    into.lock().unwrap().push(v);
+                }
+            }
+        });
+        let feed = Feed { lists, task };
+        assert!(
+            within(WAIT, || async { (feed.len() > 0).then_some(()) })
+                .await
+                .is_some(),
+            "the lobby's WebSocket sends its list at once"
+        );
+        feed
+    }
+
+    fn len(&self) -> usize {
+        self.lists.lock().unwrap().len()
+    }
+
+    /// Waits until the feed sent nothing for 300 ms (at most 5 s): what the round's setup
+    /// changed is in a list sent before the mark this returns.
+    async fn quiet_mark(&self) -> usize {
+        let deadline = Instant::now() + Duration::from_secs(5);
+        let mut n = self.len();
+        loop {
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            let now = self.len();
+            if now == n || Instant::now() >= deadline {
+                return now;
+            }
+            n = now;
+        }
+    }
+
+    /// Whether a list sent since `mark` satisfies `check` (within [`FOLLOW_LIMIT`]).
+    async fn sent_since(&self, mark: usize, check: impl Fn(&Value) -> bool) -> bool {
+        within(FOLLOW_LIMIT, || async {
+            self.lists.lock().unwrap()[mark..].iter().any(&check).then_some(())
+        })
+        .await
+        .is_some()
+    }
+}
+
+/// Whether the lobby's list `list` ("seeks" or "playing") has game `id`.
+fn listed(v: &Value, list: &str, id: &str) -> bool {
+    v[list].as_array().is_some_and(|a| a.iter().any(|t| t["game"] == id))
+}
+
+/// A player playing moves in games of its own while the rounds run (a new game when one
+/// ends); every answer that is not the expected one is a problem.
+async fn bystander(addr: SocketAddr, stop: Arc<AtomicBool>) -> (usize, Vec<String>) {
+    let mut problems = Vec::new();
+    let mut moves = 0;
+    let mut game: Option<(String, Vec<Option<String>>)> = None;
+    while !stop.load(Ordering::SeqCst) {
+        let (id, tokens) = match &game {
+            Some(g) => g.clone(),
+            None => {
+                let body = json!({ "board": "chullpa", "players": 2 });
+                let r = client::post(addr, "/api/v1/games", None, &body)
+                    .await
+                    .expect("answered");
+                if r.status != 201 {
+                    problems.push(format!("the bystander's new game: {} {}", r.status, r.text()));
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    continue;
+                }
+                let created = r.json();
+                let g = (s(&created["id"]), tokens(&created));
+                game = Some(g.clone());
+                g
+            }
+        };
+        let r = client::get(addr, &format!("/api/v1/games/{id}"))
+            .await
+            .expect("answered");
+        if r.status != 200 {
+            problems.push(format!("the bystander's game state: {} {}", r.status, r.text()));
+            continue;
+        }
+        let st = r.json();
+        if st["over"] == true {
+            game = None;
+            continue;
+        }
+        let seat = st["seat_to_move"].as_u64().unwrap() as usize;
+        let n = st["move_number"].as_i64().unwrap();
+        let m = s(&st["legal_moves"][0]);
+        let body = json!({ "placement": m, "expected_move_number": n });
+        let r = client::post(
+            addr,
+            &format!("/api/v1/games/{id}/moves"),
+            tokens[seat].as_deref(),
+            &body,
+        )
+        .await
+        .expect("answered");
+        if r.status == 201 {
+            moves += 1;
+        } else {
+            problems.push(format!("the bystander's move {n}: {} {}", r.status, r.text()));
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    (moves, problems)
+}
+
+/// Another player's writes right after a reset: a new player, a presence ping.
+async fn other_writes(addr: SocketAddr, key: &str, problems: &mut Vec<String>) {
+    let r = client::post(addr, "/api/v1/players", None, &json!({ "name": "Other" }))
+        .await
+        .expect("answered");
+    if r.status != 201 {
+        problems.push(format!("another player's creation: {} {}", r.status, r.text()));
+    }
+    let r = client::request(addr, "POST", "/api/v1/players/me/presence", Some(key), None)
+        .await
+        .expect("answered");
+    if r.status != 200 {
+        problems.push(format!("another player's presence: {} {}", r.status, r.text()));
+    }
+}
+
+/// What one round did: whether its reset write committed (`None`: it cannot be seen), and
+/// what was missing after it.
+struct Round {
+    committed: Option<bool>,
+    problems: Vec<String>,
+}
+
+/// The request a round resets.
+struct Reset {
+    method: &'static str,
+    path: String,
+    key: Option<String>,
+    body: Option<Value>,
+}
+
+impl Reset {
+    fn post(path: String, key: &str, body: Option<Value>) -> Reset {
+        Reset {
+            method: "POST",
+            path,
+            key: Some(key.to_string()),
+            body,
+        }
+    }
+}
+
+async fn resets(db: String, route: Route) {
+    let server = start(config(&db)).await;
+    let addr = server.addr;
+    let feed = Feed::open(addr).await;
+    let other = new_player(addr, "Other").await;
+    let stop = Arc::new(AtomicBool::new(false));
+    let playing = tokio::spawn(bystander(addr, stop.clone()));
+    let (mut committed, mut problems) = (0, Vec::new());
+    for round in 0..ROUNDS {
+        let delay = round % 4;
+        let r = one_round(addr, &feed, &other, route, delay).await;
+        committed += usize::from(r.committed == Some(true));
+        problems.extend(
+            r.problems
+                .into_iter()
+                .map(|p| format!("round {round} ({delay} ms): {p}")),
+        );
+    }
+    stop.store(true, Ordering::SeqCst);
+    let (moves, theirs) = playing.await.unwrap();
+    problems.extend(theirs);
+    feed.task.abort();
+    let database = db.split(':').next().unwrap_or_default();
+    let seen = if matches!(route, Route::NewPlayer | Route::Presence) {
+        "unseen".to_string()
+    } else {
+        committed.to_string()
+    };
+    eprintln!(
+        "{route:?} on {database}: {seen} of {ROUNDS} reset writes committed; the bystander played {moves} moves; \
+         {} problems",
+        problems.len()
+    );
+    assert!(problems.is_empty(), "{route:?}: {problems:#?}");
+    if !matches!(route, Route::NewPlayer | Route::Presence) {
+        assert!(
+            committed >= 2,
+            "{route:?}: only {committed} of {ROUNDS} reset writes committed: the test tests nothing"
+        );
+    }
+    assert!(moves > 0, "the bystander played no move");
+    server.stop().await;
+}
+
+/// One round: the route's setup, its request reset, another player's writes at once, then
+/// whether it committed and, if so, whether all that follows its commit happened.
+async fn one_round(addr: SocketAddr, feed: &Feed, other: &str, route: Route, delay: u64) -> Round {
+    let mut problems = Vec::new();
+    // The setup: the request to reset, the WebSockets of the games it changes.
+    let (reset, mut ws, ids) = match route {
+        Route::Create => {
+            let body = json!({ "board": "chullpa", "players": 3,
+                "seats": [{ "kind": "ai", "level": 1 }, { "kind": "human" }, { "kind": "human" }] });
+            let known: Vec<String> = open_three_player_games(addr).await.into_iter().collect();
+            let reset = Reset {
+                method: "POST",
+                path: "/api/v1/games".into(),
+                key: None,
+                body: Some(body),
+            };
+            (reset, Vec::new(), known)
+        }
+        Route::Seek => {
+            let p = new_player(addr, "Seeker").await;
+            let body = json!({ "board": "chullpa", "players": 2, "seats": [{ "kind": "me" }, { "kind": "open" }] });
+            (
+                Reset::post("/api/v1/lobby/seeks".into(), &p, Some(body)),
+                Vec::new(),
+                vec![p],
+            )
+        }
+        Route::QuickNew => {
+            let p = new_player(addr, "Quick").await;
+            (
+                Reset::post("/api/v1/lobby/quick".into(), &p, Some(quick_body())),
+                Vec::new(),
+                vec![p],
+            )
+        }
+        Route::QuickJoin => {
+            let host = new_player(addr, "Host").await;
+            let v = expect(
+                "the host's quick play",
+                201,
+                post(addr, "/api/v1/lobby/quick", Some(&host), &quick_body()).await,
+            );
+            assert_eq!(v["status"], "waiting", "{v}");
+            let id = s(&v["game"]);
+            let b = new_player(addr, "Quick").await;
+            let ws = vec![subscribed(addr, &id).await];
+            (
+                Reset::post("/api/v1/lobby/quick".into(), &b, Some(quick_body())),
+                ws,
+                vec![id, host],
+            )
+        }
+        Route::Join => {
+            let host = new_player(addr, "Host").await;
+            let body = json!({ "board": "chullpa", "players": 3,
+                "seats": [{ "kind": "ai", "level": 1 }, { "kind": "me" }, { "kind": "open" }] });
+            let v = expect(
+                "a seek",
+                201,
+                post(addr, "/api/v1/lobby/seeks", Some(&host), &body).await,
+            );
+            let id = s(&v["game"]);
+            let b = new_player(addr, "Joiner").await;
+            let ws = vec![subscribed(addr, &id).await];
+            (Reset::post(format!("/api/v1/games/{id}/join"), &b, None), ws, vec![id])
+        }
+        Route::Rematch => {
+            // A finished lobby game of the host and an AI (the seat its other player left):
+            // the rematch starts at once, the AI's seat first to move.
+            let host = new_player(addr, "Host").await;
+            let b = new_player(addr, "Leaver").await;
+            let id = seek2(addr, &host).await;
+            let join = format!("/api/v1/games/{id}/join");
+            expect("a join", 201, post(addr, &join, Some(&b), &json!({})).await);
+            let leave = format!("/api/v1/games/{id}/leave");
+            expect(
+                "a leaving",
+                200,
+                post(addr, &leave, Some(&b), &json!({ "level": 1 })).await,
+            );
+            let resign = format!("/api/v1/games/{id}/resign");
+            let v = expect("a resignation", 200, post(addr, &resign, Some(&host), &json!({})).await);
+            assert_eq!(v["over"], true, "{v}");
+            let ws = vec![subscribed(addr, &id).await];
+            (
+                Reset::post(format!("/api/v1/games/{id}/rematch"), &host, None),
+                ws,
+                vec![id],
+            )
+        }
+        Route::Decline => {
+            let host = new_player(addr, "Host").await;
+            let b = new_player(addr, "Decliner").await;
+            let id = seek2(addr, &host).await;
+            let join = format!("/api/v1/games/{id}/join");
+            expect("a join", 201, post(addr, &join, Some(&b), &json!({})).await);
+            let resign = format!("/api/v1/games/{id}/resign");
+            expect("a resignation", 200, post(addr, &resign, Some(&host), &json!({})).await);
+            let rematch = format!("/api/v1/games/{id}/rematch");
+            let v = expect("a rematch", 201, post(addr, &rematch, Some(&host), &json!({})).await);
+            let re = s(&v["game"]);
+            let ws = vec![subscribed(addr, &id).await, subscribed(addr, &re).await];
+            (
+                Reset::post(format!("/api/v1/games/{id}/rematch/decline"), &b, None),
+                ws,
+                vec![id, re],
+            )
+        }
+        Route::Abort => {
+            let host = new_player(addr, "Host").await;
+            let id = seek2(addr, &host).await;
+            let ws = vec![subscribed(addr, &id).await];
+            (
+                Reset::post(format!("/api/v1/games/{id}/abort"), &host, None),
+                ws,
+                vec![id],
+            )
+        }
+        Route::Resign | Route::Leave | Route::Delete | Route::Undo => {
+            let body = match route {
+                Route::Resign => json!({ "board": "chullpa", "players": 3,
+                    "seats": [{ "kind": "human" }, { "kind": "ai", "level": 1 }, { "kind": "human" }] }),
+                Route::Leave => json!({ "board": "chullpa", "players": 2,
+                    "seats": [{ "kind": "human" }, { "kind": "ai", "level": 1 }] }),
+                Route::Undo => json!({ "board": "chullpa", "players": 2, "hot_seat": true }),
+                _ => json!({ "board": "chullpa", "players": 2 }),
+            };
+            let created = create(addr, body).await;
+            let id = s(&created["id"]);
+            let token = tokens(&created)[0].clone().unwrap();
+            let path = format!("/api/v1/games/{id}");
+            let reset = match route {
+                Route::Resign => Reset::post(format!("{path}/resign"), &token, Some(json!({}))),
+                Route::Leave => Reset::post(format!("{path}/leave"), &token, Some(json!({ "level": 1 }))),
+                Route::Undo => {
+                    let r = play(addr, &id, Some(&token), "L4@a1,a2,a3,b1", 1).await;
+                    expect("a move", 201, r);
+                    Reset::post(
+                        format!("{path}/undo"),
+                        &token,
+                        Some(json!({ "expected_move_number": 2 })),
+                    )
+                }
+                _ => Reset {
+                    method: "DELETE",
+                    path,
+                    key: Some(token),
+                    body: None,
+                },
+            };
+            (reset, vec![subscribed(addr, &id).await], vec![id])
+        }
+        Route::NewPlayer => {
+            let reset = Reset {
+                method: "POST",
+                path: "/api/v1/players".into(),
+                key: None,
+                body: Some(json!({ "name": "Ghost" })),
+            };
+            (reset, Vec::new(), Vec::new())
+        }
+        Route::Presence => {
+            let p = new_player(addr, "Present").await;
+            (
+                Reset::post("/api/v1/players/me/presence".into(), &p, None),
+                Vec::new(),
+                Vec::new(),
+            )
+        }
+    };
+    let mark = feed.quiet_mark().await;
+    send_and_reset(
+        addr,
+        reset.method,
+        &reset.path,
+        reset.key.as_deref(),
+        reset.body.as_ref(),
+        delay,
+    )
+    .await;
+    other_writes(addr, other, &mut problems).await;
+
+    // Did it commit? If so, what follows.
+    let key = reset.key.clone().unwrap_or_default();
+    let committed = match route {
+        Route::NewPlayer | Route::Presence => None,
+        Route::Create => {
+            let known: HashSet<String> = ids.into_iter().collect();
+            let new = within(COMMIT_LIMIT, || async {
+                open_three_player_games(addr).await.difference(&known).next().cloned()
+            })
+            .await;
+            if let Some(id) = &new {
+                if !ai_moved(addr, id).await {
+                    problems.push(format!("game {id} was created, its AI seat never moved"));
+                }
+            }
+            Some(new.is_some())
+        }
+        Route::Seek | Route::QuickNew => {
+            let new = within(COMMIT_LIMIT, || async { open_games_of(addr, &key).await.pop() }).await;
+            if let Some(id) = &new {
+                if !feed.sent_since(mark, |v| listed(v, "seeks", id)).await {
+                    problems.push(format!("{route:?} {id} committed, never in the lobby feed's seeks"));
+                }
+                let lobby = expect("the lobby", 200, get(addr, "/api/v1/lobby").await);
+                if !listed(&lobby, "seeks", id) {
+                    problems.push(format!("{route:?} {id} committed, not in the lobby: {lobby}"));
+                }
+                // Out of the way of the next round (quick play would join it).
+                let abort = format!("/api/v1/games/{id}/abort");
+                expect("an abort", 200, post(addr, &abort, Some(&key), &json!({})).await);
+            }
+            Some(new.is_some())
+        }
+        Route::QuickJoin | Route::Join => {
+            let id = &ids[0];
+            let started = within(COMMIT_LIMIT, || async {
+                (table(addr, id).await["status"] == "open").then_some(())
+            })
+            .await
+            .is_some();
+            if started {
+                match event_within(&mut ws[0], "seated", FOLLOW_LIMIT).await {
+                    Some(e) if e["started"] == true => {}
+                    other => problems.push(format!("{id}: no seated event ({other:?})")),
+                }
+                if !feed.sent_since(mark, |v| listed(v, "playing", id)).await {
+                    problems.push(format!("{id} started, never in the lobby feed's games in play"));
+                }
+                if route == Route::Join && !ai_moved(addr, id).await {
+                    problems.push(format!("{id} started, its AI seat never moved"));
+                }
+            }
+            if route == Route::QuickJoin {
+                // Out of the way of the next round: the host's game, joined or not.
+                let abort = format!("/api/v1/games/{id}/abort");
+                expect("an abort", 200, post(addr, &abort, Some(&ids[1]), &json!({})).await);
+            }
+            Some(started)
+        }
+        Route::Rematch => {
+            let id = &ids[0];
+            let re = within(COMMIT_LIMIT, || async {
+                table(addr, id).await["rematch"].as_str().map(String::from)
+            })
+            .await;
+            if let Some(re) = &re {
+                if event_within(&mut ws[0], "rematch_offered", FOLLOW_LIMIT)
+                    .await
+                    .is_none()
+                {
+                    problems.push(format!("{id}: no rematch_offered event"));
+                }
+                let st = state(addr, re).await;
+                if st["status"] != "open" {
+                    problems.push(format!("rematch {re} is {}, not open", st["status"]));
+                }
+                if !ai_moved(addr, re).await {
+                    problems.push(format!("rematch {re}: its AI seat never moved"));
+                }
+                if !feed.sent_since(mark, |v| listed(v, "playing", re)).await {
+                    problems.push(format!("rematch {re} never in the lobby feed's games in play"));
+                }
+            }
+            Some(re.is_some())
+        }
+        Route::Decline | Route::Abort => {
+            let id = ids.last().unwrap();
+            let aborted = within(COMMIT_LIMIT, || async {
+                (table(addr, id).await["status"] == "aborted").then_some(())
+            })
+            .await
+            .is_some();
+            if aborted {
+                // Declined: the finished game hears it, and the rematch is aborted.
+                let heard: &[(usize, &str)] = match route {
+                    Route::Decline => &[(0, "rematch_declined"), (1, "aborted")],
+                    _ => &[(0, "aborted")],
+                };
+                for &(i, kind) in heard {
+                    if event_within(&mut ws[i], kind, FOLLOW_LIMIT).await.is_none() {
+                        problems.push(format!("{id} aborted, no {kind} event on socket {i}"));
+                    }
+                }
+                if !feed
+                    .sent_since(mark, |v| v["seeks"].is_array() && !listed(v, "seeks", id))
+                    .await
+                {
+                    problems.push(format!("{id} aborted, still in the lobby feed's seeks"));
+                }
+            }
+            Some(aborted)
+        }
+        Route::Resign | Route::Leave | Route::Delete | Route::Undo => {
+            let id = &ids[0];
+            let done = within(COMMIT_LIMIT, || async {
+                let r = get(addr, &format!("/api/v1/games/{id}")).await;
+                let st = r.json();
+                let done = match route {
+                    Route::Resign => st["forfeited"].as_array().is_some_and(|f| !f.is_empty()),
+                    Route::Leave => st["seats"][0]["kind"] == "ai",
+                    Route::Delete => r.status == 404,
+                    _ => st["moves_played"] == 0,
+                };
+                done.then_some(())
+            })
+            .await
+            .is_some();
+            if done {
+                let kind = match route {
+                    Route::Resign => "resigned",
+                    Route::Leave => "seat_changed",
+                    Route::Delete => "deleted",
+                    _ => "undo",
+                };
+                if event_within(&mut ws[0], kind, FOLLOW_LIMIT).await.is_none() {
+                    problems.push(format!("{id}: {route:?} committed, no {kind} event"));
+                }
+                if matches!(route, Route::Resign | Route::Leave) && !ai_moved(addr, id).await {
+                    problems.push(format!("{id}: {route:?} committed, the AI seat to move never moved"));
+                }
+            }
+            Some(done)
+        }
+    };
+    Round { committed, problems }
+}
