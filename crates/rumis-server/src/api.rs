@@ -493,6 +493,9 @@ async fn hint(
     let level = search::hint_level(req.level)?;
     let loaded = app.games.load(&id).await?;
     loaded.may_search()?;
+    if loaded.hint_assists() {
+        app.games.hint_asked(&id).await?;
+    }
     let seed = ai::seed(&id, loaded.move_number());
     Ok(Json(search::hint(&app.searches, loaded.game, level, seed).await?))
 }

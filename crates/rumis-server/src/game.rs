@@ -99,6 +99,12 @@ impl Loaded {
         Ok(())
     }
 
+    /// Whether a hint now assists a player: the game is still played (by one person
+    /// against the AI, as [`Loaded::may_search`] allows).
+    pub(crate) fn hint_assists(&self) -> bool {
+        self.status == "open" && !self.game.is_over()
+    }
+
     pub fn has_human(&self) -> bool {
         self.seats.iter().any(|s| s.kind == SeatKind::Human)
     }

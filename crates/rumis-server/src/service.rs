@@ -171,6 +171,14 @@ impl Games {
             .map_err(|e| GameError::internal(format!("the {what}'s task failed: {e}")))?
     }
 
+    /// A hint was asked for in a game still played: a rated one is marked as assisted
+    /// (fair play; the game is against the AI alone, or the hint was refused before).
+    pub async fn hint_asked(self: &Arc<Self>, id: &str) -> Result<(), GameError> {
+        let id = id.to_string();
+        self.detached("hint's mark", |this| async move { this.store.mark_assisted(&id).await })
+            .await
+    }
+
     /// What happens after a commit: on SQLite its events go to this instance's subscribers
     /// (on PostgreSQL they went out with the commit); an AI seat to move is queued.
     fn committed(&self, events: Vec<Event>, ai_to_move: Option<Job>) {

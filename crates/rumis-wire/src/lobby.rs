@@ -58,6 +58,8 @@ pub struct Table {
     /// The game came through the lobby (seek, quick play, rematch): it may be rematched.
     pub lobby: bool,
     pub rated: bool,
+    /// A rated game against the AI alone in which a hint was asked for.
+    pub assisted: bool,
     pub quick: bool,
     /// The game's clock as the state shows it (for a seek: the rule, and nobody's time
     /// running yet); `null`: untimed.
@@ -140,6 +142,8 @@ pub struct PlayerGame {
     pub variant: String,
     pub status: String,
     pub rated: bool,
+    /// A rated game against the AI alone in which a hint was asked for.
+    pub assisted: bool,
     pub seat: Option<usize>,
     pub seats: Vec<TableSeat>,
     pub moves_played: i64,

@@ -34,6 +34,8 @@ export interface Table {
   variant: string;
   lobby: boolean;
   rated: boolean;
+  /** A rated game against the AI alone in which a hint was asked for. */
+  assisted?: boolean;
   quick: boolean;
   /** The game's clock as in its state (a seek's: nobody's time running yet), or null. */
   clock: ClockInfo | null;
@@ -61,6 +63,8 @@ export interface PlayerGame {
   players: number;
   status: string;
   rated: boolean;
+  /** A rated game against the AI alone in which a hint was asked for. */
+  assisted?: boolean;
   seat: number | null;
   seats: TableSeat[];
   moves_played: number;

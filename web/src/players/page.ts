@@ -21,7 +21,7 @@ function gameRow(g: PlayerGame, mine: boolean): HTMLElement {
     "li",
     { class: "player-game", "data-game": g.game },
     h("a", { href: `/game/${g.game}`, onclick: (e: Event) => (e.preventDefault(), open()) }, `${g.board} · ${t(`players.status.${g.status}`)}`),
-    ` · ${others}${g.rated ? ` · ${t("lobby.rated")}` : ""}`,
+    ` · ${others}${g.rated ? ` · ${t("lobby.rated")}` : ""}${g.assisted ? ` · ${t("players.assisted")}` : ""}`,
     change,
     " · ",
     h("a", { href: g.record_url, download: "" }, t("players.record")),

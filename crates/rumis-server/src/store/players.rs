@@ -50,6 +50,8 @@ pub struct LobbyRow {
     pub rating_state: String,
     pub created_by: String,
     pub created: i64,
+    /// A rated game against the AI alone in which a hint was asked for (migration 0007).
+    pub assisted: bool,
 }
 
 /// A game listed in the lobby or on a player's page.
@@ -113,6 +115,7 @@ fn lobby_from(r: &AnyRow) -> Result<Option<LobbyRow>, sqlx::Error> {
         rating_state: r.try_get("l_rating_state")?,
         created_by: r.try_get("l_created_by")?,
         created: r.try_get("l_created")?,
+        assisted: r.try_get::<i64, _>("l_assisted")? != 0,
     }))
 }
 
@@ -121,7 +124,8 @@ const PLAYER_COLUMNS: &str = "p.id AS p_id, p.name AS p_name, p.rating AS p_rati
 
 const LOBBY_COLUMNS: &str = "l.game AS l_game, l.rated AS l_rated, l.quick AS l_quick, l.fill_at AS l_fill_at, \
      l.fill_level AS l_fill_level, l.rematch_of AS l_rematch_of, l.rematch AS l_rematch, \
-     l.rating_state AS l_rating_state, l.created_by AS l_created_by, l.created AS l_created";
+     l.rating_state AS l_rating_state, l.created_by AS l_created_by, l.created AS l_created, \
+     l.assisted AS l_assisted";
 
 fn seat_from(r: &AnyRow) -> Result<SeatPlayer, sqlx::Error> {
     let kind: String = r.try_get("kind")?;
@@ -376,6 +380,15 @@ impl Store {
             .execute(&mut *conn)
             .await?;
         Ok(r.rows_affected() > 0)
+    }
+
+    /// Marks a rated game as assisted (a hint was asked for in it); nothing for another.
+    pub async fn mark_assisted(&self, game: &str) -> Result<(), GameError> {
+        sqlx::query("UPDATE lobby_games SET assisted = 1 WHERE game = $1 AND rated = 1 AND assisted = 0")
+            .bind(game)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
     }
 
     /// The lobby games a player created that still wait for players.

@@ -263,6 +263,34 @@ async fn hints_wait_for_the_end_of_a_game_between_people(db: String) {
     )
     .await;
     assert_eq!(r.status, 200, "{}", r.text());
+    // A rated game against the AI alone keeps its hints too, and is marked as assisted.
+    let r = post(
+        addr,
+        "/api/v1/lobby/quick",
+        Some(&a),
+        &json!({ "board": "chullpa", "players": 2, "rated": true, "wait_seconds": 0, "ai_level": 1 }),
+    )
+    .await;
+    assert_eq!(r.status, 201, "{}", r.text());
+    let rated = s(&r.json()["game"]);
+    let started = std::time::Instant::now();
+    while state(addr, &rated).await["status"] != "open" {
+        assert!(started.elapsed() < WAIT, "the AI fills the seat");
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    let table = |id: String| async move { get(addr, &format!("/api/v1/games/{id}/table")).await.json() };
+    assert_eq!(table(rated.clone()).await["assisted"], false);
+    let r = post(
+        addr,
+        &format!("/api/v1/games/{rated}/hint"),
+        Some(&a),
+        &json!({ "level": 4 }),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert_eq!(table(rated.clone()).await["assisted"], true);
+    // Refused hints mark nothing: the game between Ana and Ben is rated too.
+    assert_eq!(table(id.clone()).await["assisted"], false);
     // Ben resigns: the game is over, and both are answered.
     let r = post(addr, &format!("/api/v1/games/{id}/resign"), Some(&b), &json!({})).await;
     assert_eq!(r.status, 200, "{}", r.text());

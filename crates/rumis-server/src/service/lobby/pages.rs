@@ -58,6 +58,7 @@ fn table(g: &PlayerGame, seats: &[SeatPlayer]) -> wire::Table {
         variant: g.variant.clone(),
         lobby: g.lobby.is_some(),
         rated: lobby.rated,
+        assisted: lobby.assisted,
         quick: lobby.quick,
         clock: g.clock.as_ref().map(|c| c.info(now_ms())),
         fill_at: (lobby.fill_at > 0).then_some(lobby.fill_at),
@@ -101,6 +102,7 @@ impl Games {
                 variant: g.variant.clone(),
                 status: g.status.clone(),
                 rated: g.lobby.as_ref().is_some_and(|l| l.rated),
+                assisted: g.lobby.as_ref().is_some_and(|l| l.assisted),
                 seat: seats
                     .iter()
                     .find(|s| s.player.as_ref().is_some_and(|q| q.id == p.id))
