@@ -52,7 +52,8 @@ test("a board drawn in the editor: the CLI reads it, a game on it is played to t
   const dir = scratchDir("rumis-boards-");
 
   await page.goto(`${server.url}/boards/edit`);
-  await verdict(page, "refused");
+  // A new board: nothing drawn yet, where to begin (not a refusal in red).
+  await verdict(page, "empty");
   assert.equal(await page.isDisabled("#ed-play-button"), true, "no game on a board the core refuses");
   await page.fill("#ed-name", "Patio");
   await page.fill("#ed-files", "3");

@@ -141,16 +141,17 @@ test("without a server: the board editor checks a board with the engine, says wh
   await page.waitForSelector("#no-server");
   await page.click("#editor-link");
   await page.waitForURL(/\/boards\/edit\/?$/);
-  // The engine's verdicts, in the server's words: an empty board, then one drawn here.
-  await verdict(page, "refused");
-  assert.match(await page.textContent("#fault-grid"), /Line \d+: the footprint is empty/);
+  // The engine's verdicts, in the server's words: a new board (where to begin, nothing
+  // in red), then one drawn here.
+  await verdict(page, "empty");
+  assert.match(await page.textContent(".ed-status"), /Start here/);
   // A built-in scenario's own file, from the engine, checked by it.
   await page.selectOption("#ed-builtin", "Coricancha");
   await page.waitForFunction(() => document.querySelector("#ed-preview").dataset.board === "Coricancha");
   await verdict(page, "ok");
   assert.match(await page.textContent("#ed-evidence"), /Checks: at least 62 cells for 3 players/);
   await page.click("#ed-new");
-  await verdict(page, "refused");
+  await verdict(page, "empty");
   await page.fill("#ed-name", "Offline steps");
   await page.fill("#ed-files", "4");
   await page.fill("#ed-ranks", "3");
