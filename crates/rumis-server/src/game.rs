@@ -333,8 +333,16 @@ pub(crate) fn replay(s: StoredGame) -> Result<Loaded, GameError> {
         }
         Ok(())
     };
-    for (i, m) in s.moves.iter().enumerate() {
+    let mut moves = s.moves;
+    for (i, m) in moves.iter().enumerate() {
         leave_until(&mut game, i as i64)?;
+        // A game stored before forfeits ended it (rules §5.1) may go on after a two-player
+        // resignation: it reads as it ends now, at the forfeit, rather than not at all.
+        if game.is_over() && !game.retirements().is_empty() {
+            tracing::warn!(game = %id, "moves after the game ended by a forfeit are not replayed (from {})", m.number);
+            moves.truncate(i);
+            break;
+        }
         if m.number != i as i64 + 1 {
             return Err(GameError::internal(format!(
                 "stored game {id}: move {} is missing",
@@ -353,7 +361,7 @@ pub(crate) fn replay(s: StoredGame) -> Result<Loaded, GameError> {
         id,
         setup: s.setup,
         seats: s.seats,
-        moves: s.moves,
+        moves,
         game,
         status: s.status,
         created: s.created,
@@ -517,5 +525,63 @@ mod tests {
         let mut small = Sites::default();
         small.insert(keys[3].clone(), sites[3].clone(), sizes[3] - 1);
         assert_eq!((small.map.len(), small.bytes), (0, 0));
+    }
+
+    /// A game stored before forfeits ended games (rules §5.1), where Yellow resigned after
+    /// move 3 and Red moved on alone, still reads: as it ends now, at the resignation.
+    #[test]
+    fn a_game_stored_on_after_a_resignation_reads_to_the_forfeit() {
+        use crate::store::{MoveRow, RetireRow, StoredGame};
+        let setup = Setup {
+            board: "Chullpa".into(),
+            players: 2,
+            variant: Variant::Standard,
+            colours: vec![Colour::Red, Colour::Yellow],
+            ruins: Vec::new(),
+            hot_seat: true,
+            board_file: None,
+            stuck_rule: Default::default(),
+        };
+        let mut game = start_game(&setup).unwrap();
+        let mut texts = Vec::new();
+        for _ in 0..3 {
+            let m = game.legal_moves()[0];
+            texts.push(game.notation(m));
+            game.play(m).unwrap();
+        }
+        // The old rule: Yellow out, Red plays on.
+        let mut old = game.clone();
+        let red = old.legal_moves()[0];
+        let _ = old.play(red);
+        texts.push(old.notation(red));
+        let stored = StoredGame {
+            id: "0123456789abcdef".into(),
+            setup,
+            seats: Vec::new(),
+            moves: texts
+                .iter()
+                .enumerate()
+                .map(|(i, t)| MoveRow {
+                    number: i as i64 + 1,
+                    placement: t.clone(),
+                    created: 0,
+                })
+                .collect(),
+            status: "finished".into(),
+            created: 0,
+            updated: 0,
+            clock: None,
+            retirements: vec![RetireRow {
+                after_move: 3,
+                colour: Colour::Yellow,
+                reason: "resigned".into(),
+            }],
+            creator: String::new(),
+        };
+        let loaded = replay(stored).unwrap();
+        assert_eq!(loaded.game.moves().len(), 3);
+        assert_eq!(loaded.moves.len(), 3);
+        assert!(loaded.game.is_over());
+        assert_eq!(loaded.game.outcome().winners, vec![0]);
     }
 }
