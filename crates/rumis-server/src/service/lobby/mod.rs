@@ -120,7 +120,23 @@ pub fn check_name(name: &str) -> Result<String, GameError> {
     if name.chars().any(char::is_control) {
         return Err(GameError::BadName("a name has no control characters".into()));
     }
+    if name.chars().any(is_invisible) {
+        return Err(GameError::BadName(
+            "a name has no invisible or direction-changing characters (zero-width spaces, bidi overrides)".into(),
+        ));
+    }
     Ok(name.to_string())
+}
+
+/// Characters that show nothing or turn the text's direction: a name with one can pass for
+/// another player's (issue #50: zero-width and right-to-left override characters were
+/// accepted). Unicode's format characters that text in any language can do without.
+fn is_invisible(c: char) -> bool {
+    matches!(c,
+        '\u{00AD}' | '\u{034F}' | '\u{061C}' | '\u{115F}' | '\u{1160}' | '\u{17B4}' | '\u{17B5}'
+        | '\u{180B}'..='\u{180F}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
+        | '\u{2060}'..='\u{206F}' | '\u{3164}' | '\u{FE00}'..='\u{FE0F}' | '\u{FEFF}' | '\u{FFA0}'
+        | '\u{FFF0}'..='\u{FFFB}' | '\u{E0000}'..='\u{E007F}')
 }
 
 /// What one [`Games::lobby_tick`] did here: how many games expired, were filled, were
