@@ -17,4 +17,5 @@ mod migrations;
 mod openapi;
 mod own_boards;
 mod robust;
+mod sockets;
 mod web_files;
