@@ -394,7 +394,12 @@ export class Events {
 
   private open() {
     const proto = location.protocol === "https:" ? "wss" : "ws";
-    const ws = new WebSocket(`${proto}://${location.host}/api/v1/games/${encodeURIComponent(this.id)}/events`);
+    const url = `${proto}://${location.host}/api/v1/games/${encodeURIComponent(this.id)}/events`;
+    // A seat's token (a player's key is their seats' token) lets the server keep this socket
+    // a place that watchers cannot take. A browser cannot set headers on a WebSocket and a
+    // URL is logged, so it goes as a subprotocol beside `rumis`, which the server selects.
+    const held = Object.values(tokens.get(this.id))[0];
+    const ws = held ? new WebSocket(url, ["rumis", `rumis.token.${held}`]) : new WebSocket(url);
     this.ws = ws;
     ws.onopen = () => {
       this.delay = 500;

@@ -53,10 +53,11 @@ pub struct ServeArgs {
     /// limit and the caps); without it the header is ignored.
     #[arg(long, value_name = "ADDR")]
     trusted_proxy: Option<std::net::IpAddr>,
-    /// Event WebSockets allowed open from one client address.
+    /// Game WebSockets without a seat's token (watchers) allowed open from one client
+    /// address (a seated player's and the lobby's have caps of their own).
     #[arg(long, value_name = "N", default_value_t = 64)]
     ws_per_address: usize,
-    /// Event WebSockets allowed open on one game.
+    /// Watchers allowed open on one game.
     #[arg(long, value_name = "N", default_value_t = 1024)]
     ws_per_game: usize,
 }

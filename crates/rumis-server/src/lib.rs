@@ -25,6 +25,7 @@ mod game;
 mod guard;
 mod lessons;
 mod lobby_api;
+mod lobby_feed;
 mod queue;
 mod ratelimit;
 mod ratings;
@@ -130,6 +131,8 @@ pub(crate) struct App {
     pub key_limiter: ratelimit::Limiter,
     /// Hints and analyses.
     pub searches: search::Searches,
+    /// The lobby rendered once per change for its sockets.
+    pub lobby_feed: Arc<lobby_feed::LobbyFeed>,
     pub config: Config,
 }
 
@@ -200,6 +203,7 @@ pub async fn start(config: Config) -> Result<Server, String> {
         limiter: ratelimit::Limiter::new(config.rate_burst, config.rate_per_second),
         key_limiter: ratelimit::Limiter::new(config.keys_per_hour, config.keys_per_hour / 3600.0),
         searches: search::Searches::new(),
+        lobby_feed: Arc::new(lobby_feed::LobbyFeed::new()),
         config,
     });
     // PostgreSQL: listen before serving, so that no event is missed.
@@ -215,6 +219,19 @@ pub async fn start(config: Config) -> Result<Server, String> {
         None
     };
     let mut background = Vec::new();
+    {
+        // The lobby's socket messages: rendered once per change (lobby_feed.rs).
+        let changes = app.events.subscribe(service::LOBBY);
+        let app = app.clone();
+        background.push(tokio::spawn(async move {
+            let feed = app.lobby_feed.clone();
+            feed.run(changes, |version| {
+                let app = app.clone();
+                async move { lobby_api::lobby_message(&app, version).await }
+            })
+            .await
+        }));
+    }
     if app.config.ai_workers > 0 {
         background.extend(ai::start(
             games.clone(),
@@ -251,9 +268,8 @@ pub async fn start(config: Config) -> Result<Server, String> {
             }
         }));
     }
-    let router = api::router(app.clone())
-        .layer(axum::middleware::from_fn_with_state(guard::Guard::new(), guard::check))
-        .layer(axum::Extension(ws::Sockets::new(app.config.ws.clone())));
+    let router =
+        api::router(app.clone()).layer(axum::middleware::from_fn_with_state(guard::Guard::new(), guard::check));
     let fds = edge::raise_fd_limit();
     let limits = app.config.limits.clone();
     let total = edge::cap_for_fds(limits.connections, fds);
@@ -263,6 +279,8 @@ pub async fn start(config: Config) -> Result<Server, String> {
             fds.unwrap_or(0)
         );
     }
+    // Watchers and lobby sockets hold at most their shares of the connections (ws.rs).
+    let router = router.layer(axum::Extension(ws::Sockets::new(app.config.ws.clone().within(total))));
     let edge = Arc::new(edge::Edge {
         conns: edge::Conns::new(limits.connections_per_address, total),
         limits,

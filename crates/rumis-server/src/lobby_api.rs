@@ -5,10 +5,8 @@
 
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::Duration;
 
 use axum::body::Bytes;
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{ConnectInfo, Path, Query, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -16,13 +14,12 @@ use axum::routing::{get, post};
 use axum::{Extension, Json, Router};
 use serde::Deserialize;
 use serde_json::{json, Value};
-use tokio::sync::broadcast::error::RecvError;
 
 use crate::api::parse_body;
 use crate::edge::ClientIp;
 use crate::error::{ApiError, GameError};
-use crate::service::{QuickAsked, SeatAsked, SeekAsked, LOBBY};
-use crate::ws::Sockets;
+use crate::service::{QuickAsked, SeatAsked, SeekAsked};
+use crate::ws::{Kind, Sockets};
 use crate::App;
 
 type Shared = State<Arc<App>>;
@@ -271,74 +268,37 @@ async fn decline_rematch(State(app): Shared, Path(id): Path<String>, headers: He
     Ok(Json(app.games.decline_rematch(&id, bearer(&headers)).await?).into_response())
 }
 
-/// The lobby's WebSocket: `{type: "lobby", seeks, playing}` at once and after every
-/// change (changes close together are sent as one).
+/// The lobby's WebSocket: `{type: "lobby", version, seeks, playing}` at once and after
+/// changes (`lobby_feed.rs`: one render shared by every subscriber, changes close together
+/// sent as one).
 async fn lobby_events(
     State(app): Shared,
     Extension(sockets): Extension<Arc<Sockets>>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     client: Option<Extension<ClientIp>>,
-    ws: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
+    mut req: axum::extract::Request,
 ) -> Result<Response, ApiError> {
-    let ws = ws.map_err(|e| {
-        ApiError::bad_request(
-            "not_websocket",
-            format!("this endpoint is a WebSocket: {}", e.body_text()),
-        )
-    })?;
+    let accept = crate::lobby_feed::accept_key(req.headers())
+        .map_err(|e| ApiError::bad_request("not_websocket", format!("this endpoint is a WebSocket: {e}")))?;
     let ip = client.map_or(peer.ip(), |Extension(c)| c.0);
-    let place = sockets.admit(ip, LOBBY)?;
-    let rx = app.events.subscribe(LOBBY);
-    let ping_every = sockets.limits.ping_every;
-    Ok(ws.max_message_size(4096).on_upgrade(move |socket| async move {
-        lobby_session(app, socket, rx, ping_every).await;
+    let place = sockets.admit(ip, Kind::Lobby)?;
+    let upgrade = hyper::upgrade::on(&mut req);
+    let feed = app.lobby_feed.subscribe();
+    let limits = sockets.limits.clone();
+    tokio::spawn(async move {
+        if let Ok(upgraded) = upgrade.await {
+            crate::lobby_feed::session(hyper_util::rt::TokioIo::new(upgraded), feed, limits).await;
+        }
         drop(place);
-    }))
+    });
+    Ok(crate::lobby_feed::switching(&accept))
 }
 
-async fn lobby_message(app: &App) -> Option<String> {
+/// The lobby as its socket's message (the feed's render): `{type: "lobby", version, …}`.
+pub(crate) async fn lobby_message(app: &App, version: u64) -> Option<String> {
     let lobby = app.games.lobby(app.config.list_limit).await.ok()?;
     let mut v = json!(lobby);
     v["type"] = json!("lobby");
+    v["version"] = json!(version);
     Some(v.to_string())
-}
-
-async fn lobby_session(app: Arc<App>, mut socket: WebSocket, mut rx: crate::events::Receiver, ping_every: Duration) {
-    const SEND: Duration = Duration::from_secs(10);
-    async fn send(socket: &mut WebSocket, text: Option<String>) -> bool {
-        let Some(text) = text else { return false };
-        matches!(
-            tokio::time::timeout(SEND, socket.send(Message::Text(text.into()))).await,
-            Ok(Ok(()))
-        )
-    }
-    if !send(&mut socket, lobby_message(&app).await).await {
-        return;
-    }
-    let mut ping = tokio::time::interval(ping_every);
-    ping.tick().await;
-    loop {
-        tokio::select! {
-            incoming = socket.recv() => match incoming {
-                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
-                Some(Ok(_)) => {}
-            },
-            _ = ping.tick() => {
-                if !matches!(tokio::time::timeout(SEND, socket.send(Message::Ping(Default::default()))).await, Ok(Ok(()))) {
-                    return;
-                }
-            }
-            event = rx.recv() => match event {
-                Ok(_) | Err(RecvError::Lagged(_)) => {
-                    // Changes close together: one fresh list.
-                    tokio::time::sleep(Duration::from_millis(100)).await;
-                    while rx.try_recv().is_ok() {}
-                    if !send(&mut socket, lobby_message(&app).await).await {
-                        return;
-                    }
-                }
-                Err(RecvError::Closed) => return,
-            },
-        }
-    }
 }

@@ -1,7 +1,18 @@
 //! The WebSocket of a game's events (`GET /api/v1/games/{id}/events`), kept cheap and
-//! bounded: at most so many sockets per client address and per game (429 beyond), small
-//! read and write buffers, a ping every so often and the socket dropped when no answer
-//! comes, and a client too slow to take its events dropped rather than buffered for.
+//! bounded: small read and write buffers, a ping every so often and the socket dropped when
+//! no answer comes, and a client too slow to take its events dropped rather than buffered
+//! for. The caps (429 beyond) keep strangers from locking the players out:
+//! - a **watcher** (a socket without a seat's token) counts against its address's cap, its
+//!   game's cap and the server's cap on all watchers, which is kept below the connection
+//!   cap, so that watchers cannot take every place;
+//! - a **seated player** (a socket that shows a token holding a seat of the game) meets
+//!   none of those: only a cap on the sockets of one seat;
+//! - **lobby** sockets (`lobby_feed.rs`) have their own caps, per address and in total,
+//!   that no game socket counts against.
+//!
+//! A token comes as `Authorization: Bearer <token>` or, from a browser (which cannot set
+//! headers on a WebSocket), as the subprotocol `rumis.token.<token>` beside `rumis` (which
+//! the server then selects) — never in the URL. A token that holds no seat makes a watcher.
 
 use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
@@ -10,7 +21,7 @@ use std::time::Duration;
 
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{ConnectInfo, Path, State};
-use axum::http::StatusCode;
+use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::Response;
 use axum::Extension;
 use serde::Serialize;
@@ -21,13 +32,22 @@ use crate::error::ApiError;
 use crate::wire::{GameEvent, Snapshot};
 use crate::{events, view, App};
 
-/// The limits of the sockets (`rumis serve` options).
+/// The limits of the sockets (`rumis serve` options, and fixed caps).
 #[derive(Clone, Debug)]
 pub struct WsLimits {
-    /// Open sockets from one client address.
+    /// Open watcher sockets (game sockets without a seat) from one client address.
     pub per_address: usize,
-    /// Open sockets on one game.
+    /// Open watcher sockets on one game.
     pub per_game: usize,
+    /// Open watcher sockets in all; lowered at start to [`WATCHERS_SHARE`] of the
+    /// connection cap.
+    pub watchers: usize,
+    /// Open sockets of one seat (a seat's token or its player's key) on its game.
+    pub per_seat: usize,
+    /// Open lobby sockets from one client address.
+    pub lobby_per_address: usize,
+    /// Open lobby sockets in all; lowered at start to [`LOBBY_SHARE`] of the connection cap.
+    pub lobby: usize,
     /// How often the server pings a socket.
     pub ping_every: Duration,
     /// How long a ping waits for its pong (or any message) before the socket is dropped.
@@ -41,6 +61,10 @@ impl Default for WsLimits {
         WsLimits {
             per_address: 64,
             per_game: 1024,
+            watchers: 8192,
+            per_seat: 8,
+            lobby_per_address: 32,
+            lobby: 4096,
             ping_every: Duration::from_secs(30),
             pong_timeout: Duration::from_secs(15),
             send_timeout: Duration::from_secs(10),
@@ -48,50 +72,164 @@ impl Default for WsLimits {
     }
 }
 
+/// The shares of the connection cap that watchers and lobby sockets may hold at most (in
+/// eighths): the rest, at least an eighth, stays for seated players and plain requests.
+pub const WATCHERS_SHARE: (usize, usize) = (5, 8);
+pub const LOBBY_SHARE: (usize, usize) = (2, 8);
+
+impl WsLimits {
+    /// The caps in all lowered to their shares of `connections` (the connection cap in
+    /// force).
+    pub fn within(mut self, connections: usize) -> WsLimits {
+        let share = |(n, d): (usize, usize)| (connections * n / d).max(1);
+        self.watchers = self.watchers.min(share(WATCHERS_SHARE));
+        self.lobby = self.lobby.min(share(LOBBY_SHARE));
+        self
+    }
+}
+
 /// Buffers of one socket: events are small (a move is ~300 bytes; a snapshot a few KB).
 const READ_BUFFER: usize = 4 * 1024;
 const WRITE_BUFFER: usize = 8 * 1024;
-/// What may wait to be written before the socket is dropped (a snapshot fits).
+/// What may wait to be written before the socket is dropped (a snapshot fits, and the
+/// lobby's list).
 const MAX_WRITE_BUFFER: usize = 256 * 1024;
 /// A client has nothing to say but pongs and close frames.
 const MAX_MESSAGE: usize = 4096;
 
-/// The open sockets, by address and by game.
+/// A socket's upgrade with the buffers and limits above (game and lobby sockets alike).
+pub(crate) fn bounded(ws: WebSocketUpgrade) -> WebSocketUpgrade {
+    ws.read_buffer_size(READ_BUFFER)
+        .write_buffer_size(WRITE_BUFFER)
+        .max_write_buffer_size(MAX_WRITE_BUFFER)
+        .max_message_size(MAX_MESSAGE)
+        .max_frame_size(MAX_MESSAGE)
+}
+
+/// The subprotocol a browser offers beside its token's, selected by the server.
+pub const PROTOCOL: &str = "rumis";
+/// The prefix of the subprotocol that carries a token.
+pub const TOKEN_PROTOCOL: &str = "rumis.token.";
+
+/// The token a socket's request shows: its bearer, or its `rumis.token.` subprotocol.
+fn offered_token(headers: &HeaderMap, ws: &WebSocketUpgrade) -> Option<String> {
+    let bearer = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().split_once(' '))
+        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+        .map(|(_, t)| t.trim().to_string());
+    bearer.or_else(|| {
+        ws.requested_protocols()
+            .filter_map(|v| v.to_str().ok())
+            .find_map(|p| p.trim().strip_prefix(TOKEN_PROTOCOL).map(String::from))
+    })
+}
+
+/// What a socket is, for the caps.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Kind {
+    /// A game's socket without a seat.
+    Watcher(String),
+    /// A game's socket with the token of a seat (its number).
+    Seated(String, usize),
+    Lobby,
+}
+
+/// The open sockets, by kind.
+#[derive(Default)]
+struct Open {
+    watchers_by_address: HashMap<IpAddr, usize>,
+    watchers_by_game: HashMap<String, usize>,
+    watchers: usize,
+    by_seat: HashMap<(String, usize), usize>,
+    lobby_by_address: HashMap<IpAddr, usize>,
+    lobby: usize,
+}
+
+fn add<K: std::hash::Hash + Eq>(map: &mut HashMap<K, usize>, key: K) {
+    *map.entry(key).or_insert(0) += 1;
+}
+
+/// Takes one off `key`'s count, forgets a count that falls to 0, and shrinks the map after
+/// a flood, so that its memory is given back too.
+fn take<K: std::hash::Hash + Eq>(map: &mut HashMap<K, usize>, key: &K) {
+    if let Some(n) = map.get_mut(key) {
+        *n -= 1;
+        if *n == 0 {
+            map.remove(key);
+        }
+    }
+    if map.capacity() > 64 && map.len() < map.capacity() / 4 {
+        map.shrink_to_fit();
+    }
+}
+
+/// The open sockets, by address, game and seat.
 pub struct Sockets {
     pub limits: WsLimits,
-    open: Mutex<(HashMap<IpAddr, usize>, HashMap<String, usize>)>,
+    open: Mutex<Open>,
 }
 
 impl Sockets {
     pub fn new(limits: WsLimits) -> Arc<Sockets> {
         Arc::new(Sockets {
             limits,
-            open: Mutex::new(Default::default()),
+            open: Mutex::new(Open::default()),
         })
     }
 
-    pub(crate) fn admit(self: &Arc<Sockets>, ip: IpAddr, game: &str) -> Result<Place, ApiError> {
+    /// A place for a socket of this kind from `ip`, or 429 over a cap.
+    pub(crate) fn admit(self: &Arc<Sockets>, ip: IpAddr, kind: Kind) -> Result<Place, ApiError> {
         let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
-        let mine = open.0.get(&ip).copied().unwrap_or(0);
-        let on_game = open.1.get(game).copied().unwrap_or(0);
+        let l = &self.limits;
         let refuse =
-            |what: String| ApiError::new(StatusCode::TOO_MANY_REQUESTS, "too_many_sockets", what).retry_after(30);
-        if mine >= self.limits.per_address {
-            return Err(refuse(format!(
-                "this address has {mine} event sockets open, the most allowed"
-            )));
+            |what: String| Err(ApiError::new(StatusCode::TOO_MANY_REQUESTS, "too_many_sockets", what).retry_after(30));
+        match &kind {
+            Kind::Watcher(game) => {
+                let mine = open.watchers_by_address.get(&ip).copied().unwrap_or(0);
+                let on_game = open.watchers_by_game.get(game).copied().unwrap_or(0);
+                if mine >= l.per_address {
+                    return refuse(format!(
+                        "this address has {mine} event sockets open without a seat, the most allowed"
+                    ));
+                }
+                if on_game >= l.per_game {
+                    return refuse(format!(
+                        "this game has {on_game} event sockets open without a seat, the most allowed"
+                    ));
+                }
+                if open.watchers >= l.watchers {
+                    return refuse("the server has as many event sockets without a seat open as it allows".into());
+                }
+                add(&mut open.watchers_by_address, ip);
+                add(&mut open.watchers_by_game, game.clone());
+                open.watchers += 1;
+            }
+            Kind::Seated(game, seat) => {
+                let key = (game.clone(), *seat);
+                let n = open.by_seat.get(&key).copied().unwrap_or(0);
+                if n >= l.per_seat {
+                    return refuse(format!("this seat has {n} event sockets open, the most allowed"));
+                }
+                add(&mut open.by_seat, key);
+            }
+            Kind::Lobby => {
+                let mine = open.lobby_by_address.get(&ip).copied().unwrap_or(0);
+                if mine >= l.lobby_per_address {
+                    return refuse(format!("this address has {mine} lobby sockets open, the most allowed"));
+                }
+                if open.lobby >= l.lobby {
+                    return refuse("the server has as many lobby sockets open as it allows".into());
+                }
+                add(&mut open.lobby_by_address, ip);
+                open.lobby += 1;
+            }
         }
-        if on_game >= self.limits.per_game {
-            return Err(refuse(format!(
-                "this game has {on_game} event sockets open, the most allowed"
-            )));
-        }
-        *open.0.entry(ip).or_insert(0) += 1;
-        *open.1.entry(game.to_string()).or_insert(0) += 1;
         Ok(Place {
             sockets: self.clone(),
             ip,
-            game: game.to_string(),
+            kind,
         })
     }
 }
@@ -100,30 +238,24 @@ impl Sockets {
 pub(crate) struct Place {
     sockets: Arc<Sockets>,
     ip: IpAddr,
-    game: String,
+    kind: Kind,
 }
 
 impl Drop for Place {
     fn drop(&mut self) {
         let mut open = self.sockets.open.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(n) = open.0.get_mut(&self.ip) {
-            *n -= 1;
-            if *n == 0 {
-                open.0.remove(&self.ip);
+        let open = &mut *open;
+        match &self.kind {
+            Kind::Watcher(game) => {
+                take(&mut open.watchers_by_address, &self.ip);
+                take(&mut open.watchers_by_game, game);
+                open.watchers -= 1;
             }
-        }
-        if let Some(n) = open.1.get_mut(&self.game) {
-            *n -= 1;
-            if *n == 0 {
-                open.1.remove(&self.game);
+            Kind::Seated(game, seat) => take(&mut open.by_seat, &(game.clone(), *seat)),
+            Kind::Lobby => {
+                take(&mut open.lobby_by_address, &self.ip);
+                open.lobby -= 1;
             }
-        }
-        // Shrink the maps after a flood, so that their memory is given back too.
-        if open.0.capacity() > 64 && open.0.len() < open.0.capacity() / 4 {
-            open.0.shrink_to_fit();
-        }
-        if open.1.capacity() > 64 && open.1.len() < open.1.capacity() / 4 {
-            open.1.shrink_to_fit();
         }
     }
 }
@@ -134,6 +266,7 @@ pub(crate) async fn events(
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     client: Option<Extension<ClientIp>>,
     Path(id): Path<String>,
+    headers: HeaderMap,
     ws: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
     crate::api::check_id(&id)?;
@@ -144,24 +277,31 @@ pub(crate) async fn events(
         )
     })?;
     let ip = client.map_or(peer.ip(), |Extension(c)| c.0);
-    let place = sockets.admit(ip, &id)?;
+    let token = offered_token(&headers, &ws);
+    // A watcher is admitted, or refused, before anything is read; a token is checked
+    // against the game's seats first.
+    let early = match token {
+        None => Some(sockets.admit(ip, Kind::Watcher(id.clone()))?),
+        Some(_) => None,
+    };
     // Subscribe before reading the snapshot, so that no event falls between them.
     let rx = app.events.subscribe(&id);
     let loaded = app.games.load(&id).await?;
+    let place = match early {
+        Some(place) => place,
+        None => match crate::game::authorise(&loaded, token.as_deref()) {
+            Ok(seats) => sockets.admit(ip, Kind::Seated(id.clone(), seats[0]))?,
+            Err(_) => sockets.admit(ip, Kind::Watcher(id.clone()))?,
+        },
+    };
     let count = loaded.game.moves().len() as i64;
     let snapshot = snapshot_of(&loaded);
     drop(loaded);
     let limits = sockets.limits.clone();
-    Ok(ws
-        .read_buffer_size(READ_BUFFER)
-        .write_buffer_size(WRITE_BUFFER)
-        .max_write_buffer_size(MAX_WRITE_BUFFER)
-        .max_message_size(MAX_MESSAGE)
-        .max_frame_size(MAX_MESSAGE)
-        .on_upgrade(move |socket| async move {
-            session(app, socket, id, rx, snapshot, count, limits).await;
-            drop(place);
-        }))
+    Ok(bounded(ws.protocols([PROTOCOL])).on_upgrade(move |socket| async move {
+        session(app, socket, id, rx, snapshot, count, limits).await;
+        drop(place);
+    }))
 }
 
 /// Sends a snapshot, then every event of the game, until the client goes, stops
@@ -250,7 +390,7 @@ async fn session(
     }
 }
 
-async fn sleep_until_some(deadline: Option<tokio::time::Instant>) {
+pub(crate) async fn sleep_until_some(deadline: Option<tokio::time::Instant>) {
     match deadline {
         Some(d) => tokio::time::sleep_until(d).await,
         None => std::future::pending().await,

@@ -19,4 +19,5 @@ mod openapi;
 mod own_boards;
 mod resets;
 mod robust;
+mod sockets;
 mod web_files;

@@ -1,0 +1,400 @@
+//! Event sockets under a flood and the lobby's fan-out (issue #50): a game's seated player
+//! and a lobby visitor still get a socket while strangers from many loopback addresses hold
+//! every watcher place they may; a lobby socket that stops answering pings is dropped; and
+//! after a burst of lobby changes every subscriber, a slow one too, ends on the newest
+//! version, which is what `GET /api/v1/lobby` says.
+
+use crate::common;
+
+use std::net::{IpAddr, SocketAddr};
+use std::time::{Duration, Instant};
+
+use common::*;
+use futures_util::StreamExt;
+use serde_json::{json, Value};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpSocket, TcpStream};
+use tokio_tungstenite::tungstenite::Message;
+
+fn ip(s: &str) -> IpAddr {
+    s.parse().unwrap()
+}
+
+/// A WebSocket upgrade of `path` from a loopback address, with extra header lines; the
+/// status, the answer's head, and the open stream when upgraded (its first bytes unread).
+async fn upgrade(from: IpAddr, addr: SocketAddr, path: &str, extra: &str) -> (u16, String, Option<TcpStream>) {
+    let socket = TcpSocket::new_v4().unwrap();
+    socket.bind(SocketAddr::new(from, 0)).unwrap();
+    let mut s = tokio::time::timeout(WAIT, socket.connect(addr)).await.unwrap().unwrap();
+    let req = format!(
+        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n{extra}\r\n"
+    );
+    s.write_all(req.as_bytes()).await.unwrap();
+    // The head alone: read byte by byte up to its blank line.
+    let mut head = Vec::new();
+    let mut byte = [0u8; 1];
+    while !head.ends_with(b"\r\n\r\n") {
+        let n = tokio::time::timeout(WAIT, s.read(&mut byte)).await.unwrap().unwrap();
+        assert_eq!(
+            n,
+            1,
+            "the server closed before its answer: {:?}",
+            String::from_utf8_lossy(&head)
+        );
+        head.push(byte[0]);
+    }
+    let head = String::from_utf8_lossy(&head).to_string();
+    let status: u16 = head.split(' ').nth(1).unwrap().parse().unwrap();
+    if status == 101 {
+        (status, head, Some(s))
+    } else {
+        // The refusal's body names the cap.
+        let mut rest = vec![0u8; 4096];
+        let n = tokio::time::timeout(WAIT, s.read(&mut rest))
+            .await
+            .unwrap()
+            .unwrap_or(0);
+        (status, format!("{head}{}", String::from_utf8_lossy(&rest[..n])), None)
+    }
+}
+
+/// The first text message on a raw upgraded stream (an unmasked server frame), as JSON.
+async fn first_message(s: &mut TcpStream) -> Value {
+    let mut h = [0u8; 2];
+    tokio::time::timeout(WAIT, s.read_exact(&mut h)).await.unwrap().unwrap();
+    assert_eq!(h[0] & 0x0f, 1, "a text frame");
+    let len = match h[1] & 0x7f {
+        126 => {
+            let mut l = [0u8; 2];
+            s.read_exact(&mut l).await.unwrap();
+            u16::from_be_bytes(l) as usize
+        }
+        127 => {
+            let mut l = [0u8; 8];
+            s.read_exact(&mut l).await.unwrap();
+            u64::from_be_bytes(l) as usize
+        }
+        n => n as usize,
+    };
+    let mut body = vec![0u8; len];
+    tokio::time::timeout(WAIT, s.read_exact(&mut body))
+        .await
+        .unwrap()
+        .unwrap();
+    serde_json::from_slice(&body).unwrap()
+}
+
+/// Strangers from 17 loopback addresses open watcher sockets on a game until every cap
+/// holds (64 an address, 1 024 on the game), and from 40 addresses lobby sockets (32 an
+/// address): 2 304 sockets held. The game's seated players still connect — with the bearer,
+/// from a flooding address, and with the browser's subprotocol — and so does a lobby
+/// visitor; a stranger's watcher does not.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_seated_and_the_lobby_get_a_socket_while_strangers_hold_the_caps() {
+    rumis_server::edge::raise_fd_limit();
+    let db = TempDir::new("sockets-caps");
+    let mut c = config(&db.db_url());
+    // The caps are the defaults; only the pings are put off, so that however slowly this
+    // runs, no socket that never reads is dropped for missing a pong.
+    c.ws.ping_every = Duration::from_secs(600);
+    let (per_address, per_game, lobby_per_address, per_seat) =
+        (c.ws.per_address, c.ws.per_game, c.ws.lobby_per_address, c.ws.per_seat);
+    let server = start(c).await;
+    let addr = server.addr;
+    let created = create(addr, json!({ "board": "chullpa", "players": 2 })).await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let tokens = tokens(&created);
+    let (red, blue) = (tokens[0].clone().unwrap(), tokens[1].clone().unwrap());
+    let game_path = format!("/api/v1/games/{id}/events");
+
+    let t = Instant::now();
+    let flooders: Vec<IpAddr> = (0..17).map(|i| ip(&format!("127.0.0.{}", 10 + i))).collect();
+    let mut held = Vec::new();
+    let (mut watchers, mut refused) = (0, 0);
+    for &from in &flooders {
+        let opened: Vec<_> =
+            futures_util::future::join_all((0..per_address).map(|_| upgrade(from, addr, &game_path, ""))).await;
+        for (status, head, s) in opened {
+            match status {
+                101 => {
+                    watchers += 1;
+                    held.push(s.unwrap());
+                }
+                429 => {
+                    assert!(head.contains("too_many_sockets"), "{head}");
+                    refused += 1;
+                }
+                other => panic!("{other}: {head}"),
+            }
+        }
+        // One more from this address is over its cap.
+        assert_eq!(upgrade(from, addr, &game_path, "").await.0, 429);
+    }
+    assert_eq!((watchers, refused), (per_game, 17 * per_address - per_game));
+    // The lobby's flood, from 40 addresses (the 17 above among them): more than the 1 024
+    // places the lobby had in all when it shared a game's caps.
+    let lobby_flooders: Vec<IpAddr> = (0..40)
+        .map(|i| ip(&format!("127.0.{}.{}", i / 17, 10 + i % 17)))
+        .collect();
+    let mut lobby_held = 0;
+    for &from in &lobby_flooders {
+        let opened: Vec<_> = futures_util::future::join_all(
+            (0..lobby_per_address).map(|_| upgrade(from, addr, "/api/v1/lobby/events", "")),
+        )
+        .await;
+        for (status, head, s) in opened {
+            assert_eq!(status, 101, "{head}");
+            held.push(s.unwrap());
+            lobby_held += 1;
+        }
+        assert_eq!(upgrade(from, addr, "/api/v1/lobby/events", "").await.0, 429);
+    }
+    eprintln!(
+        "{} sockets held by 40 addresses ({watchers} watching, {lobby_held} in the lobby), {refused} refused, in {:?}",
+        held.len(),
+        t.elapsed()
+    );
+    assert_eq!(lobby_held, 40 * lobby_per_address);
+    assert!(lobby_held > 1024);
+
+    // A stranger from a fresh address: the game has no watcher place left.
+    let fresh = ip("127.0.0.200");
+    let (status, head, _) = upgrade(fresh, addr, &game_path, "").await;
+    assert_eq!(status, 429, "{head}");
+    // A token that holds no seat is a stranger's too.
+    let wrong = format!("Authorization: Bearer {}\r\n", "0".repeat(32));
+    assert_eq!(upgrade(fresh, addr, &game_path, &wrong).await.0, 429);
+    // The seated player, with the bearer, from an address whose caps are all full.
+    let (status, head, s) = upgrade(
+        flooders[0],
+        addr,
+        &game_path,
+        &format!("Authorization: Bearer {red}\r\n"),
+    )
+    .await;
+    assert_eq!(status, 101, "{head}");
+    let mut red_socket = s.unwrap();
+    assert_eq!(first_message(&mut red_socket).await["type"], "snapshot");
+    // The other seat, as a browser sends it: the token as a subprotocol beside `rumis`.
+    let (status, head, s) = upgrade(
+        fresh,
+        addr,
+        &game_path,
+        &format!("Sec-WebSocket-Protocol: rumis, rumis.token.{blue}\r\n"),
+    )
+    .await;
+    assert_eq!(status, 101, "{head}");
+    assert!(
+        head.to_ascii_lowercase().contains("sec-websocket-protocol: rumis\r\n"),
+        "the server selects `rumis`: {head}"
+    );
+    let mut blue_socket = s.unwrap();
+    assert_eq!(first_message(&mut blue_socket).await["type"], "snapshot");
+    // A lobby visitor from a fresh address.
+    let (status, head, s) = upgrade(fresh, addr, "/api/v1/lobby/events", "").await;
+    assert_eq!(status, 101, "{head}");
+    let mut visitor = s.unwrap();
+    assert_eq!(first_message(&mut visitor).await["type"], "lobby");
+    // A seat's sockets have a cap of their own (blue holds one already).
+    let mut seat_sockets = vec![blue_socket];
+    loop {
+        let (status, _, s) = upgrade(fresh, addr, &game_path, &format!("Authorization: Bearer {blue}\r\n")).await;
+        if status == 429 {
+            break;
+        }
+        seat_sockets.push(s.unwrap());
+        assert!(seat_sockets.len() < 100, "a seat's sockets are capped");
+    }
+    assert_eq!(seat_sockets.len(), per_seat);
+    drop((held, red_socket, visitor, seat_sockets));
+    server.stop().await;
+}
+
+/// A lobby subscriber that does not answer pings is dropped; one that does stays and gets
+/// the next change.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lobby_socket_that_stops_answering_pings_is_dropped() {
+    let db = TempDir::new("sockets-lobby-ping");
+    let mut c = config(&db.db_url());
+    c.ws.ping_every = Duration::from_millis(300);
+    c.ws.pong_timeout = Duration::from_millis(600);
+    let server = start(c).await;
+    let addr = server.addr;
+    // Timed from before the upgrade, so that the bound below holds however slowly this runs.
+    let t = Instant::now();
+    let (status, _, silent) = upgrade(ip("127.0.0.1"), addr, "/api/v1/lobby/events", "").await;
+    assert_eq!(status, 101);
+    let mut silent = silent.unwrap();
+    let (mut live, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/api/v1/lobby/events"))
+        .await
+        .unwrap();
+    let first = next_event(&mut live).await;
+    assert_eq!(first["type"], "lobby");
+    let reader = tokio::spawn(async move {
+        // tungstenite answers pings while it is read.
+        loop {
+            let e = next_event(&mut live).await;
+            if e["seeks"].as_array().is_some_and(|s| !s.is_empty()) {
+                return e;
+            }
+        }
+    });
+    let mut buf = vec![0u8; 65536];
+    let closed = tokio::time::timeout(WAIT, async {
+        loop {
+            match silent.read(&mut buf).await {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {}
+            }
+        }
+    })
+    .await;
+    assert!(closed.is_ok(), "the silent lobby socket was dropped");
+    let dropped_after = t.elapsed();
+    assert!(dropped_after >= Duration::from_millis(500), "{dropped_after:?}");
+    // The live one, after several pings, still gets the next change.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let player = post(addr, "/api/v1/players", None, &json!({ "name": "Ana" }))
+        .await
+        .json();
+    let key = player["key"].as_str().unwrap();
+    let r = post(
+        addr,
+        "/api/v1/lobby/seeks",
+        Some(key),
+        &json!({ "board": "chullpa", "players": 2, "seats": [{ "kind": "me" }, { "kind": "open" }] }),
+    )
+    .await;
+    assert_eq!(r.status, 201, "{}", r.text());
+    let e = tokio::time::timeout(WAIT, reader).await.unwrap().unwrap();
+    assert_eq!(e["seeks"][0]["game"], r.json()["game"]);
+    eprintln!("the silent lobby socket was dropped after {dropped_after:?}");
+    server.stop().await;
+}
+
+on_both_databases!(every_lobby_subscriber_ends_on_the_newest_version);
+
+/// 30 subscribers, a third of them slow readers (a pause after each message), and a burst
+/// of 120 lobby changes from 8 players at once (seeks and aborts, a seek each left open):
+/// every subscriber ends on one version, the newest, whose lists are `GET /api/v1/lobby`'s,
+/// and no more come once the lobby is quiet.
+async fn every_lobby_subscriber_ends_on_the_newest_version(db: String) {
+    type Seen = tokio::sync::mpsc::UnboundedReceiver<(usize, Value)>;
+    /// Takes what the readers passed on: each subscriber's last message and count.
+    fn take(rx: &mut Seen, last: &mut [Option<Value>], received: &mut [usize]) {
+        while let Ok((n, v)) = rx.try_recv() {
+            assert_eq!(v["type"], "lobby");
+            if let Some(before) = &last[n] {
+                assert!(
+                    v["version"].as_u64() > before["version"].as_u64(),
+                    "versions go up: {v}"
+                );
+            }
+            received[n] += 1;
+            last[n] = Some(v);
+        }
+    }
+    let server = start(config(&db)).await;
+    let addr = server.addr;
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<(usize, Value)>();
+    let mut readers = Vec::new();
+    for n in 0..30 {
+        let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/api/v1/lobby/events"))
+            .await
+            .unwrap();
+        let tx = tx.clone();
+        let slow = n % 3 == 0;
+        readers.push(tokio::spawn(async move {
+            while let Some(Ok(m)) = ws.next().await {
+                if let Message::Text(t) = m {
+                    let v: Value = serde_json::from_str(&t).unwrap();
+                    if tx.send((n, v)).is_err() {
+                        return;
+                    }
+                    if slow {
+                        tokio::time::sleep(Duration::from_millis(250)).await;
+                    }
+                }
+            }
+        }));
+    }
+    drop(tx);
+    let mut last: Vec<Option<Value>> = vec![None; 30];
+    let mut received = vec![0usize; 30];
+    // Every subscriber has its first message.
+    let deadline = Instant::now() + WAIT;
+    while last.iter().any(Option::is_none) {
+        assert!(Instant::now() < deadline, "a first message for each");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        take(&mut rx, &mut last, &mut received);
+    }
+    let players: Vec<String> = futures_util::future::join_all((0..8).map(|i| async move {
+        let v = post(addr, "/api/v1/players", None, &json!({ "name": format!("P{i}") }))
+            .await
+            .json();
+        v["key"].as_str().unwrap().to_string()
+    }))
+    .await;
+    let seek = json!({ "board": "chullpa", "players": 2, "seats": [{ "kind": "me" }, { "kind": "open" }] });
+    // Each player: 7 seeks each aborted, then one left open: 15 changes, 120 in all.
+    let changes: usize = futures_util::future::join_all(players.iter().map(|key| {
+        let seek = seek.clone();
+        async move {
+            let mut made = 0;
+            for round in 0..8 {
+                let r = post(addr, "/api/v1/lobby/seeks", Some(key), &seek).await;
+                assert_eq!(r.status, 201, "{}", r.text());
+                made += 1;
+                if round < 7 {
+                    let game = r.json()["game"].as_str().unwrap().to_string();
+                    let r = post(addr, &format!("/api/v1/games/{game}/abort"), Some(key), &json!({})).await;
+                    assert_eq!(r.status, 200, "{}", r.text());
+                    made += 1;
+                }
+            }
+            made
+        }
+    }))
+    .await
+    .into_iter()
+    .sum();
+    assert_eq!(changes, 120);
+    // Then every subscriber, within a bound, holds the newest version, which is the lobby now.
+    let lobby = get(addr, "/api/v1/lobby").await.json();
+    assert_eq!(lobby["seeks"].as_array().unwrap().len(), 8, "{lobby}");
+    let deadline = Instant::now() + WAIT;
+    let settled = loop {
+        take(&mut rx, &mut last, &mut received);
+        let versions: Vec<u64> = last
+            .iter()
+            .map(|v| v.as_ref().unwrap()["version"].as_u64().unwrap())
+            .collect();
+        let newest = last.iter().flatten().max_by_key(|v| v["version"].as_u64()).unwrap();
+        let all_newest = versions.iter().all(|v| Some(*v) == newest["version"].as_u64());
+        if all_newest && newest["seeks"] == lobby["seeks"] && newest["playing"] == lobby["playing"] {
+            break newest.clone();
+        }
+        assert!(
+            Instant::now() < deadline,
+            "subscribers on versions {versions:?}; the newest {newest} is not the lobby {lobby}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    let version = settled["version"].as_u64().unwrap() as usize;
+    assert!(version <= changes + 1, "{version} versions for {changes} changes");
+    // Quiet now: no new version comes.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    take(&mut rx, &mut last, &mut received);
+    assert!(last
+        .iter()
+        .all(|v| v.as_ref().unwrap()["version"] == settled["version"]));
+    eprintln!(
+        "{changes} changes → {version} versions; messages received: slow subscribers {:?}, the others {:?}",
+        (0..30).step_by(3).map(|n| received[n]).collect::<Vec<_>>(),
+        (0..30).filter(|n| n % 3 != 0).map(|n| received[n]).collect::<Vec<_>>()
+    );
+    for r in readers {
+        r.abort();
+    }
+    server.stop().await;
+}
