@@ -660,6 +660,11 @@ async fn answer(req: Request<hyper::body::Incoming>, peer: SocketAddr, edge: &Ed
     use tower::Service;
     let client = edge.client(peer, req.headers());
     let (mut parts, body) = req.into_parts();
+    // The host a proxy forwarded for is believed only from the trusted proxy (the origin
+    // check compares a page's `Origin` with it): from anyone else it is dropped.
+    if edge.limits.trusted_proxy != Some(peer.ip()) {
+        parts.headers.remove("x-forwarded-host");
+    }
     parts.extensions.insert(ConnectInfo(peer));
     parts.extensions.insert(ClientIp(client));
     let limits = &edge.limits;

@@ -164,6 +164,13 @@ async fn changes_only_as_json_and_only_from_the_servers_own_pages() {
             403,
             "foreign_origin",
         ),
+        // A forwarded host is believed only from the trusted proxy (issue #50): here there
+        // is none, so the page's origin is still not the server's.
+        (
+            "Content-Type: application/json\r\nOrigin: http://evil.example\r\nX-Forwarded-Host: evil.example\r\n",
+            403,
+            "foreign_origin",
+        ),
     ];
     for (headers, status, code) in cases {
         let r = raw_from(local(), addr, &send(headers)).await;
