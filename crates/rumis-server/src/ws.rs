@@ -97,6 +97,13 @@ const MAX_WRITE_BUFFER: usize = 256 * 1024;
 /// A client has nothing to say but pongs and close frames.
 const MAX_MESSAGE: usize = 4096;
 
+/// Whether a socket's read failed on a message or frame over [`MAX_MESSAGE`].
+fn too_big(e: axum::Error) -> bool {
+    e.into_inner()
+        .downcast_ref::<tungstenite::Error>()
+        .is_some_and(|e| matches!(e, tungstenite::Error::Capacity(_)))
+}
+
 /// A socket's upgrade with the buffers and limits above (game and lobby sockets alike).
 pub(crate) fn bounded(ws: WebSocketUpgrade) -> WebSocketUpgrade {
     ws.read_buffer_size(READ_BUFFER)
@@ -343,7 +350,19 @@ async fn session(
         let pong_deadline = waiting.map(|t| t + limits.pong_timeout);
         tokio::select! {
             incoming = socket.recv() => match incoming {
-                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
+                Some(Err(e)) => {
+                    // A message over the size allowed: the client hears why, as the
+                    // protocol says (1009), rather than a dropped connection.
+                    if too_big(e) {
+                        let close = axum::extract::ws::CloseFrame {
+                            code: 1009,
+                            reason: format!("a message is at most {MAX_MESSAGE} bytes").into(),
+                        };
+                        let _ = tokio::time::timeout(send_timeout, socket.send(Message::Close(Some(close)))).await;
+                    }
+                    return;
+                }
+                Some(Ok(Message::Close(_))) | None => return,
                 // Anything from the client shows it is there; pings are answered by the library.
                 Some(Ok(_)) => waiting = None,
             },

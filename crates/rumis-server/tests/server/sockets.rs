@@ -398,3 +398,31 @@ async fn every_lobby_subscriber_ends_on_the_newest_version(db: String) {
     }
     server.stop().await;
 }
+
+/// A message over the size a game socket takes is answered with a close frame saying why
+/// (1009, "message too big"), not a dropped connection (issue #50).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_oversized_message_is_closed_with_1009() {
+    use futures_util::SinkExt;
+    let db = TempDir::new("sockets-too-big");
+    let server = start(config(&db.db_url())).await;
+    let addr = server.addr;
+    let created = create(addr, json!({ "board": "chullpa", "players": 2, "hot_seat": true })).await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let mut ws = subscribe(addr, &id).await;
+    next_of(&mut ws, "snapshot").await;
+    ws.send(Message::Text("x".repeat(8192).into())).await.unwrap();
+    let closed = tokio::time::timeout(WAIT, async {
+        loop {
+            match ws.next().await {
+                Some(Ok(Message::Close(frame))) => return frame.map(|f| u16::from(f.code)),
+                Some(Ok(_)) => continue,
+                _ => return None,
+            }
+        }
+    })
+    .await
+    .expect("the socket is closed in time");
+    assert_eq!(closed, Some(1009));
+    server.stop().await;
+}
