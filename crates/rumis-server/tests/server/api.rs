@@ -23,10 +23,6 @@ use rumis_core::record;
 use rumis_server::client;
 use serde_json::{json, Value};
 
-fn s(v: &Value) -> String {
-    v.as_str().unwrap_or_else(|| panic!("not a string: {v}")).to_string()
-}
-
 /// Two token holders and a level-2 AI play Chullpa to the end; a spectator sees every move
 /// live, in order; the final scores are the core's.
 async fn full_game_two_token_holders_and_an_ai(db: String) {

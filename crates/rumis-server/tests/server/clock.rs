@@ -21,10 +21,6 @@ use std::time::{Duration, Instant};
 use common::*;
 use serde_json::{json, Value};
 
-fn s(v: &Value) -> String {
-    v.as_str().unwrap_or_else(|| panic!("not a string: {v}")).to_string()
-}
-
 async fn count_games(addr: std::net::SocketAddr) -> usize {
     let r = get(addr, "/api/v1/games?status=open&limit=50").await;
     r.json()["games"].as_array().unwrap().len()

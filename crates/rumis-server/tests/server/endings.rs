@@ -17,17 +17,6 @@ use std::net::SocketAddr;
 use common::*;
 use serde_json::{json, Value};
 
-fn s(v: &Value) -> String {
-    v.as_str().unwrap_or_else(|| panic!("not a string: {v}")).to_string()
-}
-
-async fn new_player(addr: SocketAddr, name: &str) -> (String, String) {
-    let r = post(addr, "/api/v1/players", None, &json!({ "name": name })).await;
-    assert_eq!(r.status, 201, "{}", r.text());
-    let v = r.json();
-    (s(&v["id"]), s(&v["key"]))
-}
-
 /// A rated Chullpa seek by the first key for `keys.len()` players, the others joining.
 async fn meet(addr: SocketAddr, keys: &[&str]) -> String {
     let mut seats = vec![json!({ "kind": "me" })];
@@ -57,17 +46,9 @@ async fn move_once(addr: SocketAddr, id: &str, keys: &[&str]) {
     assert_eq!(r.status, 201, "{}", r.text());
 }
 
-/// Waits until the player's page shows `games` rated games; returns the page.
+/// The player's page once it shows `games` rated games.
 async fn rated_page(addr: SocketAddr, player: &str, games: i64) -> Value {
-    let started = std::time::Instant::now();
-    loop {
-        let v = get(addr, &format!("/api/v1/players/{player}")).await.json();
-        if v["rating"]["games"] == games {
-            return v;
-        }
-        assert!(started.elapsed() < WAIT, "{player}: still {v}");
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
+    page_when(addr, player, |v| v["rating"]["games"] == games).await
 }
 
 /// The rating change a player page shows for a game.

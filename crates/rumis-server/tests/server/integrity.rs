@@ -19,17 +19,6 @@ use std::time::{Duration, Instant};
 use common::*;
 use serde_json::{json, Value};
 
-fn s(v: &Value) -> String {
-    v.as_str().unwrap_or_else(|| panic!("not a string: {v}")).to_string()
-}
-
-async fn new_player(addr: SocketAddr, name: &str) -> (String, String) {
-    let r = post(addr, "/api/v1/players", None, &json!({ "name": name })).await;
-    assert_eq!(r.status, 201, "{}", r.text());
-    let v = r.json();
-    (s(&v["id"]), s(&v["key"]))
-}
-
 /// A rated two-player Chullpa seek by `creator`, joined by `joiner`.
 async fn rated_pair(addr: SocketAddr, creator: &str, joiner: &str) -> String {
     let r = post(
@@ -61,19 +50,6 @@ async fn moves(addr: SocketAddr, id: &str, keys: &[&str], moves: usize) {
 async fn resign(addr: SocketAddr, id: &str, key: &str) {
     let r = post(addr, &format!("/api/v1/games/{id}/resign"), Some(key), &json!({})).await;
     assert_eq!(r.status, 200, "{}", r.text());
-}
-
-/// The player's page once `check` holds (the ratings are counted by the lobby's tick).
-async fn page_when(addr: SocketAddr, player: &str, check: impl Fn(&Value) -> bool) -> Value {
-    let started = Instant::now();
-    loop {
-        let v = get(addr, &format!("/api/v1/players/{player}")).await.json();
-        if check(&v) {
-            return v;
-        }
-        assert!(started.elapsed() < WAIT, "{player}: still {v}");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
 }
 
 /// Every finished game on a page has been counted or voided (none pending).

@@ -20,17 +20,6 @@ use std::time::{Duration, Instant};
 use common::*;
 use serde_json::{json, Value};
 
-fn s(v: &Value) -> String {
-    v.as_str().unwrap_or_else(|| panic!("not a string: {v}")).to_string()
-}
-
-async fn new_player(addr: SocketAddr, name: &str) -> (String, String) {
-    let r = post(addr, "/api/v1/players", None, &json!({ "name": name })).await;
-    assert_eq!(r.status, 201, "{}", r.text());
-    let v = r.json();
-    (s(&v["id"]), s(&v["key"]))
-}
-
 async fn table(addr: SocketAddr, id: &str) -> Value {
     let r = get(addr, &format!("/api/v1/games/{id}/table")).await;
     assert_eq!(r.status, 200, "{}", r.text());

@@ -116,10 +116,6 @@ enum Route {
     Presence,
 }
 
-fn s(v: &Value) -> String {
-    v.as_str().unwrap_or_else(|| panic!("not a string: {v}")).to_string()
-}
-
 /// Sends a request over a raw socket and resets the connection `delay` after its last byte
 /// (SO_LINGER 0: the close sends a reset, as a client that crashes or loses its network),
 /// without reading the answer.

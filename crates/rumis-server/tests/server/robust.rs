@@ -19,10 +19,6 @@ use common::*;
 use serde_json::{json, Value};
 use tokio::io::AsyncWriteExt;
 
-fn s(v: &Value) -> String {
-    v.as_str().unwrap_or_else(|| panic!("not a string: {v}")).to_string()
-}
-
 /// Sends a move over a raw socket and resets the connection `delay` after the last byte,
 /// without reading the answer.
 async fn send_and_reset(addr: SocketAddr, id: &str, token: &str, placement: &str, expected: i64, delay: Duration) {

@@ -258,3 +258,29 @@ pub async fn next_of(ws: &mut Ws, kind: &str) -> Value {
         .await
         .unwrap_or_else(|_| panic!("no '{kind}' event in {:?}", 2 * WAIT))
 }
+
+/// A JSON string's text (panics on anything else, naming it).
+pub fn s(v: &Value) -> String {
+    v.as_str().unwrap_or_else(|| panic!("not a string: {v}")).to_string()
+}
+
+/// A new player named `name`: its id and key.
+pub async fn new_player(addr: SocketAddr, name: &str) -> (String, String) {
+    let r = post(addr, "/api/v1/players", None, &json!({ "name": name })).await;
+    assert_eq!(r.status, 201, "{}", r.text());
+    let v = r.json();
+    (s(&v["id"]), s(&v["key"]))
+}
+
+/// The player's page once `check` holds (the ratings are counted by the lobby's tick).
+pub async fn page_when(addr: SocketAddr, player: &str, check: impl Fn(&Value) -> bool) -> Value {
+    let started = std::time::Instant::now();
+    loop {
+        let v = get(addr, &format!("/api/v1/players/{player}")).await.json();
+        if check(&v) {
+            return v;
+        }
+        assert!(started.elapsed() < WAIT, "{player}: still {v}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
