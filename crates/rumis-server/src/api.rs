@@ -484,12 +484,7 @@ async fn hint(
     body: Result<Bytes, axum::extract::rejection::BytesRejection>,
 ) -> Result<Json<wire::Hint>, ApiError> {
     check_id(&id)?;
-    let empty = body.as_ref().is_ok_and(|b| b.iter().all(u8::is_ascii_whitespace));
-    let req: HintRequest = if empty {
-        HintRequest::default()
-    } else {
-        parse_body(body)?
-    };
+    let req: HintRequest = optional_body(body)?;
     let level = search::hint_level(req.level)?;
     let loaded = app.games.load(&id).await?;
     loaded.may_search()?;
@@ -640,12 +635,7 @@ async fn delete_game(
     body: Result<Bytes, axum::extract::rejection::BytesRejection>,
 ) -> Result<Response, ApiError> {
     check_id(&id)?;
-    let empty = body.as_ref().is_ok_and(|b| b.iter().all(u8::is_ascii_whitespace));
-    let req: DeleteRequest = if empty {
-        DeleteRequest::default()
-    } else {
-        parse_body(body)?
-    };
+    let req: DeleteRequest = optional_body(body)?;
     let token = bearer(&headers).or(req.token);
     Ok(Json(app.games.delete(&id, token).await?).into_response())
 }
