@@ -2,8 +2,7 @@
 //! gives, requests that change something only as JSON and only from the server's own
 //! pages, `X-Forwarded-For` believed only from the trusted proxy, no static file through a
 //! link out of the web directory, searches in a line per client address, pipelined requests
-//! all answered, and the caps on
-//! event WebSockets.
+//! all answered, and the caps on event WebSockets.
 
 use crate::common;
 
