@@ -241,14 +241,16 @@ async fn pipelined_requests_are_all_answered() {
     let db = TempDir::new("edge-pipelining");
     let server = start(config(&db.db_url())).await;
     let addr = server.addr;
-    let body = r#"{"name":"Ana"}"#;
-    let post = format!(
-        "POST /api/v1/players HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
+    let post = |name: &str| {
+        let body = format!(r#"{{"name":"{name}"}}"#);
+        format!(
+            "POST /api/v1/players HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        )
+    };
     let get = format!("GET /api/v1/boards HTTP/1.1\r\nHost: {addr}\r\n\r\n");
     let last = format!("GET /api/v1/stones HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
-    let all = format!("{post}{get}{post}{last}");
+    let all = format!("{}{get}{}{last}", post("Ana"), post("Ben"));
     let bytes = tokio::time::timeout(WAIT, async {
         let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
         s.write_all(all.as_bytes()).await.unwrap();
