@@ -26,6 +26,8 @@ mod guard;
 mod lessons;
 mod lobby_api;
 mod lobby_feed;
+mod metrics;
+mod ops;
 mod queue;
 mod ratelimit;
 mod ratings;
@@ -134,6 +136,9 @@ pub(crate) struct App {
     /// The lobby rendered once per change for its sockets.
     pub lobby_feed: Arc<lobby_feed::LobbyFeed>,
     pub config: Config,
+    pub metrics: metrics::Metrics,
+    /// The server is stopping: `/readyz` says so, so that a load balancer sends no more.
+    pub draining: std::sync::atomic::AtomicBool,
 }
 
 /// A running server.
@@ -205,6 +210,8 @@ pub async fn start(config: Config) -> Result<Server, String> {
         searches: search::Searches::new(),
         lobby_feed: Arc::new(lobby_feed::LobbyFeed::new()),
         config,
+        draining: Default::default(),
+        metrics: metrics::Metrics::new(queue.clone()),
     });
     // PostgreSQL: listen before serving, so that no event is missed.
     let listener = if games.store().is_postgres() {
@@ -281,6 +288,8 @@ pub async fn start(config: Config) -> Result<Server, String> {
     }
     // Watchers and lobby sockets hold at most their shares of the connections (ws.rs).
     let router = router.layer(axum::Extension(ws::Sockets::new(app.config.ws.clone().within(total))));
+    // Outermost: every answer is counted and carries its request's id (metrics.rs).
+    let router = router.layer(axum::middleware::from_fn_with_state(app.clone(), metrics::observe));
     let edge = Arc::new(edge::Edge {
         conns: edge::Conns::new(limits.connections_per_address, total),
         limits,
@@ -297,6 +306,36 @@ pub async fn start(config: Config) -> Result<Server, String> {
         listener,
         background,
     })
+}
+
+/// `rumis db`: the maintenance of a database by its URL, with or without a server running
+/// on it (store/ops.rs); each call runs on a runtime of its own.
+pub mod db {
+    use std::future::Future;
+    use std::path::Path;
+
+    fn block<T>(work: impl Future<Output = Result<T, String>>) -> Result<T, String> {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| format!("cannot start the runtime: {e}"))?
+            .block_on(work)
+    }
+
+    /// A consistent copy of the SQLite database at `url` in the new file `file`.
+    pub fn backup(url: &str, file: &Path) -> Result<(), String> {
+        block(crate::store::ops::backup(url, file))
+    }
+
+    /// A backup, checked, copied to the new SQLite database of `url`; the check's lines.
+    pub fn restore(file: &Path, url: &str) -> Result<Vec<String>, String> {
+        block(crate::store::ops::restore(file, url))
+    }
+
+    /// Integrity and migrations: the lines to print, or what is wrong.
+    pub fn check(url: &str) -> Result<Vec<String>, String> {
+        block(crate::store::ops::check(url))
+    }
 }
 
 /// PostgreSQL: feeds every instance's notified events to this one's subscribers.

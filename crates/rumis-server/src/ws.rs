@@ -186,6 +186,12 @@ impl Sockets {
         })
     }
 
+    /// Sockets open now: (game sockets, lobby sockets).
+    pub fn open_counts(&self) -> (usize, usize) {
+        let open = self.open.lock().unwrap_or_else(|e| e.into_inner());
+        (open.watchers + open.by_seat.values().sum::<usize>(), open.lobby)
+    }
+
     /// A place for a socket of this kind from `ip`, or 429 over a cap.
     pub(crate) fn admit(self: &Arc<Sockets>, ip: IpAddr, kind: Kind) -> Result<Place, ApiError> {
         let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());

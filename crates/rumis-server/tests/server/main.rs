@@ -16,6 +16,7 @@ mod lessons;
 mod lobby;
 mod migrations;
 mod openapi;
+mod ops;
 mod own_boards;
 mod resets;
 mod robust;
