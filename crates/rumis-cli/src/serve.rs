@@ -60,6 +60,10 @@ pub struct ServeArgs {
     /// Watchers allowed open on one game.
     #[arg(long, value_name = "N", default_value_t = 1024)]
     ws_per_game: usize,
+    /// On SIGTERM, seconds during which /readyz answers 503 while all else is still served,
+    /// before the server stops (0: stop at once; a second signal cuts the wait short).
+    #[arg(long, value_name = "SECS", default_value_t = 5.0)]
+    drain_seconds: f64,
 }
 
 /// Seconds from an option, which must be positive and finite.
@@ -124,6 +128,10 @@ pub fn run(args: &ServeArgs) -> Result<(), String> {
     }
     config.ws.per_address = args.ws_per_address;
     config.ws.per_game = args.ws_per_game;
+    if !args.drain_seconds.is_finite() || !(0.0..=3600.0).contains(&args.drain_seconds) {
+        return Err("--drain-seconds is a number of seconds from 0 to 3600".into());
+    }
+    config.drain_delay = std::time::Duration::from_secs_f64(args.drain_seconds);
     rumis_server::serve_blocking(config)
 }
 

@@ -20,5 +20,6 @@ mod ops;
 mod own_boards;
 mod resets;
 mod robust;
+mod shutdown;
 mod sockets;
 mod web_files;
