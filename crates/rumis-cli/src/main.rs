@@ -2,6 +2,7 @@
 
 mod ai;
 mod bench;
+mod db;
 mod engine;
 mod experiment;
 mod play;
@@ -100,6 +101,9 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Run the game server: JSON API and WebSockets under /api/v1 (docs/server-api.md).
     Serve(serve::ServeArgs),
+    /// The server's database: back it up (while the server runs), restore, check.
+    #[command(subcommand)]
+    Db(db::DbCommand),
 }
 
 fn main() -> ExitCode {
@@ -280,6 +284,11 @@ fn run(command: Command) -> Result<(), String> {
         Command::Solve(cmd) => print(solve::run(&cmd)?)?,
         Command::Bench(args) => bench::run(&args)?,
         Command::Serve(args) => serve::run(&args)?,
+        Command::Db(cmd) => {
+            for line in db::run(&cmd)? {
+                print(line)?;
+            }
+        }
     }
     Ok(())
 }

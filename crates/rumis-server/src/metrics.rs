@@ -227,7 +227,7 @@ fn request_id(req: &Request) -> HeaderValue {
 }
 
 /// Around every request: its id (in the logs of its work, and in `X-Request-Id` on the
-/// answer), its count and time by route, and one log line when answered.
+/// answer), its count and time by route, and one access-log line when answered.
 pub(crate) async fn observe(State(app): State<Arc<App>>, mut req: Request, next: Next) -> Response {
     let start = Instant::now();
     let id = request_id(&req);
@@ -240,8 +240,11 @@ pub(crate) async fn observe(State(app): State<Arc<App>>, mut req: Request, next:
     let route = slot.0.get().map_or("other", String::as_str);
     let status = response.status();
     app.metrics.observe(route, method.as_str(), status, took);
+    // At debug, under a target of its own: an access log is asked for
+    // (`RUST_LOG=info,rumis_server::access=debug`), not written under load by default.
     span.in_scope(|| {
-        tracing::info!(
+        tracing::debug!(
+            target: "rumis_server::access",
             method = method.as_str(),
             route,
             status = status.as_u16(),
