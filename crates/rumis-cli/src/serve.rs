@@ -64,6 +64,22 @@ pub struct ServeArgs {
     /// before the server stops (0: stop at once; a second signal cuts the wait short).
     #[arg(long, value_name = "SECS", default_value_t = 5.0)]
     drain_seconds: f64,
+    /// The logs on standard error: text lines, or one JSON object a line (with the
+    /// request's id on the lines of a request's work).
+    #[arg(long, value_name = "FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    log_format: LogFormat,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum LogFormat {
+    Text,
+    Json,
+}
+
+impl ServeArgs {
+    pub fn log_format(&self) -> LogFormat {
+        self.log_format
+    }
 }
 
 /// Seconds from an option, which must be positive and finite.

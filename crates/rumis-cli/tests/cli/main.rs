@@ -8,6 +8,7 @@ mod serve_backup;
 mod serve_clock;
 mod serve_crash;
 mod serve_edge;
+mod serve_logs;
 
 /// Where the tests write their files: cargo's scratch directory for integration tests
 /// (under `target/`), so a test run leaves nothing behind in the system's `/tmp`.
