@@ -30,6 +30,9 @@ use crate::App;
 
 type RequestLabels = [(&'static str, String); 3];
 type Label = [(&'static str, &'static str); 1];
+type RouteLabel = [(&'static str, String); 1];
+/// Latency by route: histograms made with [`latency_histogram`]'s buckets.
+type Latency = Family<RouteLabel, Histogram, fn() -> Histogram>;
 
 /// The request's id header (given by a proxy, or made here), on every answer.
 pub const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
@@ -37,7 +40,7 @@ pub const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 pub struct Metrics {
     registry: Registry,
     requests: Family<RequestLabels, Counter>,
-    latency: Family<[(&'static str, String); 1], Histogram, fn() -> Histogram>,
+    latency: Latency,
     moves: Counter,
     /// The service's count when last scraped (the counter follows it).
     moves_seen: Mutex<u64>,
@@ -64,7 +67,7 @@ impl Metrics {
             "HTTP requests answered, by route template, method and status",
             requests.clone(),
         );
-        let latency = Family::<_, _, fn() -> Histogram>::new_with_constructor(latency_histogram as fn() -> Histogram);
+        let latency = Latency::new_with_constructor(latency_histogram);
         registry.register(
             "http_request_duration_seconds",
             "Time to answer a request (to its head; a WebSocket's life is not counted), by route template",
