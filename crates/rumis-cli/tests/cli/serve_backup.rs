@@ -111,6 +111,10 @@ async fn a_backup_taken_while_serving_restores_every_acknowledged_move() {
     let (ok, _, err) = rumis(&["db", "backup", "x.db", "--database-url", "postgres://u@127.0.0.1/x"]);
     assert!(!ok && err.contains("pg_dump"), "{err}");
 
+    let (ok, _, err) = rumis(&["db", "check", "--database-url", &url_of(&dir.join("missing.db"))]);
+    assert!(!ok && err.contains("there is no database at"), "{err}");
+    assert!(!dir.join("missing.db").exists(), "a check creates no database");
+
     let restored = url_of(&dir.join("restored.db"));
     let (ok, out, err) = rumis(&["db", "restore", &backup_arg, "--database-url", &restored]);
     assert!(ok, "{out}{err}");
