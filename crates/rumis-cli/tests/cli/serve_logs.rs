@@ -79,3 +79,23 @@ async fn json_logs_carry_the_request_id() {
     drop(child);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The options of this file refuse what they cannot use, before anything starts.
+#[test]
+fn bad_drain_seconds_and_log_formats_are_refused() {
+    for (args, said) in [
+        (&["--drain-seconds=-1"][..], "--drain-seconds"),
+        (&["--drain-seconds", "NaN"][..], "--drain-seconds"),
+        (&["--log-format", "xml"][..], "xml"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_rumis"))
+            .args(["serve", "--addr", "127.0.0.1:0", "--database-url", "sqlite::memory:"])
+            .args(args)
+            .output()
+            .expect("rumis runs");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?} was accepted");
+        assert!(err.contains(said), "{args:?}: {err}");
+        assert!(!err.contains("rumis server on"), "{args:?}: {err}");
+    }
+}
