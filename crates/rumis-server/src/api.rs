@@ -28,6 +28,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/v1/boards", get(boards))
         .merge(crate::boards::routes())
         .merge(crate::lobby_api::routes())
+        .merge(crate::ops::routes())
         .route("/api/v1/stones", get(stones))
         .route(
             "/api/v1/games",
@@ -48,6 +49,8 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/v1/puzzles/{name}", get(puzzle_solution))
         .route("/api/v1/games/{id}/record", get(get_record))
         .route("/api/v1/games/{id}/events", get(crate::ws::events))
+        // Every route above notes its template for the metrics (metrics.rs).
+        .route_layer(middleware::from_fn(crate::metrics::mark_route))
         .fallback(web)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(limit))
