@@ -38,10 +38,12 @@ fn main() {
 fn embed_web() {
     println!("cargo::rerun-if-env-changed=RUMIS_EMBED_WEB_DIR");
     let manifest = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
+    let root = manifest.join("../..");
+    let root = root.canonicalize().unwrap_or(root);
+    // Relative to the workspace's root, where the scripts run.
     let dir = match std::env::var_os("RUMIS_EMBED_WEB_DIR").filter(|d| !d.is_empty()) {
-        // Relative to the workspace's root, where the scripts run.
-        Some(d) => manifest.join("../..").join(d),
-        None => manifest.join("../../web/dist"),
+        Some(d) => root.join(d),
+        None => root.join("web/dist"),
     };
     // Cargo looks through a folder given here for any change.
     println!("cargo::rerun-if-changed={}", dir.display());

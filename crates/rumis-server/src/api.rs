@@ -92,7 +92,12 @@ async fn web(State(app): Shared, req: Request) -> Response {
     if api || !read {
         return not_found().await.into_response();
     }
-    crate::webapp::serve(&app.config, req, not_found().await.into_response()).await
+    use crate::webapp::Answer;
+    match crate::webapp::serve(app.config.web_dir.as_deref(), app.config.embedded_web, req).await {
+        Answer::Page(r) => r,
+        Answer::Outside => not_found().await.into_response(),
+        Answer::Failed(e) => ApiError::internal(format!("cannot read the web app: {e}")).into_response(),
+    }
 }
 
 async fn index() -> Json<wire::Index> {

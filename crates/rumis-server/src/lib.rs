@@ -330,7 +330,7 @@ pub fn serve_blocking(config: Config) -> Result<(), String> {
         .map_err(|e| format!("cannot start the runtime: {e}"))?;
     runtime.block_on(async move {
         let db = store::redact(&config.database_url);
-        let web = webapp::describe(&config);
+        let web = webapp::describe(config.web_dir.as_deref(), config.embedded_web);
         let server = start(config).await?;
         println!(
             "rumis server on {}/ (API {}/api/v1, database {db}, {web})",

@@ -12,9 +12,6 @@ use axum::extract::Request;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 
-use crate::error::ApiError;
-use crate::Config;
-
 /// One file of the web app built into the binary.
 pub struct EmbeddedFile {
     /// The path under the app's folder, `/`-separated, e.g. `assets/index-1a2b.js`.
@@ -66,9 +63,10 @@ impl Embedded {
     }
 }
 
-/// Where the app comes from, for the line `rumis serve` prints.
-pub fn describe(config: &Config) -> String {
-    match (&config.web_dir, config.embedded_web) {
+/// Where the app comes from (`Config::web_dir`, `Config::embedded_web`), for the line
+/// `rumis serve` prints.
+pub fn describe(web_dir: Option<&Path>, embedded: Option<Embedded>) -> String {
+    match (web_dir, embedded) {
         (Some(dir), _) => format!("web app {}", dir.display()),
         (None, Some(app)) => format!("web app built in ({} files)", app.files()),
         (None, None) => "web app not built".to_string(),
@@ -90,30 +88,41 @@ or build a server that carries it: <code>scripts/release</code> (an archive) or
 </body></html>
 ";
 
-/// Answers a GET or HEAD outside `/api/` from the app; `outside` is the answer for a path
-/// that leads out of the app's folder.
-pub async fn serve(config: &Config, req: Request, outside: Response) -> Response {
+/// What the app has for a request.
+pub(crate) enum Answer {
+    Page(Response),
+    /// The path leads out of the app's folder (through a link).
+    Outside,
+    /// The folder could not be read.
+    Failed(std::io::Error),
+}
+
+/// Answers a GET or HEAD outside `/api/` from the app (`Config::web_dir`, else
+/// `Config::embedded_web`).
+pub(crate) async fn serve(web_dir: Option<&Path>, embedded: Option<Embedded>, req: Request) -> Answer {
     let path = req.uri().path().to_string();
     let assets = path.starts_with("/assets/");
-    let r = match (&config.web_dir, config.embedded_web) {
-        (Some(dir), _) if !crate::webdir::inside(dir, &path) => return outside,
+    let r = match (web_dir, embedded) {
+        (Some(dir), _) if !crate::webdir::inside(dir, &path) => return Answer::Outside,
         (Some(dir), _) if dir.join("index.html").is_file() => match from_dir(dir, req).await {
             Ok(r) => r,
-            Err(e) => return ApiError::internal(format!("cannot read the web app: {e}")).into_response(),
+            Err(e) => return Answer::Failed(e),
         },
         (None, Some(app)) => from_memory(app, &path, req.headers()),
         _ => {
-            return (
-                [
-                    (header::CONTENT_TYPE, "text/html; charset=utf-8"),
-                    (header::CACHE_CONTROL, "no-store"),
-                ],
-                NOT_BUILT,
+            return Answer::Page(
+                (
+                    [
+                        (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+                        (header::CACHE_CONTROL, "no-store"),
+                    ],
+                    NOT_BUILT,
+                )
+                    .into_response(),
             )
-                .into_response()
         }
     };
-    with_cache_header(r, assets)
+    Answer::Page(with_cache_header(r, assets))
 }
 
 /// Files under /assets/ have their content's hash in their names: they never change.
