@@ -104,6 +104,12 @@ enum Command {
     /// The server's database: back it up (while the server runs), restore, check.
     #[command(subcommand)]
     Db(db::DbCommand),
+    /// The server's configuration file (docs/hosting.md).
+    Config {
+        /// Write a commented file with every option of `rumis serve` and its default.
+        #[arg(long, required = true)]
+        example: bool,
+    },
 }
 
 fn main() -> ExitCode {
@@ -298,7 +304,18 @@ fn run(command: Command) -> Result<(), String> {
         Command::Engine => engine::run()?,
         Command::Solve(cmd) => print(solve::run(&cmd)?)?,
         Command::Bench(args) => bench::run(&args)?,
-        Command::Serve(args) => serve::run(&args)?,
+        // Read again with the environment's and the configuration file's values (serve/config.rs):
+        // the arguments after `serve` (the command has no options before its subcommand).
+        Command::Serve(_) => {
+            let cli: Vec<std::ffi::OsString> = std::env::args_os()
+                .skip(1)
+                .skip_while(|a| a != "serve")
+                .skip(1)
+                .collect();
+            let args = serve::config::resolve(&cli, &|name| std::env::var_os(name))?;
+            serve::run(&args)?
+        }
+        Command::Config { .. } => print(serve::config::example().trim_end().to_string())?,
         Command::Db(cmd) => {
             for line in db::run(&cmd)? {
                 print(line)?;

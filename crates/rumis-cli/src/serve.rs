@@ -1,10 +1,21 @@
-//! `rumis serve`: the game server (crates/rumis-server, docs/server-api.md).
+//! `rumis serve`: the game server (crates/rumis-server, docs/server-api.md). Its options
+//! also come from the environment and a configuration file (config.rs).
+
+pub mod config;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
+/// Every field is an option of the command line, and under the same name a key of the
+/// configuration file and (as `RUMIS_NAME`) an environment variable: config.rs reads them
+/// all from this one list.
 #[derive(clap::Args)]
+#[command(after_help = config::AFTER_HELP)]
 pub struct ServeArgs {
+    /// A configuration file (TOML) whose keys are these options' names
+    /// (`rumis config --example` writes one).
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
     /// Address to listen on (port 0 picks a free port).
     #[arg(long, default_value = "127.0.0.1:8080")]
     addr: SocketAddr,
@@ -20,7 +31,8 @@ pub struct ServeArgs {
     /// Player keys one client address may make per hour.
     #[arg(long, value_name = "N", default_value_t = 20.0)]
     keys_per_hour: f64,
-    /// The built web app to serve at / (default: $RUMIS_WEB_DIR, else web/dist if it exists).
+    /// The built web app to serve at / (default: the one built into this binary, else
+    /// web/dist if it exists).
     #[arg(long, value_name = "DIR")]
     web_dir: Option<PathBuf>,
     /// Days without a move after which an unfinished game is marked abandoned (0: never).
@@ -91,17 +103,14 @@ fn seconds(name: &str, v: f64) -> Result<std::time::Duration, String> {
     }
 }
 
-/// The web app's directory: `--web-dir`, else `RUMIS_WEB_DIR`, else `web/dist` if it is
-/// there. One given that is not a directory is an error.
-fn web_dir(given: Option<PathBuf>) -> Result<Option<PathBuf>, String> {
-    let given = given.or_else(|| {
-        std::env::var_os("RUMIS_WEB_DIR")
-            .filter(|v| !v.is_empty())
-            .map(PathBuf::from)
-    });
+/// The web app's directory: the one given (`--web-dir`, `RUMIS_WEB_DIR` or the file), else
+/// none when the binary carries the app, else `web/dist` if it is there (a build for
+/// development, run from the repository). One given that is not a directory is an error.
+fn web_dir(given: Option<PathBuf>, built_in: bool) -> Result<Option<PathBuf>, String> {
     match given {
         Some(dir) if dir.is_dir() => Ok(Some(dir)),
         Some(dir) => Err(format!("the web app directory {} is not a directory", dir.display())),
+        None if built_in => Ok(None),
         None => Ok(Some(PathBuf::from("web/dist")).filter(|d| d.is_dir())),
     }
 }
@@ -120,7 +129,7 @@ pub fn run(args: &ServeArgs) -> Result<(), String> {
         return Err("--keys-per-hour must be 1 or more".into());
     }
     config.keys_per_hour = args.keys_per_hour;
-    config.web_dir = web_dir(args.web_dir.clone())?;
+    config.web_dir = web_dir(args.web_dir.clone(), config.embedded_web.is_some())?;
     if !args.game_ttl.is_finite() || args.game_ttl < 0.0 {
         return Err("--game-ttl is a number of days, 0 or more".into());
     }
@@ -158,9 +167,9 @@ mod tests {
     #[test]
     fn a_given_web_dir_must_be_a_directory() {
         let dir = std::env::temp_dir();
-        assert_eq!(web_dir(Some(dir.clone())), Ok(Some(dir.clone())));
+        assert_eq!(web_dir(Some(dir.clone()), true), Ok(Some(dir.clone())));
         let missing = dir.join("rumis-no-such-web-dir");
-        let e = web_dir(Some(missing)).unwrap_err();
+        let e = web_dir(Some(missing), false).unwrap_err();
         assert!(
             e.contains("rumis-no-such-web-dir") && e.contains("not a directory"),
             "{e}"

@@ -86,21 +86,8 @@ async fn rate_limit(
     }
 }
 
-/// What `/` says when there is no built web app.
-const NOT_BUILT: &str = "<!doctype html>
-<html lang=\"en\"><head><meta charset=\"utf-8\"><title>rumis</title></head>
-<body>
-<h1>rumis game server</h1>
-<p>The web app is not built. From the repository, run</p>
-<pre>npm --prefix web ci &amp;&amp; npm --prefix web run build</pre>
-<p>and start <code>rumis serve</code> again (or give <code>--web-dir DIR</code>).
-The API is at <a href=\"/api/v1\">/api/v1</a> (docs/server-api.md).</p>
-</body></html>
-";
-
-/// Everything that is not an API route: the web app's files (GET and HEAD), with its
-/// `index.html` for any other path (the app routes itself); under `/api/` and for other
-/// methods, the JSON 404.
+/// Everything that is not an API route: the web app's files (GET and HEAD, webapp.rs); under
+/// `/api/` and for other methods, the JSON 404.
 async fn web(State(app): Shared, req: Request) -> Response {
     let path = req.uri().path();
     let api = path == "/api" || path.starts_with("/api/");
@@ -108,57 +95,11 @@ async fn web(State(app): Shared, req: Request) -> Response {
     if api || !read {
         return not_found().await.into_response();
     }
-    match &app.config.web_dir {
-        Some(dir) if !crate::webdir::inside(dir, req.uri().path()) => not_found().await.into_response(),
-        Some(dir) if dir.join("index.html").is_file() => {
-            let assets = path.starts_with("/assets/");
-            // The build writes `.br` and `.gz` beside each file (web/scripts/compress.mjs):
-            // sent when the browser accepts them, with the plain file's content type.
-            let index = tower_http::services::ServeFile::new(dir.join("index.html"))
-                .precompressed_br()
-                .precompressed_gzip();
-            // ServeDir refuses `..` and other non-normal components after decoding, so a
-            // path never leaves the directory.
-            // A folder is never served as such: the static build has folders with their own
-            // index.html (`/puzzle/`, `/how-to-play/`: web/scripts/offline.mjs, for plain
-            // file servers), which ServeDir would answer with a redirect to the address with
-            // a slash; here every page is index.html at its own address.
-            match tower_http::services::ServeDir::new(dir)
-                .append_index_html_on_directories(false)
-                .precompressed_br()
-                .precompressed_gzip()
-                .fallback(index)
-                .try_call(req)
-                .await
-            {
-                Ok(r) => {
-                    let mut r = r.map(axum::body::Body::new);
-                    let html = r
-                        .headers()
-                        .get(header::CONTENT_TYPE)
-                        .is_some_and(|v| v.as_bytes().starts_with(b"text/html"));
-                    // Files under /assets/ have their content's hash in their names: they never
-                    // change. Everything else (index.html above all) is checked every time.
-                    let cache = if assets && !html && r.status().is_success() {
-                        "public, max-age=31536000, immutable"
-                    } else {
-                        "no-cache"
-                    };
-                    r.headers_mut()
-                        .insert(header::CACHE_CONTROL, header::HeaderValue::from_static(cache));
-                    r
-                }
-                Err(e) => ApiError::internal(format!("cannot read the web app: {e}")).into_response(),
-            }
-        }
-        _ => (
-            [
-                (header::CONTENT_TYPE, "text/html; charset=utf-8"),
-                (header::CACHE_CONTROL, "no-store"),
-            ],
-            NOT_BUILT,
-        )
-            .into_response(),
+    use crate::webapp::Answer;
+    match crate::webapp::serve(app.config.web_dir.as_deref(), app.config.embedded_web, req).await {
+        Answer::Page(r) => r,
+        Answer::Outside => not_found().await.into_response(),
+        Answer::Failed(e) => ApiError::internal(format!("cannot read the web app: {e}")).into_response(),
     }
 }
 

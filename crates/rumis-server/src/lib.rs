@@ -35,6 +35,7 @@ mod search;
 mod service;
 mod store;
 mod view;
+pub mod webapp;
 mod webdir;
 /// The API's answers and events as typed structs (their own crate: the in-browser engine
 /// answers in the same shapes).
@@ -70,9 +71,11 @@ pub struct Config {
     pub ai_workers: usize,
     /// Largest number of games listed by `GET /api/v1/games`.
     pub list_limit: i64,
-    /// The built web app (`web/dist`), served at `/`; without one (or without its
-    /// `index.html`) `/` says how to build it.
+    /// The built web app (`web/dist`), served at `/`, before the one built in.
     pub web_dir: Option<std::path::PathBuf>,
+    /// The web app built into the binary (`embed-web`), served at `/` when `web_dir` is
+    /// `None`; without either, `/` says how to build it (webapp.rs).
+    pub embedded_web: Option<webapp::Embedded>,
     /// Open games without a human seat, per creating address and in all.
     pub ai_only_per_creator: i64,
     pub ai_only_total: i64,
@@ -114,6 +117,7 @@ impl Config {
             ai_workers: std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
             list_limit: 50,
             web_dir: None,
+            embedded_web: webapp::Embedded::built_in(),
             ai_only_per_creator: 2,
             ai_only_total: 8,
             ai_move_cap: Duration::from_secs(5),
@@ -435,10 +439,7 @@ pub fn serve_blocking(config: Config) -> Result<(), String> {
         .map_err(|e| format!("cannot start the runtime: {e}"))?;
     let r = runtime.block_on(async move {
         let db = store::redact(&config.database_url);
-        let web = match &config.web_dir {
-            Some(dir) => format!("web app {}", dir.display()),
-            None => "web app not built".to_string(),
-        };
+        let web = webapp::describe(config.web_dir.as_deref(), config.embedded_web);
         let delay = config.drain_delay;
         let mut signals = Signals::new()?;
         let mut server = start(config).await?;

@@ -31,7 +31,7 @@ pub fn inside(dir: &Path, uri_path: &str) -> bool {
 }
 
 /// Percent-decoding of a URI path, as `ServeDir` does before it looks for the file.
-fn decode(s: &str) -> Vec<u8> {
+pub(crate) fn decode(s: &str) -> Vec<u8> {
     let b = s.as_bytes();
     let mut out = Vec::with_capacity(b.len());
     let mut i = 0;

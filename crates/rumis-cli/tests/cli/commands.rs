@@ -1095,3 +1095,51 @@ fn match_by_seat() {
         assert!(out.lines().last().unwrap().contains("6 games"), "{out}");
     }
 }
+
+/// `rumis serve` reads its file and its variables before it starts: a bad key or value
+/// stops it with one line naming where it came from, before it opens a database.
+#[test]
+fn serve_refuses_a_bad_configuration_before_starting() {
+    let dir = std::env::temp_dir().join(format!("rumis-cli-config-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("rumis.toml");
+    let example = ok(&["config", "--example"]);
+    assert!(
+        example.contains("# database-url = \"sqlite://./rumis.db\"\n"),
+        "{example}"
+    );
+    assert!(example.contains("RUMIS_DATABASE_URL"), "{example}");
+    let serve = |file_text: &str, env: &[(&str, &str)]| {
+        std::fs::write(&file, file_text).unwrap();
+        // A database that cannot be opened: were the bad value missed, the start fails
+        // (with another message) rather than serving for good.
+        let db = format!("sqlite://{}/no-such-folder/rumis.db", dir.display());
+        let out = Command::new(env!("CARGO_BIN_EXE_rumis"))
+            .current_dir(&dir)
+            .args([
+                "serve",
+                "--config",
+                "rumis.toml",
+                "--addr",
+                "127.0.0.1:0",
+                "--database-url",
+                &db,
+            ])
+            .envs(env.iter().copied())
+            .output()
+            .expect("rumis runs");
+        assert!(!out.status.success());
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let e = serve(&format!("{example}\ndatabse-url = \"sqlite://x.db\"\n"), &[]);
+    assert!(e.contains("rumis.toml: unknown key \"databse-url\""), "{e}");
+    let e = serve("ws-per-game = -1\n", &[]);
+    assert!(
+        e.contains("ws-per-game = -1") && e.contains("invalid value '-1'"),
+        "{e}"
+    );
+    let e = serve("", &[("RUMIS_MAX_CONNECTIONS", "many")]);
+    assert!(e.contains("RUMIS_MAX_CONNECTIONS=many"), "{e}");
+    assert_eq!(e.lines().count(), 1, "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

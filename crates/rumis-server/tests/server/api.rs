@@ -729,16 +729,22 @@ async fn web_app_is_served_and_stays_in_its_directory() {
     }
     server.stop().await;
 
-    // Without a built app, / says how to build it; the API is unchanged.
+    // Without a built app (neither a folder nor one built in, as in every test build), /
+    // says what is missing and how to build it; the API is unchanged.
     let mut c = config(&dir.db_url());
     c.web_dir = None;
+    c.embedded_web = None;
     let server = start(c).await;
     let r = get(server.addr, "/").await;
     assert_eq!(r.status, 200);
     assert!(r.header("content-type").unwrap().starts_with("text/html"));
-    assert!(r
-        .text()
-        .contains("npm --prefix web ci &amp;&amp; npm --prefix web run build"));
+    let text = r.text();
+    assert!(text.contains("The web app is not built"), "{text}");
+    assert!(text.contains("npm --prefix web ci &amp;&amp; npm --prefix web run build"));
+    assert!(
+        text.contains("--web-dir web/dist") && text.contains("scripts/release"),
+        "{text}"
+    );
     assert_eq!(get(server.addr, "/api/v1/boards").await.status, 200);
     server.stop().await;
 }
