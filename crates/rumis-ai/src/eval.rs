@@ -52,6 +52,31 @@ fn other_colours(site: &Site, me: Colour) -> f32 {
     site.order().iter().filter(|&&c| !same_side(site, c, me)).count().max(1) as f32
 }
 
+/// The cells a cube of `c` could still fill touching `c`'s own cubes: empty cells within
+/// a column's height limit, at most four above its top (a stone stands at most four cubes
+/// tall in one column), with a cube of `c` below (the column's top) or beside at the same
+/// level. A colour's later stones must touch its own (rules §4.5), so a colour with few
+/// such cells can be walled in by the others' next stones and is out with its stones in
+/// hand (each a point lost), which the playouts, whose others play at random, rarely show.
+pub fn outlets(site: &Site, pos: &Position, c: Colour) -> usize {
+    let limits = site.limits();
+    let mut count = 0;
+    for col in site.footprint() {
+        let height = pos.height(col);
+        let top = height.saturating_add(4).min(limits[col]);
+        for level in height + 1..=top {
+            let bit = 1u16 << (level - 1);
+            let below = level == height + 1 && height > 0 && pos.cube_levels(col, c) & (bit >> 1) != 0;
+            let beside = site
+                .neighbours(col)
+                .iter()
+                .any(|&n| pos.cube_levels(n as usize, c) & bit != 0);
+            count += usize::from(below || beside);
+        }
+    }
+    count
+}
+
 /// The columns part of the features: what the placement tops and takes, and its size. Each
 /// column a stone covers ends with the stone's cube on top (columns are solid stacks).
 fn column_features(site: &Site, pos: &Position, m: Move, me: Colour) -> Features {
@@ -211,6 +236,32 @@ mod tests {
     use super::*;
     use rumis_core::{Board, Game, Rng, Variant};
     use std::sync::Arc;
+
+    /// Blue's first stone in Coricancha's corner, where the height limit is 1 but at i2:
+    /// three cells left to touch it (h1 and h2 beside it, i2's second level); after Red's
+    /// stone elsewhere, Yellow's I4 over i2 and Green's L4 over h1 and h2 wall it in (a
+    /// level-8 game against three level 5s, out after one stone). The A4 standing on i2 instead leaves it six.
+    #[test]
+    fn outlets_count_the_cells_left_to_touch() {
+        let mut g = crate::test_game("coricancha", 4, Variant::Standard);
+        for m in ["I4@g8,h8,i8,j8", "L4@i5,j5,j6,j7", "O4@i3,i4,j3,j4"] {
+            g.play_text(m).unwrap();
+        }
+        let blue = g.to_move().unwrap();
+        assert_eq!(outlets(g.site(), g.position(), blue), 0, "no blue cube yet");
+        let mut corner = g.clone();
+        corner.play_text("O4@i1,i2,j1,j2").unwrap();
+        assert_eq!(outlets(corner.site(), corner.position(), blue), 3);
+        corner.play_text("T4@d8,e7,e8,f8").unwrap();
+        corner.play_text("I4@i2,i3,i4,i5").unwrap();
+        assert_eq!(outlets(corner.site(), corner.position(), blue), 2, "i2's top is taken");
+        corner.play_text("L4@g1,h1,h2,h3").unwrap();
+        assert_eq!(outlets(corner.site(), corner.position(), blue), 0);
+        assert!(!corner.position().has_move(corner.site(), blue), "walled in: out");
+        let mut standing = g.clone();
+        standing.play_text("A4@h1,i1,i2x2").unwrap();
+        assert_eq!(outlets(standing.site(), standing.position(), blue), 6);
+    }
 
     /// The features against a slow count on the position after the placement: the change
     /// in the columns each side tops, and each colour's placements there.

@@ -147,7 +147,7 @@ pub struct MatchArgs {
     /// Player A: random, greedy, level:1..9, mcts:SIMS, or that search with one part
     /// changed: uniform:, plain:, rave:, fresh:, noprior:, deep:, noanswer:, quickprior:, roomprior:,
     /// learned:, hand:, ownlearned:, others:, greedyothers:, nearothers:, estothers:,
-    /// estonly:, estbest:SIMS, model:SIMS (level 9's search),
+    /// estonly:, estbest:, walls:SIMS (no guard against walls), model:SIMS (level 9's search),
     /// learned@FILE:SIMS (a weights file); MSms for SIMS
     /// searches that many milliseconds a move (`mcts:200ms`).
     #[arg(long)]

@@ -82,10 +82,13 @@ enum Change {
     Informed,
     /// `informednear:SIMS`: the same for the playouts' first 8 plies only.
     InformedNear,
+    /// `walls:SIMS`: the choice without its guard against walls (`outlet_guard` 0): the most
+    /// visited placement, however few cells it leaves the mover to touch.
+    Walls,
 }
 
 impl Change {
-    const ALL: [Change; 25] = [
+    const ALL: [Change; 26] = [
         Change::Uniform,
         Change::Plain,
         Change::Rave,
@@ -111,6 +114,7 @@ impl Change {
         Change::LearnedRoom,
         Change::Informed,
         Change::InformedNear,
+        Change::Walls,
     ];
 
     fn prefix(self) -> &'static str {
@@ -140,6 +144,7 @@ impl Change {
             Change::LearnedRoom => "learnedroom",
             Change::Informed => "informed",
             Change::InformedNear => "informednear",
+            Change::Walls => "walls",
         }
     }
 
@@ -157,6 +162,10 @@ impl Change {
             },
             Change::Rave => MctsConfig { rave: 300.0, ..base },
             Change::Fresh => MctsConfig { reuse: false, ..base },
+            Change::Walls => MctsConfig {
+                outlet_guard: 0,
+                ..base
+            },
             Change::Deep => MctsConfig {
                 full_prior_depth: usize::MAX,
                 room_in_priors: Some(true),
@@ -357,6 +366,7 @@ mod tests {
             "learnedroom:16",
             "informed:17",
             "informednear:18",
+            "walls:19",
             "learned:250ms",
             "mcts:40ms",
         ] {
