@@ -129,7 +129,7 @@ pub struct MctsConfig {
     /// [`GUARD_STONES`] stones, a most visited placement that leaves it fewer than this
     /// many outlets ([`eval::outlets`]) gives way to the most visited one that leaves this
     /// many, if that one has at least half its visits (0: the most visited, always).
-    pub outlet_guard: usize,
+    pub outlet_guard: u8,
     pub label: String,
 }
 
@@ -604,7 +604,7 @@ impl Mcts {
 /// of its stones in hand and ranks last, which the playouts' random others rarely show:
 /// level 8 went out with six stones or more in 16.5 % of 200 Coricancha games against
 /// three level 5s, and came last in every one of them (docs/strength.md, "Walled in").
-fn guarded_choice(site: &Site, root: &Position, mover: Colour, moves: &[(Move, u32, f32)], guard: usize) -> usize {
+fn guarded_choice(site: &Site, root: &Position, mover: Colour, moves: &[(Move, u32, f32)], guard: u8) -> usize {
     let Some(&(first, visits, _)) = moves.first() else {
         return 0;
     };
@@ -616,6 +616,7 @@ fn guarded_choice(site: &Site, root: &Position, mover: Colour, moves: &[(Move, u
         pos.play_unchecked(site, m);
         eval::outlets(site, &pos, mover)
     };
+    let guard = usize::from(guard);
     if outlets_after(first) >= guard {
         return 0;
     }
