@@ -1,0 +1,171 @@
+//! Leases on AI turns, so that an AI turn survives the death of the instance computing it
+//! when several instances share one database (issue #50). The AI queue (`queue.rs`) is in
+//! memory, per instance; the lease is in the game's row (migration 0008):
+//!
+//! - A worker takes the lease before it plays a game's AI turn ([`Games::holding_ai_turn`],
+//!   around ai.rs `play`), renews it every heartbeat while it searches, and gives it up when
+//!   done. It does not play a turn another instance holds at the game's present position.
+//! - Every heartbeat, each instance with AI workers looks for open games with an AI seat to
+//!   move that nobody holds — a lease taken at the present position that expired (its
+//!   holder died or stalled), or none taken for a lease's length since the game last
+//!   changed (the instance that queued the turn died before a worker started it) — claims
+//!   each in one conditional write (one instance wins) and queues it
+//!   ([`Games::take_over_ai_turns`]).
+//!
+//! An AI move's submission carries its move number, so a stalled holder that comes back and
+//! submits after a takeover is refused (or its move wins and the other's is refused):
+//! never two moves for one turn.
+
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::{now_ms, Games};
+use crate::error::GameError;
+use crate::queue::Job;
+
+/// Unheld AI turns looked at, and claimed at most, per heartbeat.
+const TAKEOVERS_AT_ONCE: i64 = 32;
+
+/// This instance's name in leases, and their timing.
+#[derive(Clone, Debug)]
+pub struct Leases {
+    /// Random per process: a restarted instance does not hold its previous life's leases.
+    pub instance: String,
+    /// How long a lease lasts without a heartbeat; also how long an AI turn nobody took
+    /// waits before another instance takes it.
+    pub lease: Duration,
+    /// How often a held lease is renewed, and unheld turns are looked for.
+    pub heartbeat: Duration,
+}
+
+impl Leases {
+    /// Leases of `lease`, renewed every `heartbeat`, which must be shorter (a lease renewed
+    /// no sooner than it expires would be taken over under a live search).
+    pub fn new(lease: Duration, heartbeat: Duration) -> Result<Leases, String> {
+        if heartbeat.is_zero() || heartbeat >= lease {
+            return Err(format!(
+                "the AI lease's heartbeat ({heartbeat:?}) must be shorter than the lease ({lease:?}) and not zero"
+            ));
+        }
+        let instance = crate::game::random_hex(8).unwrap_or_else(|_| format!("{}-{}", std::process::id(), now_ms()));
+        Ok(Leases {
+            instance,
+            lease,
+            heartbeat,
+        })
+    }
+
+    fn until(&self, now: i64) -> i64 {
+        now + self.lease.as_millis() as i64
+    }
+}
+
+/// `RUMIS_FAULT=abort_holding_ai_turn`: a worker that took an AI turn's lease searches for
+/// ever, renews the lease once, then the process aborts holding it (an instance dying
+/// mid-search, for tests/server/takeover.rs).
+fn fault_abort_holding_ai_turn() -> bool {
+    static FAULT: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *FAULT.get_or_init(|| std::env::var("RUMIS_FAULT").is_ok_and(|f| f == "abort_holding_ai_turn"))
+}
+
+impl Games {
+    /// Runs `turn` (one AI move in the game, ai.rs `play`) holding the game's lease: taken
+    /// first, renewed every heartbeat, given up after. Nothing runs when another instance
+    /// holds it. A database that cannot be asked does not hold the turn back: the move
+    /// number keeps a second submission out.
+    pub async fn holding_ai_turn(&self, id: &str, turn: impl Future<Output = ()>) {
+        let leases = &self.limits.ai_leases;
+        let now = now_ms();
+        match self
+            .store
+            .take_ai_lease(id, &leases.instance, now, leases.until(now))
+            .await
+        {
+            Ok(true) => {}
+            Ok(false) => {
+                tracing::debug!(game = %id, "another instance holds the AI turn");
+                return;
+            }
+            Err(e) => tracing::warn!(game = %id, "cannot take the AI turn's lease, playing without: {e}"),
+        }
+        if fault_abort_holding_ai_turn() {
+            tokio::time::sleep(leases.heartbeat).await;
+            let now = now_ms();
+            let _ = self
+                .store
+                .take_ai_lease(id, &leases.instance, now, leases.until(now))
+                .await;
+            eprintln!("rumis server: RUMIS_FAULT=abort_holding_ai_turn: aborting holding an AI turn");
+            std::process::abort();
+        }
+        tokio::pin!(turn);
+        let mut beat = tokio::time::interval_at(tokio::time::Instant::now() + leases.heartbeat, leases.heartbeat);
+        beat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut held = true;
+        loop {
+            tokio::select! {
+                () = &mut turn => break,
+                _ = beat.tick(), if held => {
+                    let now = now_ms();
+                    match self.store.take_ai_lease(id, &leases.instance, now, leases.until(now)).await {
+                        Ok(true) => {}
+                        // Another instance took the turn over (this one stalled past the
+                        // lease): the move number decides whose move counts; the turn is
+                        // not dropped half-way.
+                        Ok(false) => {
+                            tracing::warn!(game = %id, "another instance took the AI turn over");
+                            held = false;
+                        }
+                        Err(e) => tracing::warn!(game = %id, "cannot renew the AI turn's lease: {e}"),
+                    }
+                }
+            }
+        }
+        if held {
+            if let Err(e) = self.store.release_ai_lease(id, &leases.instance).await {
+                // It expires by itself.
+                tracing::warn!(game = %id, "cannot give up the AI turn's lease: {e}");
+            }
+        }
+    }
+
+    /// Claims and queues the AI turns nobody holds (see the module's comment), at most
+    /// [`TAKEOVERS_AT_ONCE`]; returns how many.
+    pub async fn take_over_ai_turns(&self) -> Result<usize, GameError> {
+        let leases = &self.limits.ai_leases;
+        let now = now_ms();
+        let waited_since = now - leases.lease.as_millis() as i64;
+        let unheld = self.store.ai_turns_unheld(now, waited_since, TAKEOVERS_AT_ONCE).await?;
+        let mut taken = 0;
+        for (id, human, creator) in unheld {
+            // Queued or played here already: its worker takes the lease when it starts.
+            if self.queue.holds(&id) {
+                continue;
+            }
+            if self
+                .store
+                .claim_ai_turn(&id, &leases.instance, now, waited_since, leases.until(now))
+                .await?
+            {
+                tracing::info!(game = %id, "taking over an AI turn nobody holds");
+                self.queue.push(Job::new(&id, human, &creator));
+                taken += 1;
+            }
+        }
+        Ok(taken)
+    }
+
+    /// Looks for AI turns to take over every heartbeat (an instance with AI workers).
+    pub fn start_ai_takeover(self: &Arc<Self>) -> tokio::task::JoinHandle<()> {
+        let games = self.clone();
+        tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(games.limits.ai_leases.heartbeat).await;
+                if let Err(e) = games.take_over_ai_turns().await {
+                    tracing::error!("cannot look for AI turns to take over: {e}");
+                }
+            }
+        })
+    }
+}
