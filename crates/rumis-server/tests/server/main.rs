@@ -20,4 +20,5 @@ mod own_boards;
 mod resets;
 mod robust;
 mod sockets;
+mod takeover;
 mod web_files;
