@@ -74,14 +74,9 @@ impl Games {
     /// first, renewed every heartbeat, given up after. Nothing runs when another instance
     /// holds it. A database that cannot be asked does not hold the turn back: the move
     /// number keeps a second submission out.
-    pub async fn holding_ai_turn(&self, id: &str, turn: impl Future<Output = ()>) {
+    pub async fn holding_ai_turn(self: &Arc<Self>, id: &str, turn: impl Future<Output = ()>) {
         let leases = &self.limits.ai_leases;
-        let now = now_ms();
-        match self
-            .store
-            .take_ai_lease(id, &leases.instance, now, leases.until(now))
-            .await
-        {
+        match self.take_ai_lease(id).await {
             Ok(true) => {}
             Ok(false) => {
                 tracing::debug!(game = %id, "another instance holds the AI turn");
@@ -91,11 +86,7 @@ impl Games {
         }
         if fault_abort_holding_ai_turn() {
             tokio::time::sleep(leases.heartbeat).await;
-            let now = now_ms();
-            let _ = self
-                .store
-                .take_ai_lease(id, &leases.instance, now, leases.until(now))
-                .await;
+            let _ = self.take_ai_lease(id).await;
             eprintln!("rumis server: RUMIS_FAULT=abort_holding_ai_turn: aborting holding an AI turn");
             std::process::abort();
         }
@@ -107,8 +98,7 @@ impl Games {
             tokio::select! {
                 () = &mut turn => break,
                 _ = beat.tick(), if held => {
-                    let now = now_ms();
-                    match self.store.take_ai_lease(id, &leases.instance, now, leases.until(now)).await {
+                    match self.take_ai_lease(id).await {
                         Ok(true) => {}
                         // Another instance took the turn over (this one stalled past the
                         // lease): the move number decides whose move counts; the turn is
@@ -123,16 +113,40 @@ impl Games {
             }
         }
         if held {
-            if let Err(e) = self.store.release_ai_lease(id, &leases.instance).await {
+            let game = id.to_string();
+            let released = self
+                .detached("AI lease's release", |this| async move {
+                    this.store
+                        .release_ai_lease(&game, &this.limits.ai_leases.instance)
+                        .await
+                })
+                .await;
+            if let Err(e) = released {
                 // It expires by itself.
                 tracing::warn!(game = %id, "cannot give up the AI turn's lease: {e}");
             }
         }
     }
 
+    /// Takes or renews this instance's lease on a game's AI turn (see
+    /// [`Store::take_ai_lease`](crate::store::Store::take_ai_lease)). Like every write, in a
+    /// task of its own ([`Games::detached`]): a worker stopped with the server cannot leave
+    /// SQLite's writer inside the lease's transaction.
+    async fn take_ai_lease(self: &Arc<Self>, id: &str) -> Result<bool, GameError> {
+        let id = id.to_string();
+        self.detached("AI lease", |this| async move {
+            let leases = &this.limits.ai_leases;
+            let now = now_ms();
+            this.store
+                .take_ai_lease(&id, &leases.instance, now, leases.until(now))
+                .await
+        })
+        .await
+    }
+
     /// Claims and queues the AI turns nobody holds (see the module's comment), at most
     /// [`TAKEOVERS_AT_ONCE`]; returns how many.
-    pub async fn take_over_ai_turns(&self) -> Result<usize, GameError> {
+    pub async fn take_over_ai_turns(self: &Arc<Self>) -> Result<usize, GameError> {
         let leases = &self.limits.ai_leases;
         let now = now_ms();
         let waited_since = now - leases.lease.as_millis() as i64;
@@ -143,11 +157,18 @@ impl Games {
             if self.queue.holds(&id) {
                 continue;
             }
-            if self
-                .store
-                .claim_ai_turn(&id, &leases.instance, now, waited_since, leases.until(now))
+            let claimed = {
+                let id = id.clone();
+                self.detached("AI turn's claim", move |this| async move {
+                    let leases = &this.limits.ai_leases;
+                    let until = leases.until(now);
+                    this.store
+                        .claim_ai_turn(&id, &leases.instance, now, waited_since, until)
+                        .await
+                })
                 .await?
-            {
+            };
+            if claimed {
                 tracing::info!(game = %id, "taking over an AI turn nobody holds");
                 self.queue.push(Job::new(&id, human, &creator));
                 taken += 1;
