@@ -61,6 +61,21 @@ impl Leases {
     }
 }
 
+/// Whether the first write of a turn's lease took it (logging why not).
+fn taken_lease(id: &str, r: Result<bool, GameError>) -> bool {
+    match r {
+        Ok(true) => true,
+        Ok(false) => {
+            tracing::debug!(game = %id, "another instance claimed the AI turn as it started here");
+            false
+        }
+        Err(e) => {
+            tracing::warn!(game = %id, "cannot take the AI turn's lease, playing without: {e}");
+            false
+        }
+    }
+}
+
 /// `RUMIS_FAULT=abort_holding_ai_turn`: a worker that took an AI turn's lease searches for
 /// ever, renews the lease once, then the process aborts holding it (an instance dying
 /// mid-search, for tests/server/takeover.rs).
@@ -71,20 +86,29 @@ fn fault_abort_holding_ai_turn() -> bool {
 
 impl Games {
     /// Runs `turn` (one AI move in the game, ai.rs `play`) holding the game's lease: taken
-    /// first, renewed every heartbeat, given up after. Nothing runs when another instance
-    /// holds it. A database that cannot be asked does not hold the turn back: the move
-    /// number keeps a second submission out.
+    /// as it starts, renewed every heartbeat, given up after. Nothing runs when another
+    /// instance holds it. A database that cannot be asked does not hold the turn back: the
+    /// move number keeps a second submission out.
+    ///
+    /// The lease is read first and written beside the search, not before it: on SQLite its
+    /// write waits for an `fsync`, which a level-1 reply (a few milliseconds of search) would
+    /// otherwise wait for too (examples/ai_reply.rs). Only an instance that claimed the turn
+    /// in the moment between the read and the write can then search it too, and one of the
+    /// two moves is refused by its number.
     pub async fn holding_ai_turn(self: &Arc<Self>, id: &str, turn: impl Future<Output = ()>) {
         let leases = &self.limits.ai_leases;
-        match self.take_ai_lease(id).await {
-            Ok(true) => {}
-            Ok(false) => {
+        match self.store.ai_turn_holder(id, now_ms()).await {
+            Ok(Some(holder)) if holder != leases.instance => {
                 tracing::debug!(game = %id, "another instance holds the AI turn");
                 return;
             }
-            Err(e) => tracing::warn!(game = %id, "cannot take the AI turn's lease, playing without: {e}"),
+            Ok(_) => {}
+            Err(e) => tracing::warn!(game = %id, "cannot read the AI turn's lease: {e}"),
         }
+        let take = self.take_ai_lease(id);
+        tokio::pin!(take);
         if fault_abort_holding_ai_turn() {
+            let _ = take.await;
             tokio::time::sleep(leases.heartbeat).await;
             let _ = self.take_ai_lease(id).await;
             eprintln!("rumis server: RUMIS_FAULT=abort_holding_ai_turn: aborting holding an AI turn");
@@ -93,10 +117,15 @@ impl Games {
         tokio::pin!(turn);
         let mut beat = tokio::time::interval_at(tokio::time::Instant::now() + leases.heartbeat, leases.heartbeat);
         beat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        let mut held = true;
+        // `taken`: the first write answered; `held`: this instance holds the lease.
+        let (mut taken, mut held) = (false, false);
         loop {
             tokio::select! {
                 () = &mut turn => break,
+                r = &mut take, if !taken => {
+                    taken = true;
+                    held = taken_lease(id, r);
+                }
                 _ = beat.tick(), if held => {
                     match self.take_ai_lease(id).await {
                         Ok(true) => {}
@@ -111,6 +140,9 @@ impl Games {
                     }
                 }
             }
+        }
+        if !taken {
+            held = taken_lease(id, take.await);
         }
         if held {
             let game = id.to_string();

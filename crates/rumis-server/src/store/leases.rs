@@ -49,6 +49,20 @@ impl Store {
         Ok(r.rows_affected() > 0)
     }
 
+    /// Who holds the lease on a game's AI turn at its present position at `now`, if anyone
+    /// (a read: the write that takes it is [`Store::take_ai_lease`]).
+    pub async fn ai_turn_holder(&self, id: &str, now: i64) -> Result<Option<String>, GameError> {
+        let row = sqlx::query(
+            "SELECT ai_holder FROM games WHERE id = $1 AND ai_holder <> '' AND ai_lease > $2 \
+             AND ai_lease_moves = move_count",
+        )
+        .bind(id)
+        .bind(now)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.map(|r| r.try_get("ai_holder")).transpose()?)
+    }
+
     /// Gives up `holder`'s lease on a game (nothing when another holds it now).
     pub async fn release_ai_lease(&self, id: &str, holder: &str) -> Result<(), GameError> {
         let mut w = self.begin_write(LEASE_WRITE_WAIT).await?;
@@ -156,7 +170,10 @@ mod tests {
     async fn a_lease_keeps_others_out_until_it_expires() {
         let (_dir, store) = store_with_a_game().await;
         assert!(unheld(&store, 1000, 900).await.is_empty(), "changed since 900");
+        assert_eq!(store.ai_turn_holder("g", 1000).await.unwrap(), None);
         assert!(store.take_ai_lease("g", "a", 1000, 1100).await.unwrap());
+        assert_eq!(store.ai_turn_holder("g", 1099).await.unwrap().as_deref(), Some("a"));
+        assert_eq!(store.ai_turn_holder("g", 1100).await.unwrap(), None, "expired");
         assert!(!store.take_ai_lease("g", "b", 1050, 1150).await.unwrap(), "a holds it");
         assert!(store.take_ai_lease("g", "a", 1050, 1150).await.unwrap(), "a heartbeat");
         assert!(unheld(&store, 1100, 900).await.is_empty(), "renewed until 1150");
@@ -176,6 +193,11 @@ mod tests {
         // The game moved on (b's move, and the AI is to move again): b's lease was for the
         // previous position.
         set(&store, "UPDATE games SET move_count = 2, updated = 1260").await;
+        assert_eq!(
+            store.ai_turn_holder("g", 1270).await.unwrap(),
+            None,
+            "an earlier position's"
+        );
         assert!(store.take_ai_lease("g", "c", 1270, 1370).await.unwrap());
         store.release_ai_lease("g", "c").await.unwrap();
 
