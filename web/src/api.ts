@@ -375,6 +375,19 @@ export type GameEvent =
   | { type: "expired"; game: string; idle_ms: number }
   | { type: "rated"; game: string };
 
+/** The close code of a socket a stopping server closes ("service restart"): reconnect soon. */
+export const CLOSE_RESTART = 1012;
+
+/**
+ * When a dropped socket connects again, and the delay after that: soon after a server's
+ * restart (a short random wait, so that its clients do not all come back at once, and the
+ * delay starts over), else after `delay`, which doubles up to 8 s.
+ */
+export function reconnectDelay(code: number, delay: number, random = Math.random): { wait: number; next: number } {
+  if (code === CLOSE_RESTART) return { wait: 100 + Math.floor(random() * 400), next: 500 };
+  return { wait: delay, next: Math.min(delay * 2, 8000) };
+}
+
 /**
  * The game's live events, in the order the server sent them; the socket reconnects by
  * itself with a growing delay after a drop (and then starts again with a snapshot).
@@ -414,11 +427,12 @@ export class Events {
       }
       if (e && typeof e.type === "string") this.onEvent(e);
     };
-    ws.onclose = () => {
+    ws.onclose = (e) => {
       this.onStatus(false);
       if (this.closed) return;
-      setTimeout(() => this.open(), this.delay);
-      this.delay = Math.min(this.delay * 2, 8000);
+      const { wait, next } = reconnectDelay(e.code, this.delay);
+      setTimeout(() => this.open(), wait);
+      this.delay = next;
     };
   }
 

@@ -2,6 +2,7 @@
 
 mod ai;
 mod bench;
+mod db;
 mod engine;
 mod experiment;
 mod play;
@@ -100,6 +101,9 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Run the game server: JSON API and WebSockets under /api/v1 (docs/server-api.md).
     Serve(serve::ServeArgs),
+    /// The server's database: back it up (while the server runs), restore, check.
+    #[command(subcommand)]
+    Db(db::DbCommand),
 }
 
 fn main() -> ExitCode {
@@ -130,7 +134,10 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    init_logs(matches!(cli.command, Command::Serve(_)));
+    init_logs(match &cli.command {
+        Command::Serve(args) => Some(args.log_format()),
+        _ => None,
+    });
     match run(cli.command) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
@@ -149,8 +156,9 @@ fn main() -> ExitCode {
 /// The filter is `tracing_subscriber`'s `Targets` (a level, and `target=level` pairs), not
 /// its regex-based `EnvFilter`: nothing here filters on span fields, and the regex engine
 /// was a tenth of a clean test build (issue #19). A `RUST_LOG` that does not parse is
-/// said once and `info` used.
-fn init_logs(server: bool) {
+/// said once and `info` used. `rumis serve --log-format json` writes one JSON object a
+/// line, with the current span (a request's, holding its id) in each.
+fn init_logs(server: Option<serve::LogFormat>) {
     use tracing_subscriber::filter::Targets;
     use tracing_subscriber::layer::SubscriberExt;
     use tracing_subscriber::util::SubscriberInitExt;
@@ -165,8 +173,19 @@ fn init_logs(server: bool) {
         },
         _ => (info(), None),
     };
-    let logs = tracing_subscriber::fmt().with_writer(std::io::stderr);
-    if server {
+    // The builder's own level (INFO unless told) would hide what `RUST_LOG` asks for
+    // below it: the filter alone decides.
+    let logs = tracing_subscriber::fmt()
+        .with_max_level(tracing::Level::TRACE)
+        .with_writer(std::io::stderr);
+    if server == Some(serve::LogFormat::Json) {
+        logs.json()
+            .with_current_span(true)
+            .with_span_list(false)
+            .finish()
+            .with(filter)
+            .init();
+    } else if server.is_some() {
         logs.finish().with(filter).init();
     } else {
         logs.without_time()
@@ -280,6 +299,11 @@ fn run(command: Command) -> Result<(), String> {
         Command::Solve(cmd) => print(solve::run(&cmd)?)?,
         Command::Bench(args) => bench::run(&args)?,
         Command::Serve(args) => serve::run(&args)?,
+        Command::Db(cmd) => {
+            for line in db::run(&cmd)? {
+                print(line)?;
+            }
+        }
     }
     Ok(())
 }

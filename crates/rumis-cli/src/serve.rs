@@ -65,6 +65,26 @@ pub struct ServeArgs {
     /// Watchers allowed open on one game.
     #[arg(long, value_name = "N", default_value_t = 1024)]
     ws_per_game: usize,
+    /// On SIGTERM, seconds during which /readyz answers 503 while all else is still served,
+    /// before the server stops (0: stop at once; a second signal cuts the wait short).
+    #[arg(long, value_name = "SECS", default_value_t = 5.0)]
+    drain_seconds: f64,
+    /// The logs on standard error: text lines, or one JSON object a line (with the
+    /// request's id on the lines of a request's work).
+    #[arg(long, value_name = "FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    log_format: LogFormat,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum LogFormat {
+    Text,
+    Json,
+}
+
+impl ServeArgs {
+    pub fn log_format(&self) -> LogFormat {
+        self.log_format
+    }
 }
 
 /// Seconds from an option, which must be positive and finite.
@@ -131,6 +151,10 @@ pub fn run(args: &ServeArgs) -> Result<(), String> {
     }
     config.ws.per_address = args.ws_per_address;
     config.ws.per_game = args.ws_per_game;
+    if !args.drain_seconds.is_finite() || !(0.0..=3600.0).contains(&args.drain_seconds) {
+        return Err("--drain-seconds is a number of seconds from 0 to 3600".into());
+    }
+    config.drain_delay = std::time::Duration::from_secs_f64(args.drain_seconds);
     rumis_server::serve_blocking(config)
 }
 

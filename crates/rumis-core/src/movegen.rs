@@ -2008,7 +2008,7 @@ mod x86 {
     /// most are dead, and the tests pay again. From six stones (of 11) on, computing all
     /// was 3-8 % faster on every such board (in-process A/B; compute all to the end: about
     /// as fast, 14 % more instructions). With two tables or more a half costs two or more
-    /// lookups a column and the tests pay throughout (docs/performance.md, "Session 40").
+    /// lookups a column and the tests pay throughout (docs/performance.md, "The half tests").
     const EVERY_HALF_FROM: u32 = 6;
 
     /// As [`range512`], 32 templates per instruction.

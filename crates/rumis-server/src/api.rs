@@ -28,6 +28,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/v1/boards", get(boards))
         .merge(crate::boards::routes())
         .merge(crate::lobby_api::routes())
+        .merge(crate::ops::routes())
         .route("/api/v1/stones", get(stones))
         .route(
             "/api/v1/games",
@@ -48,6 +49,8 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/v1/puzzles/{name}", get(puzzle_solution))
         .route("/api/v1/games/{id}/record", get(get_record))
         .route("/api/v1/games/{id}/events", get(crate::ws::events))
+        // Every route above notes its template for the metrics (metrics.rs).
+        .route_layer(middleware::from_fn(crate::metrics::mark_route))
         .fallback(web)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(limit))
@@ -484,12 +487,7 @@ async fn hint(
     body: Result<Bytes, axum::extract::rejection::BytesRejection>,
 ) -> Result<Json<wire::Hint>, ApiError> {
     check_id(&id)?;
-    let empty = body.as_ref().is_ok_and(|b| b.iter().all(u8::is_ascii_whitespace));
-    let req: HintRequest = if empty {
-        HintRequest::default()
-    } else {
-        parse_body(body)?
-    };
+    let req: HintRequest = optional_body(body)?;
     let level = search::hint_level(req.level)?;
     let loaded = app.games.load(&id).await?;
     loaded.may_search()?;
@@ -640,12 +638,7 @@ async fn delete_game(
     body: Result<Bytes, axum::extract::rejection::BytesRejection>,
 ) -> Result<Response, ApiError> {
     check_id(&id)?;
-    let empty = body.as_ref().is_ok_and(|b| b.iter().all(u8::is_ascii_whitespace));
-    let req: DeleteRequest = if empty {
-        DeleteRequest::default()
-    } else {
-        parse_body(body)?
-    };
+    let req: DeleteRequest = optional_body(body)?;
     let token = bearer(&headers).or(req.token);
     Ok(Json(app.games.delete(&id, token).await?).into_response())
 }

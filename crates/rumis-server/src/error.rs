@@ -67,6 +67,8 @@ pub enum GameError {
     // Players, the lobby, abort and rematch (service/lobby.rs).
     #[error("{0}")]
     BadName(String),
+    #[error("the name '{}' is taken: choose another", printable(.0))]
+    NameTaken(String),
     #[error("this needs your player key: 'Authorization: Bearer <key>'")]
     MissingKey,
     #[error("this player key belongs to no player")]
@@ -141,6 +143,7 @@ impl From<GameError> for ApiError {
             GameError::TimeRanOut => ApiError::conflict("time_ran_out", reason),
             GameError::BadSeat(_) => ApiError::bad_request("bad_seat", reason),
             GameError::BadName(_) => ApiError::bad_request("bad_name", reason),
+            GameError::NameTaken(_) => ApiError::conflict("name_taken", reason),
             GameError::MissingKey => ApiError::new(StatusCode::UNAUTHORIZED, "missing_key", reason),
             GameError::WrongKey => ApiError::new(StatusCode::FORBIDDEN, "wrong_key", reason),
             GameError::UnknownPlayer(_) => ApiError::new(StatusCode::NOT_FOUND, "unknown_player", reason),

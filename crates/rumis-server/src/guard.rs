@@ -1,8 +1,10 @@
 //! Checks before the routes, so that a foreign web page cannot drive a server (say, one
 //! running on a player's own machine) and one client cannot queue up the searches:
-//! - a `POST` must say `Content-Type: application/json` (415 otherwise): a browser sends
-//!   such a request from another site only after a CORS preflight, which this server
-//!   never grants (`PUT`, `PATCH` and `DELETE` always need one);
+//! - a `POST` with a body must say `Content-Type: application/json` (415 otherwise): a
+//!   browser sends such a request from another site only after a CORS preflight, which this
+//!   server never grants (`PUT`, `PATCH` and `DELETE` always need one). A `POST` without a
+//!   body may say nothing (`fetch(url, {method: "POST"})` sends no type): no HTML form
+//!   sends one so, and a script on another site that does is refused by its `Origin`;
 //! - one with an `Origin` header (browsers send it) must come from the server's own
 //!   host (403 otherwise);
 //! - a client address has at most [`SEARCHES_PER_ADDRESS`] hints or analyses under way
@@ -67,6 +69,18 @@ fn is_json(headers: &HeaderMap) -> bool {
         .is_some_and(|essence| essence.trim().eq_ignore_ascii_case("application/json"))
 }
 
+/// Whether a request says it has no body: `Content-Length: 0`, or neither a length nor a
+/// chunked body (HTTP/1.1 then has none).
+fn no_body(headers: &HeaderMap) -> bool {
+    if headers.contains_key(header::TRANSFER_ENCODING) {
+        return false;
+    }
+    match headers.get(header::CONTENT_LENGTH) {
+        None => true,
+        Some(v) => v.to_str().is_ok_and(|v| v.trim() == "0"),
+    }
+}
+
 /// Whether an `Origin` names the host the request was sent to (scheme aside: behind a
 /// TLS proxy the page is `https` and the request reaches this server as `http`).
 fn same_origin(headers: &HeaderMap) -> bool {
@@ -124,7 +138,7 @@ pub async fn check(State(guard): State<Arc<Guard>>, req: Request, next: Next) ->
     if changes_state(&method) && path.starts_with("/api/") {
         // Of the methods that change something, only POST can come from another site
         // without a preflight; the API takes no other (405 from the routes).
-        if method == Method::POST && !is_json(req.headers()) && !read_only(&path) {
+        if method == Method::POST && !is_json(req.headers()) && !no_body(req.headers()) && !read_only(&path) {
             return ApiError::new(
                 StatusCode::UNSUPPORTED_MEDIA_TYPE,
                 "unsupported_media_type",

@@ -26,6 +26,8 @@ mod guard;
 mod lessons;
 mod lobby_api;
 mod lobby_feed;
+mod metrics;
+mod ops;
 mod queue;
 mod ratelimit;
 mod ratings;
@@ -100,6 +102,10 @@ pub struct Config {
     /// A waiting lobby game (seek, quick play, rematch) expires when its creator has not
     /// been seen for this long (no request with their key, no presence ping).
     pub seek_idle: Duration,
+    /// `rumis serve` on SIGTERM: how long `/readyz` answers 503 while everything else is
+    /// still served, so that a load balancer stops sending here before the stop (a second
+    /// signal cuts it short).
+    pub drain_delay: Duration,
 }
 
 impl Config {
@@ -126,6 +132,7 @@ impl Config {
             clock_poll: Duration::from_millis(200),
             lobby_tick: Some(Duration::from_millis(500)),
             seek_idle: service::SEEK_IDLE,
+            drain_delay: Duration::from_secs(5),
         }
     }
 }
@@ -142,6 +149,9 @@ pub(crate) struct App {
     /// The lobby rendered once per change for its sockets.
     pub lobby_feed: Arc<lobby_feed::LobbyFeed>,
     pub config: Config,
+    pub metrics: metrics::Metrics,
+    /// The server is stopping: `/readyz` says so, so that a load balancer sends no more.
+    pub draining: std::sync::atomic::AtomicBool,
 }
 
 /// A running server.
@@ -153,6 +163,8 @@ pub struct Server {
     /// The AI workers and the expiry of idle games: stopped with the server.
     background: Vec<tokio::task::JoinHandle<()>>,
     conns: Arc<edge::Conns>,
+    sockets: Arc<ws::Sockets>,
+    app: Arc<App>,
 }
 
 impl Server {
@@ -166,11 +178,22 @@ impl Server {
         format!("http://{}", self.addr)
     }
 
-    /// Stops accepting connections and waits for the server task to end.
+    /// From now on `/readyz` answers 503 (a stop is coming); everything else goes on.
+    pub fn drain(&self) {
+        self.app.draining.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Stops: readiness goes, no connection is accepted any more, the WebSockets are
+    /// closed with [`ws::CLOSE_RESTART`] (their clients reconnect, to another instance if
+    /// there is one), the requests under way are finished (10 s at most), and the
+    /// background work ends. An AI move being searched is dropped uncommitted: its game
+    /// still says an AI seat is to move, which the next start (of any instance) resumes.
     pub async fn stop(mut self) {
+        self.drain();
         if let Some(tx) = self.shutdown.take() {
             let _ = tx.send(true);
         }
+        self.sockets.close_all();
         if let Some(l) = self.listener.take() {
             l.abort();
         }
@@ -178,6 +201,11 @@ impl Server {
             t.abort();
         }
         let _ = tokio::time::timeout(Duration::from_secs(10), &mut self.task).await;
+        // The sockets' close frames go out (each within its send timeout).
+        let deadline = tokio::time::Instant::now() + self.sockets.limits.send_timeout;
+        while self.sockets.open_counts() != (0, 0) && tokio::time::Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
     }
 
     /// Waits until the server ends (it does not unless stopped or it fails).
@@ -214,6 +242,8 @@ pub async fn start(config: Config) -> Result<Server, String> {
         searches: search::Searches::new(),
         lobby_feed: Arc::new(lobby_feed::LobbyFeed::new()),
         config,
+        draining: Default::default(),
+        metrics: metrics::Metrics::new(queue.clone()),
     });
     // PostgreSQL: listen before serving, so that no event is missed.
     let listener = if games.store().is_postgres() {
@@ -291,7 +321,10 @@ pub async fn start(config: Config) -> Result<Server, String> {
         );
     }
     // Watchers and lobby sockets hold at most their shares of the connections (ws.rs).
-    let router = router.layer(axum::Extension(ws::Sockets::new(app.config.ws.clone().within(total))));
+    let sockets = ws::Sockets::new(app.config.ws.clone().within(total));
+    let router = router.layer(axum::Extension(sockets.clone()));
+    // Outermost: every answer is counted and carries its request's id (metrics.rs).
+    let router = router.layer(axum::middleware::from_fn_with_state(app.clone(), metrics::observe));
     let edge = Arc::new(edge::Edge {
         conns: edge::Conns::new(limits.connections_per_address, total),
         limits,
@@ -307,7 +340,39 @@ pub async fn start(config: Config) -> Result<Server, String> {
         task,
         listener,
         background,
+        sockets,
+        app,
     })
+}
+
+/// `rumis db`: the maintenance of a database by its URL, with or without a server running
+/// on it (store/ops.rs); each call runs on a runtime of its own.
+pub mod db {
+    use std::future::Future;
+    use std::path::Path;
+
+    fn block<T>(work: impl Future<Output = Result<T, String>>) -> Result<T, String> {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| format!("cannot start the runtime: {e}"))?
+            .block_on(work)
+    }
+
+    /// A consistent copy of the SQLite database at `url` in the new file `file`.
+    pub fn backup(url: &str, file: &Path) -> Result<(), String> {
+        block(crate::store::ops::backup(url, file))
+    }
+
+    /// A backup, checked, copied to the new SQLite database of `url`; the check's lines.
+    pub fn restore(file: &Path, url: &str) -> Result<Vec<String>, String> {
+        block(crate::store::ops::restore(file, url))
+    }
+
+    /// Integrity and migrations: the lines to print, or what is wrong.
+    pub fn check(url: &str) -> Result<Vec<String>, String> {
+        block(crate::store::ops::check(url))
+    }
 }
 
 /// PostgreSQL: feeds every instance's notified events to this one's subscribers.
@@ -329,30 +394,94 @@ async fn listen(app: Arc<App>, mut listener: sqlx::postgres::PgListener) {
     }
 }
 
-/// `rumis serve`: runs a server until interrupted, printing the URL to open.
+/// The stop signals: SIGTERM (a service manager's stop: drain first) and SIGINT (Ctrl-C:
+/// stop at once).
+struct Signals {
+    #[cfg(unix)]
+    term: tokio::signal::unix::Signal,
+    #[cfg(unix)]
+    int: tokio::signal::unix::Signal,
+}
+
+impl Signals {
+    fn new() -> Result<Signals, String> {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{signal, SignalKind};
+            let e = |e: std::io::Error| format!("cannot listen for signals: {e}");
+            Ok(Signals {
+                term: signal(SignalKind::terminate()).map_err(e)?,
+                int: signal(SignalKind::interrupt()).map_err(e)?,
+            })
+        }
+        #[cfg(not(unix))]
+        Ok(Signals {})
+    }
+
+    /// The next signal: whether it asks to drain first (SIGTERM).
+    async fn next(&mut self) -> bool {
+        #[cfg(unix)]
+        {
+            tokio::select! {
+                _ = self.term.recv() => true,
+                _ = self.int.recv() => false,
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = tokio::signal::ctrl_c().await;
+            false
+        }
+    }
+}
+
+/// `rumis serve`: runs a server until stopped, printing the URL to open. SIGTERM drains
+/// for [`Config::drain_delay`] (`/readyz` 503, all else served; a second signal ends the
+/// wait), then stops as [`Server::stop`] says; SIGINT stops at once. A stop ends with
+/// `Ok`, so the process exits 0.
 pub fn serve_blocking(config: Config) -> Result<(), String> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the runtime: {e}"))?;
-    runtime.block_on(async move {
+    let r = runtime.block_on(async move {
         let db = store::redact(&config.database_url);
         let web = match &config.web_dir {
             Some(dir) => format!("web app {}", dir.display()),
             None => "web app not built".to_string(),
         };
-        let server = start(config).await?;
+        let delay = config.drain_delay;
+        let mut signals = Signals::new()?;
+        let mut server = start(config).await?;
         println!(
             "rumis server on {}/ (API {}/api/v1, database {db}, {web})",
             server.url(),
             server.url()
         );
-        tokio::select! {
-            r = server.wait() => r.map_err(|e| format!("server failed: {e}")),
-            _ = tokio::signal::ctrl_c() => {
-                tracing::info!("interrupted, stopping");
-                Ok(())
+        let drain = tokio::select! {
+            r = &mut server.task => {
+                return match r {
+                    Ok(r) => r.map_err(|e| format!("server failed: {e}")),
+                    Err(e) => Err(format!("server failed: {e}")),
+                };
+            }
+            drain = signals.next() => drain,
+        };
+        if drain && !delay.is_zero() {
+            server.drain();
+            tracing::info!("SIGTERM: draining for {delay:?} (/readyz answers 503); a second signal stops at once");
+            tokio::select! {
+                _ = tokio::time::sleep(delay) => {}
+                _ = signals.next() => {}
             }
         }
-    })
+        tracing::info!("stopping: closing sockets, finishing the requests under way");
+        server.stop().await;
+        tracing::info!("stopped");
+        Ok(())
+    });
+    // An AI search still running on a blocking thread is not waited for: its move was
+    // never committed, and the next start resumes the turn.
+    runtime.shutdown_timeout(Duration::from_secs(1));
+    r
 }

@@ -285,9 +285,10 @@ async fn lobby_events(
     let upgrade = hyper::upgrade::on(&mut req);
     let feed = app.lobby_feed.subscribe();
     let limits = sockets.limits.clone();
+    let closed = sockets.closed();
     tokio::spawn(async move {
         if let Ok(upgraded) = upgrade.await {
-            crate::lobby_feed::session(hyper_util::rt::TokioIo::new(upgraded), feed, limits).await;
+            crate::lobby_feed::session(hyper_util::rt::TokioIo::new(upgraded), feed, limits, closed).await;
         }
         drop(place);
     });

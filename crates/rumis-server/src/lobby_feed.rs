@@ -280,12 +280,15 @@ async fn write_within<S: AsyncWrite + Unpin>(io: &mut S, bytes: &[u8], within: D
 }
 
 /// Sends the newest render at once (or the first when it comes), then each newer one,
-/// until the client goes, stops answering pings or cannot keep up.
+/// until the client goes, stops answering pings or cannot keep up, or the server stops
+/// (`closed`: a close frame with [`crate::ws::CLOSE_RESTART`]).
 pub async fn session<S: AsyncRead + AsyncWrite + Unpin>(
     mut io: S,
     mut feed: watch::Receiver<Option<Rendered>>,
     limits: WsLimits,
+    closed: impl std::future::Future<Output = ()>,
 ) {
+    tokio::pin!(closed);
     let send_timeout = limits.send_timeout;
     let mut ping = tokio::time::interval(limits.ping_every);
     ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -347,6 +350,12 @@ pub async fn session<S: AsyncRead + AsyncWrite + Unpin>(
                 waiting.get_or_insert_with(Instant::now);
             }
             _ = sleep_until_some(pong_deadline) => return, // no pong: gone
+            _ = &mut closed => {
+                let mut payload = crate::ws::CLOSE_RESTART.to_be_bytes().to_vec();
+                payload.extend_from_slice(b"the server is restarting; connect again");
+                let _ = write_within(&mut io, &frame(0x8, &payload), send_timeout).await;
+                return;
+            }
             _ = sleep_until_some(send_at) => {}
             changed = feed.changed(), if send_at.is_none() => {
                 if changed.is_err() {

@@ -97,6 +97,12 @@ impl AiQueue {
         }
     }
 
+    /// Games waiting for a worker, and games a worker is playing (for `/metrics`).
+    pub fn lengths(&self) -> (usize, usize) {
+        let s = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        (s.queued.len(), s.running.len())
+    }
+
     /// Asks for an AI move in a game (once, however often asked).
     pub fn push(&self, job: Job) {
         let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());

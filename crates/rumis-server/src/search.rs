@@ -41,6 +41,11 @@ impl Searches {
         }
     }
 
+    /// Searches running now (for `/metrics`).
+    pub fn running(&self) -> usize {
+        SEARCHES.saturating_sub(self.permits.available_permits())
+    }
+
     /// Runs `work` on a blocking thread once a search is free.
     async fn run<T: Send + 'static>(&self, work: impl FnOnce() -> T + Send + 'static) -> Result<T, ApiError> {
         let permit = tokio::time::timeout(WAIT, self.permits.clone().acquire_owned())

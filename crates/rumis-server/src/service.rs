@@ -100,6 +100,8 @@ pub struct Games {
     /// One lock per game being written in this process, held from the transaction to the
     /// publication of its events, so that subscribers get a game's events in order.
     locks: Mutex<HashMap<String, Weak<tokio::sync::Mutex<()>>>>,
+    /// Moves committed by this process (for `/metrics`).
+    moves: std::sync::atomic::AtomicU64,
 }
 
 impl Games {
@@ -110,7 +112,13 @@ impl Games {
             queue,
             limits,
             locks: Default::default(),
+            moves: Default::default(),
         }
+    }
+
+    /// Moves committed by this process since it started.
+    pub fn moves_committed(&self) -> u64 {
+        self.moves.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     pub fn store(&self) -> &Store {
@@ -192,6 +200,11 @@ impl Games {
             eprintln!("rumis server: RUMIS_FAULT=abort_after_commit: aborting after a commit");
             std::process::abort();
         }
+        let moves = events
+            .iter()
+            .filter(|e| matches!(e.body, Some(GameEvent::Move { .. })))
+            .count();
+        self.moves.fetch_add(moves as u64, std::sync::atomic::Ordering::Relaxed);
         if !self.store.is_postgres() {
             self.hub.send(events);
         }

@@ -27,6 +27,7 @@ use crate::error::GameError;
 
 mod group;
 mod leases;
+pub mod ops;
 mod players;
 pub use players::{LobbyRow, PlayerGame, PlayerRow, RatingChange, SeatPlayer};
 

@@ -172,10 +172,16 @@ fn take<K: std::hash::Hash + Eq>(map: &mut HashMap<K, usize>, key: &K) {
     }
 }
 
+/// The close code of the sockets a stopping server closes (RFC 6455's registry: 1012,
+/// "service restart"): the web app reconnects soon, to whichever instance answers then.
+pub const CLOSE_RESTART: u16 = 1012;
+
 /// The open sockets, by address, game and seat.
 pub struct Sockets {
     pub limits: WsLimits,
     open: Mutex<Open>,
+    /// Turns true when the server stops: every socket closes with [`CLOSE_RESTART`].
+    closing: tokio::sync::watch::Sender<bool>,
 }
 
 impl Sockets {
@@ -183,7 +189,27 @@ impl Sockets {
         Arc::new(Sockets {
             limits,
             open: Mutex::new(Open::default()),
+            closing: tokio::sync::watch::channel(false).0,
         })
+    }
+
+    /// Closes every socket, now and as each new one opens (the server is stopping).
+    pub fn close_all(&self) {
+        self.closing.send_replace(true);
+    }
+
+    /// Resolves once [`Sockets::close_all`] was called.
+    pub(crate) fn closed(&self) -> impl std::future::Future<Output = ()> + Send + 'static {
+        let mut rx = self.closing.subscribe();
+        async move {
+            let _ = rx.wait_for(|c| *c).await;
+        }
+    }
+
+    /// Sockets open now: (game sockets, lobby sockets).
+    pub fn open_counts(&self) -> (usize, usize) {
+        let open = self.open.lock().unwrap_or_else(|e| e.into_inner());
+        (open.watchers + open.by_seat.values().sum::<usize>(), open.lobby)
     }
 
     /// A place for a socket of this kind from `ip`, or 429 over a cap.
@@ -305,14 +331,16 @@ pub(crate) async fn events(
     let snapshot = snapshot_of(&loaded);
     drop(loaded);
     let limits = sockets.limits.clone();
+    let closed = sockets.closed();
     Ok(bounded(ws.protocols([PROTOCOL])).on_upgrade(move |socket| async move {
-        session(app, socket, id, rx, snapshot, count, limits).await;
+        session(app, socket, id, rx, snapshot, count, limits, closed).await;
         drop(place);
     }))
 }
 
 /// Sends a snapshot, then every event of the game, until the client goes, stops
-/// answering pings or cannot keep up.
+/// answering pings or cannot keep up, or the server stops (`closed`).
+#[allow(clippy::too_many_arguments)] // one call, from `events`, which has them all
 async fn session(
     app: Arc<App>,
     mut socket: WebSocket,
@@ -321,7 +349,9 @@ async fn session(
     snapshot: Snapshot,
     mut count: i64,
     limits: WsLimits,
+    closed: impl std::future::Future<Output = ()>,
 ) {
+    tokio::pin!(closed);
     let send_timeout = limits.send_timeout;
     async fn send_within<T: Serialize>(socket: &mut WebSocket, v: &T, within: Duration) -> bool {
         let Ok(text) = serde_json::to_string(v) else {
@@ -374,6 +404,14 @@ async fn session(
                 waiting.get_or_insert_with(tokio::time::Instant::now);
             }
             _ = sleep_until_some(pong_deadline) => return, // no pong: gone
+            _ = &mut closed => {
+                let close = axum::extract::ws::CloseFrame {
+                    code: CLOSE_RESTART,
+                    reason: "the server is restarting; connect again".into(),
+                };
+                let _ = tokio::time::timeout(send_timeout, socket.send(Message::Close(Some(close)))).await;
+                return;
+            }
             event = rx.recv() => match event {
                 Ok(e) if e.game == events::ALL || e.body.is_none() => {
                     // Events may have been lost (a listener reconnected): a fresh snapshot.

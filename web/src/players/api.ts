@@ -1,7 +1,7 @@
 // Players, the lobby, abort, rematch and ratings (docs/server-api.md, "Players and the
 // lobby"). The player's key is kept in this browser only and sent as the bearer; it moves
 // for every seat its player holds (it is those seats' token).
-import { ApiError, tokens } from "../api";
+import { ApiError, reconnectDelay, tokens } from "../api";
 import type { Letter } from "../api";
 import type { ClockInfo } from "../game/clockapi";
 
@@ -199,10 +199,11 @@ export class LobbyFeed {
         /* not ours */
       }
     };
-    ws.onclose = () => {
+    ws.onclose = (e) => {
       if (this.closed) return;
-      setTimeout(() => this.open(), this.delay);
-      this.delay = Math.min(this.delay * 2, 8000);
+      const { wait, next } = reconnectDelay(e.code, this.delay);
+      setTimeout(() => this.open(), wait);
+      this.delay = next;
     };
   }
   close() {

@@ -17,9 +17,9 @@ use serde_json::{json, Value};
 /// The bound on any single wait; reaching it fails the test.
 const WAIT: Duration = Duration::from_secs(60);
 
-struct Served {
+pub(crate) struct Served {
     child: Child,
-    addr: SocketAddr,
+    pub(crate) addr: SocketAddr,
 }
 
 impl Drop for Served {
@@ -30,7 +30,7 @@ impl Drop for Served {
 }
 
 /// Starts `rumis serve` on an ephemeral port and reads the address it prints.
-fn serve(url: &str, extra: &[&str]) -> Served {
+pub(crate) fn serve(url: &str, extra: &[&str]) -> Served {
     let mut child = Command::new(env!("CARGO_BIN_EXE_rumis"))
         .args([
             "serve",
@@ -70,13 +70,13 @@ fn temp_dir(tag: &str) -> PathBuf {
     dir
 }
 
-async fn state(addr: SocketAddr, id: &str) -> Value {
+pub(crate) async fn state(addr: SocketAddr, id: &str) -> Value {
     let r = client::get(addr, &format!("/api/v1/games/{id}")).await.expect("state");
     assert_eq!(r.status, 200, "{}", r.text());
     r.json()
 }
 
-async fn create(addr: SocketAddr, body: Value) -> (String, Vec<Option<String>>) {
+pub(crate) async fn create(addr: SocketAddr, body: Value) -> (String, Vec<Option<String>>) {
     let r = client::post(addr, "/api/v1/games", None, &body).await.expect("create");
     assert_eq!(r.status, 201, "{}", r.text());
     let v = r.json();

@@ -1,6 +1,6 @@
 //! Leases on AI turns, so that an AI turn survives the death of the instance computing it
 //! when several instances share one database (issue #50). The AI queue (`queue.rs`) is in
-//! memory, per instance; the lease is in the game's row (migration 0008):
+//! memory, per instance; the lease is in the game's row (migration 0010):
 //!
 //! - A worker takes the lease before it plays a game's AI turn ([`Games::holding_ai_turn`],
 //!   around ai.rs `play`), renews it every heartbeat while it searches, and gives it up when

@@ -1,4 +1,4 @@
-//! Storage of the leases on AI turns (migration 0008). SQL only: when to take, renew,
+//! Storage of the leases on AI turns (migration 0010). SQL only: when to take, renew,
 //! release or claim a lease is decided by the game service (`service/ai_turns.rs`).
 //!
 //! Each change is one conditional `UPDATE` of the game's row, so that it is atomic on both

@@ -158,21 +158,29 @@ fn game_from(r: &AnyRow) -> Result<PlayerGame, sqlx::Error> {
 }
 
 impl Store {
-    pub async fn insert_player(&self, p: &PlayerRow, key_hash: &str) -> Result<(), GameError> {
-        sqlx::query(
-            "INSERT INTO players (id, name, key_hash, rating, uncertainty, rated_games, created, seen) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $7)",
+    /// A new player; `name_key` is its name folded (`name_key` in service/lobby/mod.rs):
+    /// `NameTaken` when another player's folds the same.
+    pub async fn insert_player(&self, p: &PlayerRow, name_key: &str, key_hash: &str) -> Result<(), GameError> {
+        let inserted = sqlx::query(
+            "INSERT INTO players (id, name, name_key, key_hash, rating, uncertainty, rated_games, created, seen) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)",
         )
         .bind(&p.id)
         .bind(&p.name)
+        .bind(name_key)
         .bind(key_hash)
         .bind(p.rating)
         .bind(p.uncertainty)
         .bind(p.rated_games)
         .bind(p.created)
         .execute(&self.pool)
-        .await?;
-        Ok(())
+        .await;
+        match inserted {
+            // The id and the key's hash are random (64 and 128 bits): the name is what collides.
+            Err(sqlx::Error::Database(d)) if d.is_unique_violation() => Err(GameError::NameTaken(p.name.clone())),
+            Err(e) => Err(e.into()),
+            Ok(_) => Ok(()),
+        }
     }
 
     async fn player_where(&self, clause: &'static str, value: &str) -> Result<Option<PlayerRow>, GameError> {

@@ -121,6 +121,7 @@ async fn bad_input_is_refused_and_changes_nothing(db: String) {
     let (a_id, a) = new_player(addr, "Ana").await;
     let (_, b) = new_player(addr, "Ben").await;
     let (_, c) = new_player(addr, "Cid").await;
+    new_player(addr, "Élan").await;
     let seek = seek2(addr, &a, true).await;
     let snapshot = || async {
         (
@@ -189,6 +190,32 @@ async fn bad_input_is_refused_and_changes_nothing(db: String) {
             json!({ "name": "An\u{FEFF}a" }),
             400,
             "bad_name",
+        ),
+        // Names are unique whatever their case and spacing (issue #50: two players could
+        // both be "Ana").
+        (
+            "POST",
+            "/api/v1/players".into(),
+            None,
+            json!({ "name": "Ana" }),
+            409,
+            "name_taken",
+        ),
+        (
+            "POST",
+            "/api/v1/players".into(),
+            None,
+            json!({ "name": " aNA " }),
+            409,
+            "name_taken",
+        ),
+        (
+            "POST",
+            "/api/v1/players".into(),
+            None,
+            json!({ "name": "\u{C9}LAN" }),
+            409,
+            "name_taken",
         ),
         (
             "POST",

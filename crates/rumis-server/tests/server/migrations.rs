@@ -7,7 +7,8 @@ use crate::common;
 
 on_both_databases!(
     a_database_migrated_by_the_hand_made_list_is_accepted,
-    a_database_with_a_changed_migration_is_refused
+    a_database_with_a_changed_migration_is_refused,
+    players_of_one_name_keep_it_and_nobody_new_takes_it
 );
 
 use std::borrow::Cow;
@@ -97,4 +98,85 @@ async fn a_database_with_a_changed_migration_is_refused(db: String) {
         Ok(_) => panic!("a database with a changed migration was accepted"),
         Err(e) => assert!(e.to_string().contains("migrat"), "{e}"),
     }
+}
+
+/// The database at `url` with the migrations before `version` applied, from `migrations/`.
+async fn migrated_before(url: &str, version: i64) -> AnyPool {
+    let pool = connect(url).await;
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/migrations");
+    let mut files: Vec<(i64, String, String)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let name = e.unwrap().file_name().into_string().unwrap();
+            let (v, rest) = name.split_once('_').unwrap();
+            let text = std::fs::read_to_string(format!("{dir}/{name}")).unwrap();
+            (
+                v.parse().unwrap(),
+                rest.trim_end_matches(".sql").replace('_', " "),
+                text,
+            )
+        })
+        .filter(|(v, _, _)| *v < version)
+        .collect();
+    files.sort();
+    let migrations = files
+        .into_iter()
+        .map(|(v, d, text)| {
+            Migration::new(
+                v,
+                Cow::Owned(d),
+                MigrationType::Simple,
+                sqlx::AssertSqlSafe(text).into_sql_str(),
+                false,
+            )
+        })
+        .collect();
+    Migrator::with_migrations(migrations).run(&pool).await.unwrap();
+    pool
+}
+
+/// Names became unique (migration 9): players who shared a name before keep it, and their
+/// pages; nobody new can take it, in any case.
+async fn players_of_one_name_keep_it_and_nobody_new_takes_it(db: String) {
+    let pool = migrated_before(&db, 9).await;
+    for (id, name, created) in [
+        ("00000000000000a1", "Ana", 1),
+        ("00000000000000a2", "ANA", 2),
+        ("00000000000000b1", "Ben", 3),
+    ] {
+        sqlx::query(
+            "INSERT INTO players (id, name, key_hash, rating, uncertainty, rated_games, created, seen) \
+             VALUES ($1, $2, $3, 25.0, 8.333, 0, $4, $4)",
+        )
+        .bind(id)
+        .bind(name)
+        .bind(format!("hash-{id}"))
+        .bind(created as i64)
+        .execute(&pool)
+        .await
+        .unwrap();
+    }
+    pool.close().await;
+    let server = start(config(&db)).await;
+    let addr = server.addr;
+    for (id, name) in [
+        ("00000000000000a1", "Ana"),
+        ("00000000000000a2", "ANA"),
+        ("00000000000000b1", "Ben"),
+    ] {
+        let page = get(addr, &format!("/api/v1/players/{id}")).await;
+        assert_eq!(page.status, 200, "{}", page.text());
+        assert_eq!(page.json()["name"], name);
+    }
+    for taken in ["ana", "BEN"] {
+        let r = post(addr, "/api/v1/players", None, &json!({ "name": taken })).await;
+        assert_eq!(
+            (r.status, r.json()["error"].clone()),
+            (409, json!("name_taken")),
+            "{taken}"
+        );
+    }
+    let r = post(addr, "/api/v1/players", None, &json!({ "name": "Cid" })).await;
+    assert_eq!(r.status, 201, "{}", r.text());
+    server.stop().await;
 }

@@ -198,6 +198,8 @@ async fn every_answer_and_event_is_documented() {
     };
     c.answer("get", "/api/v1/boards", &get(addr, "/api/v1/boards").await);
     c.answer("get", "/api/v1/stones", &get(addr, "/api/v1/stones").await);
+    c.answer("get", "/healthz", &get(addr, "/healthz").await);
+    c.answer("get", "/readyz", &get(addr, "/readyz").await);
 
     // An AI-only game played to its end, watched.
     let ai = create(

@@ -184,11 +184,18 @@ fn expect(what: &str, status: u16, r: client::Response) -> Value {
     r.json()
 }
 
+/// A name not taken yet: names are unique, and every round makes its players anew.
+fn fresh(name: &str) -> String {
+    static MADE: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = MADE.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    format!("{name} {n}")
+}
+
 async fn new_player(addr: SocketAddr, name: &str) -> String {
     let v = expect(
         "a new player",
         201,
-        post(addr, "/api/v1/players", None, &json!({ "name": name })).await,
+        post(addr, "/api/v1/players", None, &json!({ "name": fresh(name) })).await,
     );
     s(&v["key"])
 }
@@ -373,7 +380,7 @@ async fn bystander(addr: SocketAddr, stop: Arc<AtomicBool>) -> (usize, Vec<Strin
 
 /// Another player's writes right after a reset: a new player, a presence ping.
 async fn other_writes(addr: SocketAddr, key: &str, problems: &mut Vec<String>) {
-    let r = client::post(addr, "/api/v1/players", None, &json!({ "name": "Other" }))
+    let r = client::post(addr, "/api/v1/players", None, &json!({ "name": fresh("Other") }))
         .await
         .expect("answered");
     if r.status != 201 {
@@ -614,7 +621,7 @@ async fn one_round(addr: SocketAddr, feed: &Feed, other: &str, route: Route, del
                 method: "POST",
                 path: "/api/v1/players".into(),
                 key: None,
-                body: Some(json!({ "name": "Ghost" })),
+                body: Some(json!({ "name": fresh("Ghost") })),
             };
             (reset, Vec::new(), Vec::new())
         }

@@ -128,6 +128,17 @@ pub fn check_name(name: &str) -> Result<String, GameError> {
     Ok(name.to_string())
 }
 
+/// A name as compared with the others, which it must differ from (issue #50: two players
+/// could both be "Ana"): letters in lower case (Unicode's), runs of spaces as one. Names that
+/// differ only so look the same to the other players. Letters of other scripts that look
+/// alike (a Cyrillic а beside a Latin a) are not folded: each script's names stay free.
+pub fn name_key(name: &str) -> String {
+    name.split_whitespace()
+        .map(str::to_lowercase)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// Characters that show nothing or turn the text's direction: a name with one can pass for
 /// another player's (issue #50: zero-width and right-to-left override characters were
 /// accepted). Unicode's format characters that text in any language can do without.
@@ -174,5 +185,21 @@ impl Games {
         let filled = self.fill_due().await?;
         let rated = self.rate_due().await?;
         Ok(Tick { expired, filled, rated })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::name_key;
+
+    #[test]
+    fn names_that_look_the_same_fold_the_same() {
+        assert_eq!(name_key("Ana"), name_key("aNA"));
+        assert_eq!(name_key("Ana  María"), name_key("ana maría"));
+        assert_eq!(name_key("ÉLAN"), name_key("élan"));
+        assert_ne!(name_key("Ana"), name_key("Ana2"));
+        assert_ne!(name_key("Ana María"), name_key("AnaMaría"));
+        // Another script's look-alike stays another name.
+        assert_ne!(name_key("Ana"), name_key("Аna"));
     }
 }

@@ -2,8 +2,8 @@
 
 use std::sync::Arc;
 
-use super::check_name;
 use super::pages::rating_of;
+use super::{check_name, name_key};
 use crate::error::GameError;
 use crate::game::{hash_token, random_hex};
 use crate::ratings;
@@ -32,8 +32,9 @@ impl Games {
             created: now_ms(),
         };
         let hash = hash_token(&key);
-        let (row, hash) = (&row, &hash);
-        self.retrying(|_| async move { self.store.insert_player(row, hash).await })
+        let folded = name_key(&row.name);
+        let (row, hash, folded) = (&row, &hash, &folded);
+        self.retrying(|_| async move { self.store.insert_player(row, folded, hash).await })
             .await?;
         Ok(wire::NewPlayer {
             id: row.id.clone(),

@@ -1,0 +1,26 @@
+// A socket the server closes as it restarts (1012) reconnects within half a second and its
+// delay starts over; any other drop waits the delay, which doubles up to 8 s. src/api.ts is
+// compiled by Vite's transform (oxc), as in api-move.test.mjs.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join, dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import { transformWithOxc } from "vite";
+
+const file = join(dirname(fileURLToPath(import.meta.url)), "..", "src", "api.ts");
+const { code } = await transformWithOxc(readFileSync(file, "utf8"), file, { lang: "ts" });
+const { reconnectDelay, CLOSE_RESTART } = await import(`data:text/javascript;base64,${Buffer.from(code).toString("base64")}`);
+
+test("a server's restart is answered by a prompt reconnection", () => {
+  assert.equal(CLOSE_RESTART, 1012);
+  assert.deepEqual(reconnectDelay(1012, 8000, () => 0), { wait: 100, next: 500 });
+  const late = reconnectDelay(1012, 8000, () => 0.999);
+  assert.ok(late.wait >= 100 && late.wait < 500, `${late.wait}`);
+});
+
+test("another drop backs off, doubling up to 8 s", () => {
+  assert.deepEqual(reconnectDelay(1006, 500), { wait: 500, next: 1000 });
+  assert.deepEqual(reconnectDelay(1000, 4000), { wait: 4000, next: 8000 });
+  assert.deepEqual(reconnectDelay(1006, 8000), { wait: 8000, next: 8000 });
+});
