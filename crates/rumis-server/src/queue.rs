@@ -152,12 +152,6 @@ impl AiQueue {
         }
     }
 
-    /// Whether a game is queued or being played here.
-    pub fn holds(&self, game: &str) -> bool {
-        let s = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        s.queued.contains(game) || s.running.contains(game)
-    }
-
     /// A worker is done with a job: the game goes to the back of its creator's line if it
     /// was asked for meanwhile.
     pub fn done(&self, job: &Job) {

@@ -185,10 +185,9 @@ impl Games {
         let unheld = self.store.ai_turns_unheld(now, waited_since, TAKEOVERS_AT_ONCE).await?;
         let mut taken = 0;
         for (id, human, creator) in unheld {
-            // Queued or played here already: its worker takes the lease when it starts.
-            if self.queue.holds(&id) {
-                continue;
-            }
+            // A turn queued here that waited a lease's length is claimed too (the queue
+            // ignores the second push): the claim keeps other instances off it for a lease,
+            // at the price of a write per lease while it waits.
             let claimed = {
                 let id = id.clone();
                 self.detached("AI turn's claim", move |this| async move {
@@ -201,7 +200,7 @@ impl Games {
                 .await?
             };
             if claimed {
-                tracing::info!(game = %id, "taking over an AI turn nobody holds");
+                tracing::info!(game = %id, "claiming an AI turn nobody holds");
                 self.queue.push(Job::new(&id, human, &creator));
                 taken += 1;
             }
