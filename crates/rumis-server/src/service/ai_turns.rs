@@ -2,9 +2,10 @@
 //! when several instances share one database (issue #50). The AI queue (`queue.rs`) is in
 //! memory, per instance; the lease is in the game's row (migration 0010):
 //!
-//! - A worker takes the lease before it plays a game's AI turn ([`Games::holding_ai_turn`],
-//!   around ai.rs `play`), renews it every heartbeat while it searches, and gives it up when
-//!   done. It does not play a turn another instance holds at the game's present position.
+//! - A worker starting a game's AI turn ([`Games::holding_ai_turn`], around ai.rs `play`)
+//!   skips it when another instance holds the lease at the game's present position;
+//!   otherwise it takes the lease as the search starts, renews it every heartbeat while it
+//!   searches, and gives it up when done.
 //! - Every heartbeat, each instance with AI workers looks for open games with an AI seat to
 //!   move that nobody holds — a lease taken at the present position that expired (its
 //!   holder died or stalled), or none taken for a lease's length since the game last
