@@ -25,6 +25,11 @@ pub struct ServeArgs {
     /// AI moves computed at once (0: AI seats wait).
     #[arg(long, value_name = "N")]
     ai_workers: Option<usize>,
+    /// Seconds an instance's lease on an AI turn it computes lasts without a heartbeat (one
+    /// every third of it); another instance of the same database takes the turn over when
+    /// it expires, or when an AI turn waited this long with no lease.
+    #[arg(long, value_name = "SECS", default_value_t = 15.0)]
+    ai_lease: f64,
     /// Requests per second allowed per client address (with a burst of three seconds' worth).
     #[arg(long, value_name = "N", default_value_t = 40.0)]
     rate: f64,
@@ -135,6 +140,8 @@ pub fn run(args: &ServeArgs) -> Result<(), String> {
     }
     config.game_ttl =
         (args.game_ttl > 0.0).then(|| std::time::Duration::from_secs_f64((args.game_ttl * 86_400.0).min(1e10)));
+    config.ai_lease = seconds("ai-lease", args.ai_lease)?;
+    config.ai_heartbeat = config.ai_lease / 3;
     config.ai_only_per_creator = args.ai_only_per_address;
     config.ai_only_total = args.ai_only_total;
     let limits = &mut config.limits;

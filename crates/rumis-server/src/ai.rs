@@ -50,7 +50,7 @@ pub fn start(
             tokio::spawn(async move {
                 loop {
                     let job = queue.next().await;
-                    play(&games, &job, cap).await;
+                    games.holding_ai_turn(&job.game, play(&games, &job, cap)).await;
                     queue.done(&job);
                 }
             })

@@ -83,6 +83,12 @@ pub struct Config {
     pub ai_move_cap: Duration,
     /// Unfinished games without a move for this long are marked abandoned (`None`: never).
     pub game_ttl: Option<Duration>,
+    /// The lease an instance holds on an AI turn it computes, renewed every `ai_heartbeat`
+    /// (which must be shorter): when it expires, or when an AI turn waited this long with
+    /// no lease, another instance of the same database takes the turn over
+    /// (service/ai_turns.rs).
+    pub ai_lease: Duration,
+    pub ai_heartbeat: Duration,
     /// How many games with an AI seat to move a start resumes at once (the rest when the
     /// server is restarted again; each is a row read, not a game replayed).
     pub resume_limit: i64,
@@ -123,6 +129,8 @@ impl Config {
             ai_move_cap: Duration::from_secs(5),
             game_ttl: Some(Duration::from_secs(30 * 24 * 3600)),
             resume_limit: 10_000,
+            ai_lease: Duration::from_secs(15),
+            ai_heartbeat: Duration::from_secs(5),
             limits: edge::Limits::default(),
             ws: ws::WsLimits::default(),
             clock_poll: Duration::from_millis(200),
@@ -227,6 +235,7 @@ pub async fn start(config: Config) -> Result<Server, String> {
         ai_only_per_creator: config.ai_only_per_creator,
         ai_only_total: config.ai_only_total,
         seek_idle: config.seek_idle,
+        ai_leases: service::Leases::new(config.ai_lease, config.ai_heartbeat)?,
     };
     let games = Arc::new(service::Games::new(store, hub.clone(), queue.clone(), limits));
     let app = Arc::new(App {
@@ -275,6 +284,8 @@ pub async fn start(config: Config) -> Result<Server, String> {
         ));
         // A pending AI turn resumes after a restart.
         games.resume(app.config.resume_limit).await.map_err(|e| e.to_string())?;
+        // And one held by an instance that died, after its lease expires.
+        background.push(games.start_ai_takeover());
     }
     // Clocks that ran out, also while the server was down, fire from the database.
     background.push(games.start_timeouts(app.config.clock_poll));

@@ -30,8 +30,10 @@ use crate::queue::{AiQueue, Job};
 use crate::store::{NewGame, Progress, Seat, SeatKind, Setup, Store, Summary};
 use crate::wire::{self, GameEvent};
 
+mod ai_turns;
 mod leaving;
 mod lobby;
+pub use ai_turns::Leases;
 pub use lobby::asked::{QuickAsked, SeatAsked, SeekAsked};
 pub use lobby::{LOBBY, SEEK_IDLE};
 
@@ -46,6 +48,8 @@ pub struct Limits {
     pub ai_only_total: i64,
     /// A waiting lobby game expires when its creator was not seen for this long.
     pub seek_idle: Duration,
+    /// This instance's leases on AI turns (service/ai_turns.rs).
+    pub ai_leases: Leases,
 }
 
 /// A seat as asked for when creating a game.

@@ -26,6 +26,7 @@ use crate::clock::{self, Clock, OnTimeout};
 use crate::error::GameError;
 
 mod group;
+mod leases;
 pub mod ops;
 mod players;
 pub use players::{LobbyRow, PlayerGame, PlayerRow, RatingChange, SeatPlayer};

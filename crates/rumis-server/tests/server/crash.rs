@@ -23,27 +23,28 @@ use common::*;
 use rumis_server::client;
 use serde_json::json;
 
-/// The server of a child process (`child_server`), killed when dropped.
-struct ChildServer {
+/// The server of a child process (`child_server`, or another ignored test that serves),
+/// killed when dropped.
+pub(crate) struct ChildServer {
     child: Child,
-    addr: SocketAddr,
+    pub addr: SocketAddr,
 }
 
 impl ChildServer {
     fn spawn(db: &str, fault: bool) -> ChildServer {
+        ChildServer::spawn_as("crash::child_server", db, fault.then_some("abort_after_commit"))
+    }
+
+    /// Runs the ignored test `child` (a server on `RUMIS_TEST_CHILD_DB`) in a child process,
+    /// with the fault hook `RUMIS_FAULT` set to `fault`.
+    pub(crate) fn spawn_as(child: &str, db: &str, fault: Option<&str>) -> ChildServer {
         let mut cmd = Command::new(std::env::current_exe().unwrap());
-        cmd.args([
-            "--ignored",
-            "--exact",
-            "crash::child_server",
-            "--nocapture",
-            "--test-threads=1",
-        ])
-        .env("RUMIS_TEST_CHILD_DB", db)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null());
-        if fault {
-            cmd.env("RUMIS_FAULT", "abort_after_commit");
+        cmd.args(["--ignored", "--exact", child, "--nocapture", "--test-threads=1"])
+            .env("RUMIS_TEST_CHILD_DB", db)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null());
+        if let Some(fault) = fault {
+            cmd.env("RUMIS_FAULT", fault);
         } else {
             cmd.env_remove("RUMIS_FAULT");
         }
@@ -64,7 +65,7 @@ impl ChildServer {
     }
 
     /// Waits for the child to end by itself; whether it ended abnormally.
-    fn ended_abnormally(&mut self, within: Duration) -> bool {
+    pub(crate) fn ended_abnormally(&mut self, within: Duration) -> bool {
         let deadline = Instant::now() + within;
         loop {
             if let Some(status) = self.child.try_wait().unwrap() {

@@ -22,4 +22,5 @@ mod resets;
 mod robust;
 mod shutdown;
 mod sockets;
+mod takeover;
 mod web_files;
