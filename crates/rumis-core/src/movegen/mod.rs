@@ -38,6 +38,12 @@
 //! `random_playout_with`, `random_playout_in_place`) checks [`CodePath::is_available`]
 //! first and refuses with [`CodePathUnavailable`], changing nothing. The crate's own loops
 //! check once at their entry and pass the checked path down to crate-private functions.
+//!
+//! # Files
+//! `code_path.rs` chooses the path; `tables.rs` lays the templates out ([`GenTables`]);
+//! `generate.rs` packs a position's columns and calls a kernel: `scalar.rs`, `x86.rs`
+//! (AVX-512, AVX2) or `wasm.rs` (`simd128`); `move_set.rs` holds the answer ([`MoveSet`])
+//! and `bits.rs` the bit helpers for picking from it.
 
 use std::fmt;
 use std::sync::atomic::{AtomicU8, Ordering};
