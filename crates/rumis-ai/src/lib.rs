@@ -18,7 +18,7 @@ use std::time::Duration;
 
 use rumis_core::{Game, Move, Rng};
 
-pub use mcts::{Mcts, MctsConfig, PriorSource, RoomEstimateAt, SearchResult};
+pub use mcts::{Mcts, MctsConfig, PriorSource, RoomEstimateAt, SearchResult, Stop};
 pub use player::Player;
 
 /// Plays a uniformly random legal move.

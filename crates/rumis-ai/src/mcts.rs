@@ -16,6 +16,7 @@
 //! statistics are added (root parallelism); with one thread a seed gives the same search
 //! every time.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -126,6 +127,32 @@ pub struct MctsConfig {
     /// from there (tree reuse between moves).
     pub reuse: bool,
     pub label: String,
+    /// A search stops at its next check (every 32 simulations) once this is raised, and
+    /// answers with what it has: a server cuts a search short to give its thread to
+    /// someone waiting.
+    pub stop: Stop,
+}
+
+/// A flag to cut a search short from another thread (see [`MctsConfig::stop`]); clones
+/// share the flag, and two configurations are equal in it when they share it.
+#[derive(Clone, Debug, Default)]
+pub struct Stop(Arc<AtomicBool>);
+
+impl Stop {
+    /// Asks the searches holding this flag to stop.
+    pub fn raise(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    pub fn is_raised(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+impl PartialEq for Stop {
+    fn eq(&self, other: &Stop) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
 }
 
 impl Default for MctsConfig {
@@ -160,6 +187,7 @@ impl Default for MctsConfig {
             endgame_nodes: 200_000,
             reuse: true,
             label: "mcts".into(),
+            stop: Stop::default(),
         }
     }
 }
@@ -942,12 +970,13 @@ impl<'a> TreeSearch<'a> {
     }
 
     /// Whether to stop before the next simulation: the budget is spent, the deadline has
-    /// passed (looked at every 32 simulations, after the first), or with neither given
-    /// after 1 000.
+    /// passed or the stop flag is raised (both looked at every 32 simulations, after the
+    /// first), or with neither budget nor deadline given after 1 000.
     fn out_of_budget(&self, budget: Option<u64>, deadline: Option<Instant>) -> bool {
         let sims = self.sims;
+        let looked_at = sims.is_multiple_of(32) && sims > 0;
         budget.is_some_and(|b| sims >= b)
-            || (sims.is_multiple_of(32) && deadline.is_some_and(|d| Instant::now() >= d) && sims > 0)
+            || (looked_at && (deadline.is_some_and(|d| Instant::now() >= d) || self.cfg.stop.is_raised()))
             || (budget.is_none() && deadline.is_none() && sims >= 1_000)
     }
 
@@ -1435,6 +1464,32 @@ mod tests {
             assert!(p.games_seen > 10, "{board} {players}");
         }
         oracle::set(false);
+    }
+
+    /// A raised stop flag ends a search at its first check (32 simulations), whatever its
+    /// budget; a search that shares no flag with it runs its budget.
+    #[test]
+    fn a_raised_stop_flag_cuts_the_search_short() {
+        let g = game("chullpa", 2, Variant::Standard);
+        let stop = Stop::default();
+        stop.raise();
+        let config = MctsConfig {
+            simulations: Some(100_000),
+            endgame_stones: 0,
+            reuse: false,
+            stop: stop.clone(),
+            ..MctsConfig::default()
+        };
+        let r = Mcts::new(config.clone()).search(&g).unwrap();
+        assert_eq!(r.simulations, 32);
+        let r = Mcts::new(MctsConfig {
+            simulations: Some(100),
+            stop: Stop::default(),
+            ..config
+        })
+        .search(&g)
+        .unwrap();
+        assert_eq!(r.simulations, 100);
     }
 
     /// `others_prior_weight` weighs the priors at the other sides' nodes alone: of two
