@@ -127,8 +127,8 @@ pub struct MctsConfig {
     /// from there (tree reuse between moves).
     pub reuse: bool,
     pub label: String,
-    /// A search stops at its next check (every 32 simulations) once this is raised, and
-    /// answers with what it has: a server cuts a search short to give its thread to
+    /// A search stops after the simulation under way once this is raised, and answers
+    /// with what it has: a server cuts a search short to give its thread to
     /// someone waiting.
     pub stop: Stop,
 }
@@ -970,13 +970,15 @@ impl<'a> TreeSearch<'a> {
     }
 
     /// Whether to stop before the next simulation: the budget is spent, the deadline has
-    /// passed or the stop flag is raised (both looked at every 32 simulations, after the
-    /// first), or with neither budget nor deadline given after 1 000.
+    /// passed (looked at every 32 simulations, after the first: reading the clock costs),
+    /// the stop flag is raised (after the first simulation: one atomic load, so that a
+    /// search gives its thread back within one simulation), or with neither budget nor
+    /// deadline given after 1 000.
     fn out_of_budget(&self, budget: Option<u64>, deadline: Option<Instant>) -> bool {
         let sims = self.sims;
-        let looked_at = sims.is_multiple_of(32) && sims > 0;
         budget.is_some_and(|b| sims >= b)
-            || (looked_at && (deadline.is_some_and(|d| Instant::now() >= d) || self.cfg.stop.is_raised()))
+            || (sims.is_multiple_of(32) && deadline.is_some_and(|d| Instant::now() >= d) && sims > 0)
+            || (sims > 0 && self.cfg.stop.is_raised())
             || (budget.is_none() && deadline.is_none() && sims >= 1_000)
     }
 
@@ -1466,8 +1468,8 @@ mod tests {
         oracle::set(false);
     }
 
-    /// A raised stop flag ends a search at its first check (32 simulations), whatever its
-    /// budget; a search that shares no flag with it runs its budget.
+    /// A raised stop flag ends a search after its first simulation, whatever its budget; a
+    /// search that shares no flag with it runs its budget.
     #[test]
     fn a_raised_stop_flag_cuts_the_search_short() {
         let g = game("chullpa", 2, Variant::Standard);
@@ -1481,7 +1483,7 @@ mod tests {
             ..MctsConfig::default()
         };
         let r = Mcts::new(config.clone()).search(&g).unwrap();
-        assert_eq!(r.simulations, 32);
+        assert_eq!(r.simulations, 1);
         let r = Mcts::new(MctsConfig {
             simulations: Some(100),
             stop: Stop::default(),

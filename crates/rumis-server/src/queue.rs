@@ -10,23 +10,28 @@
 //!    all threads but one), then AI-only games over the caps ([`Lane::OverCap`], on one
 //!    thread, and only when nothing else waits);
 //! 2. the fewest threads held by its address now (an address with nothing running first);
-//! 3. the least CPU used by its address lately (thread-seconds, halved every
+//! 3. an address with nothing else waiting before one with more work waiting: a flood's
+//!    addresses have many games (or two hints) waiting, a calm player one, and at the
+//!    start of a flood neither has used CPU yet;
+//! 4. the least CPU used by its address lately (thread-seconds, halved every
 //!    [`HALF_LIFE`], the running work counted as it goes): ten addresses that each ask for
 //!    one hint after another do not keep a calm address behind them, as a plain round
 //!    robin would (each of them has only one piece of work waiting, like the calm one);
-//! 4. the first asked.
+//! 5. the first asked.
 //!
 //! **Taking a thread back.** Order alone cannot keep a calm player's wait short when every
 //! thread is inside a long search (level 9 searches up to the server's move cap, seconds):
-//! the calm player's work would wait for one to end. So when work of an address with
-//! nothing running waits and no thread is free, the scheduler cuts short a running search
-//! (its [`Stop`] flag; the search answers with the best move it has) of an address that
-//! has more than its share — more work waiting, or more than one thread — and has used
-//! far more CPU lately than the waiting address (twice as much and [`OWED`] more): the
-//! address that floods plays some weaker moves, the calm one waits for a few of the
-//! search's simulations instead of the whole search. Among addresses of equal use nothing
-//! is cut, so a flood's own searches do not cut each other into pieces. Analyses are never
-//! cut (a cut one would be kept as the game's analysis); levels 1–3 end at once anyway.
+//! the calm player's work would wait for one to end. So when an address with nothing
+//! running and only this one piece of work waits, and no thread is free, the scheduler cuts
+//! short a running search (its [`Stop`] flag: the search answers after the simulation under
+//! way with the best move it has) of an address that has more than its share — more work
+//! waiting, or more than one thread — and has used more than twice as much CPU lately as
+//! the waiting address: the address that floods plays some weaker moves, the calm one
+//! waits for one simulation instead of the whole search. An address with more work waiting
+//! never cuts, so a flood's own searches do not cut each other into pieces, and an
+//! address's single search is never cut (it holds no more than its share). Analyses are
+//! never cut (a cut one would be kept as the game's analysis); levels 1–3 end at once
+//! anyway.
 //!
 //! A game is in the line at most once, however often asked; asked while it runs, it goes
 //! back into the line when its move is done.
@@ -40,9 +45,6 @@ use tokio::sync::{oneshot, Notify};
 
 /// Recent use of the CPU counts half after this long.
 pub const HALF_LIFE: Duration = Duration::from_secs(60);
-/// A running search is cut for a waiting address only when its own address used at least
-/// this much more CPU lately (thread-seconds), and twice as much.
-pub const OWED: f64 = 2.0;
 /// Threads for hints and analyses when no AI worker runs (AI seats wait).
 pub const SEARCH_SLOTS_WITHOUT_AI: usize = 2;
 
@@ -210,19 +212,38 @@ impl State {
         for w in &self.waiting {
             used.entry(&w.address).or_insert_with(|| self.used(&w.address, now));
         }
-        let key = |w: &Waiting| (w.lane, self.running_of(&w.address), used[w.address.as_str()], w.seq);
+        let waiting = self.waiting_by_address();
+        let key = |w: &Waiting| {
+            let more_waiting = waiting[w.address.as_str()] > 1;
+            (
+                w.lane,
+                self.running_of(&w.address),
+                more_waiting,
+                used[w.address.as_str()],
+                w.seq,
+            )
+        };
         self.waiting
             .iter()
             .enumerate()
             .filter(|(_, w)| may_run(w))
             .min_by(|(_, a), (_, b)| {
                 let (a, b) = (key(a), key(b));
-                (a.0, a.1)
-                    .cmp(&(b.0, b.1))
-                    .then(a.2.total_cmp(&b.2))
-                    .then(a.3.cmp(&b.3))
+                (a.0, a.1, a.2)
+                    .cmp(&(b.0, b.1, b.2))
+                    .then(a.3.total_cmp(&b.3))
+                    .then(a.4.cmp(&b.4))
             })
             .map(|(i, _)| i)
+    }
+
+    /// Pieces of work waiting, by address.
+    fn waiting_by_address(&self) -> HashMap<&str, usize> {
+        let mut n: HashMap<&str, usize> = HashMap::new();
+        for w in &self.waiting {
+            *n.entry(&w.address).or_default() += 1;
+        }
+        n
     }
 
     fn start(&mut self, address: &str, lane: Lane, cuttable: bool, now: Instant) -> (u64, Stop) {
@@ -267,16 +288,22 @@ impl State {
         }
     }
 
-    /// Raises the stop flag of running searches to free threads for waiting addresses with
-    /// nothing running (module doc): the most owed first, one cut in flight for each.
+    /// Raises the stop flag of running searches to free threads for calm addresses waiting
+    /// (nothing running, this one piece of work waiting: module doc), the least used
+    /// first, one cut in flight for each.
     fn cut(&self, q: &AiQueue, now: Instant) {
         if self.running.len() < q.slots {
             return;
         }
+        let waiting = self.waiting_by_address();
         let mut calm: Vec<(f64, Lane)> = Vec::new();
-        let mut seen = HashSet::new();
         for w in &self.waiting {
-            if self.running_of(&w.address) == 0 && !w.abandoned() && seen.insert(w.address.as_str()) {
+            let may_wait_for_a_thread = q.moves || !matches!(w.work, Work::Move(_));
+            if may_wait_for_a_thread
+                && self.running_of(&w.address) == 0
+                && waiting[w.address.as_str()] == 1
+                && !w.abandoned()
+            {
                 calm.push((self.used(&w.address, now), w.lane));
             }
         }
@@ -287,9 +314,9 @@ impl State {
                 .running
                 .values()
                 .filter(|r| r.cuttable && !r.stop.is_raised() && r.lane >= lane)
-                .filter(|r| self.running_of(&r.address) > 1 || self.waiting.iter().any(|w| w.address == r.address))
+                .filter(|r| self.running_of(&r.address) > 1 || waiting.contains_key(r.address.as_str()))
                 .map(|r| (self.used(&r.address, now), r))
-                .filter(|(used, _)| *used >= 2.0 * theirs && *used >= theirs + OWED)
+                .filter(|(used, _)| *used > 2.0 * theirs)
                 .max_by(|a, b| a.0.total_cmp(&b.0));
             match candidate {
                 Some((_, r)) => r.stop.raise(),
@@ -536,8 +563,9 @@ mod tests {
         assert_eq!(q.take(now).unwrap().game, "b");
     }
 
-    /// With no CPU used yet, an address with nothing running goes before one with work
-    /// running; among equals, the first asked.
+    /// With no CPU used yet: an address with nothing running before one with work running,
+    /// then one with nothing else waiting before one with more; among equals, the first
+    /// asked.
     #[test]
     fn turns_go_round_the_addresses_then_their_games() {
         let now = Instant::now();
@@ -548,13 +576,14 @@ mod tests {
         q.push_at(job("o1", true, "one"), now);
         q.push_at(job("t1", true, "two"), now);
         q.push_at(job("t2", true, "two"), now);
-        assert_eq!(drain(&q, now), ["m1", "o1", "t1", "m2", "t2", "m3", "m4"]);
+        assert_eq!(drain(&q, now), ["o1", "m1", "t1", "t2", "m2", "m3", "m4"]);
     }
 
     /// A flood: ten addresses, each with a minute of CPU used lately, have three human
-    /// games each in the line and hold both threads. Then one calm address asks for an AI
-    /// move: one flooder's search (the one that used most) is told to stop, not both, and
-    /// the calm game gets the thread it frees, ahead of the 27 flood games asked before it.
+    /// games each in the line and hold both threads; they do not cut each other's searches.
+    /// Then one calm address asks for an AI move: one flooder's search (the one that used
+    /// most) is told to stop, not both, and the calm game gets the thread it frees, ahead
+    /// of the 27 flood games asked before it.
     #[test]
     fn a_calm_address_goes_next_and_a_flooders_search_is_cut_for_it() {
         let t0 = Instant::now();

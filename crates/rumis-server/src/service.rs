@@ -196,9 +196,9 @@ impl Games {
         }
     }
 
-    /// [`Games::committed`] for the lobby's, the clocks' and the leaving paths, which know
-    /// whether an AI seat is to move (`Some(human)`) but do not read the game's creator: the
-    /// game's own id stands for its creator in the AI queue's turns.
+    /// [`Games::committed`] for the lobby's paths, which know whether an AI seat is to move
+    /// (`Some(human)`) but do not read the game's creator: the game's own id stands for its
+    /// creator in the AI's shares.
     fn committed_for(&self, id: &str, events: Vec<Event>, ai: Option<bool>) {
         self.committed(events, ai.map(|human| Job::new(id, human, id)));
     }
