@@ -16,6 +16,7 @@
 //! statistics are added (root parallelism); with one thread a seed gives the same search
 //! every time.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -131,6 +132,32 @@ pub struct MctsConfig {
     /// many, if that one has at least half its visits (0: the most visited, always).
     pub outlet_guard: u8,
     pub label: String,
+    /// A search stops after the simulation under way once this is raised, and answers
+    /// with what it has: a server cuts a search short to give its thread to
+    /// someone waiting.
+    pub stop: Stop,
+}
+
+/// A flag to cut a search short from another thread (see [`MctsConfig::stop`]); clones
+/// share the flag, and two configurations are equal in it when they share it.
+#[derive(Clone, Debug, Default)]
+pub struct Stop(Arc<AtomicBool>);
+
+impl Stop {
+    /// Asks the searches holding this flag to stop.
+    pub fn raise(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    pub fn is_raised(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+impl PartialEq for Stop {
+    fn eq(&self, other: &Stop) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
 }
 
 /// Stones in hand from which [`MctsConfig::outlet_guard`] holds: with fewer, being out costs
@@ -170,6 +197,7 @@ impl Default for MctsConfig {
             reuse: true,
             outlet_guard: 6,
             label: "mcts".into(),
+            stop: Stop::default(),
         }
     }
 }
@@ -983,12 +1011,15 @@ impl<'a> TreeSearch<'a> {
     }
 
     /// Whether to stop before the next simulation: the budget is spent, the deadline has
-    /// passed (looked at every 32 simulations, after the first), or with neither given
-    /// after 1 000.
+    /// passed (looked at every 32 simulations, after the first: reading the clock costs),
+    /// the stop flag is raised (after the first simulation: one atomic load, so that a
+    /// search gives its thread back within one simulation), or with neither budget nor
+    /// deadline given after 1 000.
     fn out_of_budget(&self, budget: Option<u64>, deadline: Option<Instant>) -> bool {
         let sims = self.sims;
         budget.is_some_and(|b| sims >= b)
             || (sims.is_multiple_of(32) && deadline.is_some_and(|d| Instant::now() >= d) && sims > 0)
+            || (sims > 0 && self.cfg.stop.is_raised())
             || (budget.is_none() && deadline.is_none() && sims >= 1_000)
     }
 
@@ -1499,6 +1530,32 @@ mod tests {
             assert!(p.games_seen > 10, "{board} {players}");
         }
         oracle::set(false);
+    }
+
+    /// A raised stop flag ends a search after its first simulation, whatever its budget; a
+    /// search that shares no flag with it runs its budget.
+    #[test]
+    fn a_raised_stop_flag_cuts_the_search_short() {
+        let g = game("chullpa", 2, Variant::Standard);
+        let stop = Stop::default();
+        stop.raise();
+        let config = MctsConfig {
+            simulations: Some(100_000),
+            endgame_stones: 0,
+            reuse: false,
+            stop: stop.clone(),
+            ..MctsConfig::default()
+        };
+        let r = Mcts::new(config.clone()).search(&g).unwrap();
+        assert_eq!(r.simulations, 1);
+        let r = Mcts::new(MctsConfig {
+            simulations: Some(100),
+            stop: Stop::default(),
+            ..config
+        })
+        .search(&g)
+        .unwrap();
+        assert_eq!(r.simulations, 100);
     }
 
     /// `others_prior_weight` weighs the priors at the other sides' nodes alone: of two

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use rumis_ai::{level_config, Mcts, MctsConfig, Player};
+use rumis_ai::{level_config, Mcts, MctsConfig, Player, Stop};
 use rumis_core::Game;
 
 use crate::error::GameError;
@@ -21,8 +21,9 @@ pub(crate) fn seed(game: &str, number: i64) -> u64 {
     h
 }
 
-/// The player of a level, searching at most `cap` a move.
-fn player(level: u8, seed: u64, cap: Duration) -> Box<dyn Player> {
+/// The player of a level, searching at most `cap` a move, or until `stop` is raised (the
+/// scheduler takes the thread back: `queue.rs`).
+fn player(level: u8, seed: u64, cap: Duration, stop: Stop) -> Box<dyn Player> {
     if level <= 3 {
         return rumis_ai::level(level, seed, 1);
     }
@@ -32,6 +33,7 @@ fn player(level: u8, seed: u64, cap: Duration) -> Box<dyn Player> {
         threads: 1,
         seed,
         time,
+        stop,
         ..config
     }))
 }
@@ -83,8 +85,9 @@ async fn play(games: &Arc<Games>, job: &Job, cap: Duration) {
     let game: Game = loaded.game;
     let level = seat.level.clamp(1, 9);
     let s = seed(id, number);
+    let stop = job.stop.clone();
     let chosen = tokio::task::spawn_blocking(move || {
-        let mut player = player(level, s, cap);
+        let mut player = player(level, s, cap, stop);
         player.choose(&game).map(|m| game.notation(m))
     })
     .await;
@@ -121,7 +124,7 @@ mod tests {
         let board = Board::builtin("chullpa").unwrap().clone();
         let game = Game::new(Arc::new(Site::new(board, 2, Variant::Standard, None).unwrap()));
         let started = std::time::Instant::now();
-        let m = player(9, 1, Duration::from_millis(300)).choose(&game);
+        let m = player(9, 1, Duration::from_millis(300), Stop::default()).choose(&game);
         assert!(m.is_some());
         assert!(started.elapsed() < Duration::from_secs(3), "{:?}", started.elapsed());
     }

@@ -424,6 +424,8 @@ struct HintRequest {
 /// play it against each other (fair play: `Loaded::may_search`).
 async fn hint(
     State(app): Shared,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    client: Option<axum::Extension<crate::edge::ClientIp>>,
     Path(id): Path<String>,
     body: Result<Bytes, axum::extract::rejection::BytesRejection>,
 ) -> Result<Json<wire::Hint>, ApiError> {
@@ -436,15 +438,25 @@ async fn hint(
         app.games.hint_asked(&id).await?;
     }
     let seed = ai::seed(&id, loaded.move_number());
-    Ok(Json(search::hint(&app.searches, loaded.game, level, seed).await?))
+    // The asker's address is its share of the AI's threads (as the creator's for a game).
+    let address = client.map_or(peer.ip(), |axum::Extension(c)| c.0).to_string();
+    Ok(Json(
+        search::hint(&app.searches, &address, loaded.game, level, seed).await?,
+    ))
 }
 
 /// Every colour's win estimate at every position of the game, and the moves that lost most.
-async fn analysis(State(app): Shared, Path(id): Path<String>) -> Result<Json<wire::Analysis>, ApiError> {
+async fn analysis(
+    State(app): Shared,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    client: Option<axum::Extension<crate::edge::ClientIp>>,
+    Path(id): Path<String>,
+) -> Result<Json<wire::Analysis>, ApiError> {
     check_id(&id)?;
     let loaded = app.games.load(&id).await?;
     loaded.may_search()?;
-    let answer = search::analysis(&app.searches, &id, loaded.game).await?;
+    let address = client.map_or(peer.ip(), |axum::Extension(c)| c.0).to_string();
+    let answer = search::analysis(&app.searches, &address, &id, loaded.game).await?;
     Ok(Json((*answer).clone()))
 }
 

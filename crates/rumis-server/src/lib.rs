@@ -67,7 +67,9 @@ pub struct Config {
     /// every `3600 / n` seconds): keys are free, and a burst of them from one address is
     /// how puppets to farm a rating are made.
     pub keys_per_hour: f64,
-    /// How many AI moves may be computed at once (0: AI seats wait, e.g. for maintenance).
+    /// How many AI searches — AI seats' moves, hints and analyses, in one line with shares
+    /// per address (`queue.rs`) — may be computed at once (0: AI seats wait, e.g. for
+    /// maintenance, and hints and analyses get 2).
     pub ai_workers: usize,
     /// Largest number of games listed by `GET /api/v1/games`.
     pub list_limit: i64,
@@ -230,7 +232,7 @@ pub async fn start(config: Config) -> Result<Server, String> {
         .map_err(|e| format!("cannot listen on {}: {e}", config.addr))?;
     let addr = tcp.local_addr().map_err(|e| e.to_string())?;
     let hub = Arc::new(events::Hub::new());
-    let queue = Arc::new(queue::AiQueue::new(config.ai_workers));
+    let queue = queue::AiQueue::new(config.ai_workers);
     let limits = service::Limits {
         ai_only_per_creator: config.ai_only_per_creator,
         ai_only_total: config.ai_only_total,
@@ -243,7 +245,7 @@ pub async fn start(config: Config) -> Result<Server, String> {
         events: hub,
         limiter: ratelimit::Limiter::new(config.rate_burst, config.rate_per_second),
         key_limiter: ratelimit::Limiter::new(config.keys_per_hour, config.keys_per_hour / 3600.0),
-        searches: search::Searches::new(),
+        searches: search::Searches::new(queue.clone()),
         lobby_feed: Arc::new(lobby_feed::LobbyFeed::new()),
         config,
         draining: Default::default(),

@@ -1,26 +1,75 @@
-//! The AI's work queue: games with an AI seat to move. One job is one move, so games take
-//! turns (round robin); games with a human seat go first (a person waits for them), and
-//! games without one may take only some of the workers, so that a flood of AI-only games
-//! cannot keep a person waiting for more than one search.
+//! The one scheduler of the server's AI work: AI seats' moves, hints and analyses share
+//! one set of threads (`slots`, one per AI worker) and one line, so that nobody can buy a
+//! larger share of the CPU by sending more of one kind of work.
 //!
-//! Within each class the turns go round the **creators** first (the address that created
-//! the game), then round that creator's games: a creator with twenty games waiting gets one
-//! move for every move of a creator with one, so many games from one address cannot push
-//! another address's game to the back of a long line.
+//! **Who goes next.** The unit of fairness is the address: a game's creator for its AI
+//! moves (also the AI seats of games a person plays), the asking client for a hint or an
+//! analysis. A free thread goes to the waiting work with, in order,
+//! 1. the best lane: a person waits ([`Lane::Person`]: an AI move in a game with a human
+//!    seat, a hint, an analysis), then AI-only games within the caps ([`Lane::AiOnly`], on
+//!    all threads but one), then AI-only games over the caps ([`Lane::OverCap`], on one
+//!    thread, and only when nothing else waits);
+//! 2. the fewest threads held by its address now (an address with nothing running first);
+//! 3. an address with nothing else waiting before one with more work waiting: a flood's
+//!    addresses have many games (or two hints) waiting, a calm player one, and at the
+//!    start of a flood neither has used CPU yet;
+//! 4. the least CPU used by its address lately (thread-seconds, halved every
+//!    [`HALF_LIFE`], the running work counted as it goes): ten addresses that each ask for
+//!    one hint after another do not keep a calm address behind them, as a plain round
+//!    robin would (each of them has only one piece of work waiting, like the calm one);
+//! 5. the first asked.
+//!
+//! **Taking a thread back.** Order alone cannot keep a calm player's wait short when every
+//! thread is inside a long search (level 9 searches up to the server's move cap, seconds):
+//! the calm player's work would wait for one to end. So when an address with nothing
+//! running and only this one piece of work waits, and no thread is free, the scheduler cuts
+//! short a running search (its [`Stop`] flag: the search answers after the simulation under
+//! way with the best move it has) of an address that has more than its share — more work
+//! waiting, or more than one thread — and has used more than twice as much CPU lately as
+//! the waiting address: the address that floods plays some weaker moves, the calm one
+//! waits for one simulation instead of the whole search. An address with more work waiting
+//! never cuts, so a flood's own searches do not cut each other into pieces, and an
+//! address's single search is never cut (it holds no more than its share). Analyses are
+//! never cut (a cut one would be kept as the game's analysis); levels 1–3 end at once
+//! anyway.
+//!
+//! A game is in the line at most once, however often asked; asked while it runs, it goes
+//! back into the line when its move is done.
 
-use std::collections::{HashMap, HashSet, VecDeque};
-use std::sync::Mutex;
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
-use tokio::sync::Notify;
+use rumis_ai::Stop;
+use tokio::sync::{oneshot, Notify};
+
+/// Recent use of the CPU counts half after this long.
+pub const HALF_LIFE: Duration = Duration::from_secs(60);
+/// Threads for hints and analyses when no AI worker runs (AI seats wait).
+pub const SEARCH_SLOTS_WITHOUT_AI: usize = 2;
+
+/// Who waits for a piece of work; earlier lanes are served first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Lane {
+    /// A person waits: an AI move in a game with a human seat, a hint, an analysis.
+    Person,
+    /// An AI-only game within the caps on AI-only games.
+    AiOnly,
+    /// An AI-only game over the caps (its people left, or their clocks handed their seats to
+    /// the AI, when the creator already had as many AI-only games as allowed).
+    OverCap,
+}
 
 /// A game to play an AI move in.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Job {
     pub game: String,
     /// A human seat plays in this game.
     pub human: bool,
     /// Who created the game (its address): the unit of fairness.
     pub creator: String,
+    /// Raised when the scheduler takes the thread back; given when the job is taken.
+    pub stop: Stop,
 }
 
 impl Job {
@@ -29,145 +78,469 @@ impl Job {
             game: game.into(),
             human,
             creator: creator.into(),
+            stop: Stop::default(),
         }
     }
 }
 
-/// One class of games (with a human seat, or AI-only): creators in turn, each with its
-/// games in turn.
-#[derive(Default)]
-struct Lanes {
-    /// Creators with at least one game waiting, in the order of their next turn.
-    creators: VecDeque<String>,
-    games: HashMap<String, VecDeque<Job>>,
+/// A thread held by a hint or an analysis; given back when dropped.
+pub struct Slot {
+    queue: Option<Arc<AiQueue>>,
+    id: u64,
+    stop: Stop,
 }
 
-impl Lanes {
-    fn push(&mut self, job: Job) {
-        match self.games.get_mut(&job.creator) {
-            Some(waiting) => waiting.push_back(job),
-            None => {
-                self.creators.push_back(job.creator.clone());
-                self.games.insert(job.creator.clone(), VecDeque::from([job]));
-            }
-        }
-    }
-
-    /// The next creator's first game; the creator goes to the back of the line if it has
-    /// more.
-    fn pop(&mut self) -> Option<Job> {
-        let creator = self.creators.pop_front()?;
-        let waiting = self.games.get_mut(&creator)?;
-        let job = waiting.pop_front();
-        if waiting.is_empty() {
-            self.games.remove(&creator);
-        } else {
-            self.creators.push_back(creator);
-        }
-        job
+impl Slot {
+    /// Raised when the scheduler wants the thread back.
+    pub fn stop(&self) -> Stop {
+        self.stop.clone()
     }
 }
 
-#[derive(Default)]
+impl Drop for Slot {
+    fn drop(&mut self) {
+        if let Some(queue) = self.queue.take() {
+            queue.release(self.id);
+        }
+    }
+}
+
+enum Work {
+    Move(Job),
+    /// A hint or an analysis, waiting for its thread; `cuttable`: may be cut short.
+    Search {
+        to: oneshot::Sender<Slot>,
+        cuttable: bool,
+    },
+}
+
+struct Waiting {
+    seq: u64,
+    address: String,
+    lane: Lane,
+    work: Work,
+}
+
+impl Waiting {
+    /// Its asker went away (a search whose request ended).
+    fn abandoned(&self) -> bool {
+        matches!(&self.work, Work::Search { to, .. } if to.is_closed())
+    }
+}
+
+struct Running {
+    address: String,
+    lane: Lane,
+    stop: Stop,
+    started: Instant,
+    cuttable: bool,
+}
+
+/// An address's CPU use: thread-seconds, as of `at`, and threads held now.
+struct Account {
+    used: f64,
+    at: Instant,
+    running: usize,
+}
+
+fn decayed(used: f64, since: Duration) -> f64 {
+    used * 0.5f64.powf(since.as_secs_f64() / HALF_LIFE.as_secs_f64())
+}
+
 struct State {
-    human: Lanes,
-    ai_only: Lanes,
-    /// Games in one of the queues.
+    waiting: Vec<Waiting>,
+    running: HashMap<u64, Running>,
+    accounts: HashMap<String, Account>,
+    next_id: u64,
+    /// Games in the line; games a worker plays now (by thread), and those asked for again
+    /// meanwhile.
     queued: HashSet<String>,
-    /// Games a worker is playing now; `again`: queue them once it is done.
-    running: HashSet<String>,
+    playing: HashMap<String, u64>,
     again: HashMap<String, Job>,
-    ai_only_running: usize,
+    /// AI-only games over the caps (their moves go in [`Lane::OverCap`]).
+    over_cap: HashSet<String>,
 }
 
 pub struct AiQueue {
     state: Mutex<State>,
     notify: Notify,
-    /// How many AI-only games may be played at once.
+    /// Threads for all the work.
+    slots: usize,
+    /// Threads AI-only games may hold.
     ai_only_slots: usize,
+    /// Whether AI moves are played (some worker runs).
+    moves: bool,
 }
 
-impl AiQueue {
-    /// A queue for `workers` workers: AI-only games get all but one of them (at least one).
-    pub fn new(workers: usize) -> AiQueue {
-        AiQueue {
-            state: Mutex::new(State::default()),
-            notify: Notify::new(),
-            ai_only_slots: workers.saturating_sub(1).max(1),
+impl State {
+    /// An address's use now: its decayed past use and its running work so far.
+    fn used(&self, address: &str, now: Instant) -> f64 {
+        let past = self
+            .accounts
+            .get(address)
+            .map_or(0.0, |a| decayed(a.used, now.saturating_duration_since(a.at)));
+        let running: f64 = self
+            .running
+            .values()
+            .filter(|r| r.address == address)
+            .map(|r| now.saturating_duration_since(r.started).as_secs_f64())
+            .sum();
+        past + running
+    }
+
+    fn running_of(&self, address: &str) -> usize {
+        self.accounts.get(address).map_or(0, |a| a.running)
+    }
+
+    fn lane_running(&self, lanes: &[Lane]) -> usize {
+        self.running.values().filter(|r| lanes.contains(&r.lane)).count()
+    }
+
+    /// The waiting work to serve next (module doc), if any may run now.
+    fn best(&self, q: &AiQueue, now: Instant) -> Option<usize> {
+        let ai_only = self.lane_running(&[Lane::AiOnly, Lane::OverCap]);
+        let over_cap = self.lane_running(&[Lane::OverCap]);
+        let may_run = |w: &Waiting| {
+            let lane_ok = match w.lane {
+                Lane::Person => true,
+                Lane::AiOnly => ai_only < q.ai_only_slots,
+                Lane::OverCap => ai_only < q.ai_only_slots && over_cap == 0,
+            };
+            lane_ok && !w.abandoned() && (q.moves || !matches!(w.work, Work::Move(_)))
+        };
+        let mut used: HashMap<&str, f64> = HashMap::new();
+        for w in &self.waiting {
+            used.entry(&w.address).or_insert_with(|| self.used(&w.address, now));
+        }
+        let waiting = self.waiting_by_address();
+        let key = |w: &Waiting| {
+            let more_waiting = waiting[w.address.as_str()] > 1;
+            (
+                w.lane,
+                self.running_of(&w.address),
+                more_waiting,
+                used[w.address.as_str()],
+                w.seq,
+            )
+        };
+        self.waiting
+            .iter()
+            .enumerate()
+            .filter(|(_, w)| may_run(w))
+            .min_by(|(_, a), (_, b)| {
+                let (a, b) = (key(a), key(b));
+                (a.0, a.1, a.2)
+                    .cmp(&(b.0, b.1, b.2))
+                    .then(a.3.total_cmp(&b.3))
+                    .then(a.4.cmp(&b.4))
+            })
+            .map(|(i, _)| i)
+    }
+
+    /// Pieces of work waiting, by address.
+    fn waiting_by_address(&self) -> HashMap<&str, usize> {
+        let mut n: HashMap<&str, usize> = HashMap::new();
+        for w in &self.waiting {
+            *n.entry(&w.address).or_default() += 1;
+        }
+        n
+    }
+
+    fn start(&mut self, address: &str, lane: Lane, cuttable: bool, now: Instant) -> (u64, Stop) {
+        let id = self.next_id;
+        self.next_id += 1;
+        let stop = Stop::default();
+        self.running.insert(
+            id,
+            Running {
+                address: address.to_string(),
+                lane,
+                stop: stop.clone(),
+                started: now,
+                cuttable,
+            },
+        );
+        let account = self.accounts.entry(address.to_string()).or_insert(Account {
+            used: 0.0,
+            at: now,
+            running: 0,
+        });
+        account.running += 1;
+        (id, stop)
+    }
+
+    /// A thread is given back: its time is charged to its address.
+    fn release(&mut self, id: u64, now: Instant) {
+        let Some(r) = self.running.remove(&id) else { return };
+        if let Some(a) = self.accounts.get_mut(&r.address) {
+            a.used = decayed(a.used, now.saturating_duration_since(a.at))
+                + now.saturating_duration_since(r.started).as_secs_f64();
+            a.at = now;
+            a.running -= 1;
+        }
+        if self.accounts.len() > 4096 {
+            let waiting: HashSet<&str> = self.waiting.iter().map(|w| w.address.as_str()).collect();
+            self.accounts.retain(|address, a| {
+                a.running > 0
+                    || waiting.contains(address.as_str())
+                    || decayed(a.used, now.saturating_duration_since(a.at)) > 0.01
+            });
         }
     }
 
-    /// Games waiting for a worker, and games a worker is playing (for `/metrics`).
-    pub fn lengths(&self) -> (usize, usize) {
-        let s = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        (s.queued.len(), s.running.len())
+    /// Raises the stop flag of running searches to free threads for calm addresses waiting
+    /// (nothing running, this one piece of work waiting: module doc), the least used
+    /// first, one cut in flight for each.
+    fn cut(&self, q: &AiQueue, now: Instant) {
+        if self.running.len() < q.slots {
+            return;
+        }
+        let waiting = self.waiting_by_address();
+        let mut calm: Vec<(f64, Lane)> = Vec::new();
+        for w in &self.waiting {
+            let may_wait_for_a_thread = q.moves || !matches!(w.work, Work::Move(_));
+            if may_wait_for_a_thread
+                && self.running_of(&w.address) == 0
+                && waiting[w.address.as_str()] == 1
+                && !w.abandoned()
+            {
+                calm.push((self.used(&w.address, now), w.lane));
+            }
+        }
+        calm.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let in_flight = self.running.values().filter(|r| r.stop.is_raised()).count();
+        for &(theirs, lane) in calm.iter().skip(in_flight) {
+            let candidate = self
+                .running
+                .values()
+                .filter(|r| r.cuttable && !r.stop.is_raised() && r.lane >= lane)
+                .filter(|r| self.running_of(&r.address) > 1 || waiting.contains_key(r.address.as_str()))
+                .map(|r| (self.used(&r.address, now), r))
+                .filter(|(used, _)| *used > 2.0 * theirs)
+                .max_by(|a, b| a.0.total_cmp(&b.0));
+            match candidate {
+                Some((_, r)) => r.stop.raise(),
+                None => break,
+            }
+        }
+    }
+
+    /// Test-only: CPU an address used before `now`.
+    #[cfg(test)]
+    fn used_before(&mut self, address: &str, seconds: f64, now: Instant) {
+        self.accounts.insert(
+            address.to_string(),
+            Account {
+                used: seconds,
+                at: now,
+                running: 0,
+            },
+        );
+    }
+}
+
+impl AiQueue {
+    /// A scheduler for `workers` AI workers: as many threads, AI-only games on all but one
+    /// (at least one). Without workers, AI seats wait and hints and analyses get
+    /// [`SEARCH_SLOTS_WITHOUT_AI`] threads.
+    pub fn new(workers: usize) -> Arc<AiQueue> {
+        let slots = if workers > 0 { workers } else { SEARCH_SLOTS_WITHOUT_AI };
+        Arc::new(AiQueue {
+            state: Mutex::new(State {
+                waiting: Vec::new(),
+                running: HashMap::new(),
+                accounts: HashMap::new(),
+                next_id: 0,
+                queued: HashSet::new(),
+                playing: HashMap::new(),
+                again: HashMap::new(),
+                over_cap: HashSet::new(),
+            }),
+            notify: Notify::new(),
+            slots,
+            ai_only_slots: slots.saturating_sub(1).max(1),
+            moves: workers > 0,
+        })
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Marks an AI-only game as over the caps: its moves go in [`Lane::OverCap`] until it
+    /// is no longer asked for.
+    pub fn over_cap(&self, game: &str) {
+        self.lock().over_cap.insert(game.to_string());
     }
 
     /// Asks for an AI move in a game (once, however often asked).
-    pub fn push(&self, job: Job) {
-        let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        if s.running.contains(&job.game) {
+    pub fn push(self: &Arc<Self>, job: Job) {
+        self.push_at(job, Instant::now());
+    }
+
+    fn push_at(self: &Arc<Self>, job: Job, now: Instant) {
+        let mut s = self.lock();
+        if s.playing.contains_key(&job.game) {
             s.again.insert(job.game.clone(), job);
             return;
         }
         if !s.queued.insert(job.game.clone()) {
             return;
         }
-        if job.human {
-            s.human.push(job);
+        let lane = if job.human {
+            Lane::Person
+        } else if s.over_cap.contains(&job.game) {
+            Lane::OverCap
         } else {
-            s.ai_only.push(job);
-        }
+            Lane::AiOnly
+        };
+        let seq = s.next_id;
+        s.next_id += 1;
+        s.waiting.push(Waiting {
+            seq,
+            address: job.creator.clone(),
+            lane,
+            work: Work::Move(job),
+        });
+        self.dispatch(&mut s, now);
         drop(s);
         self.notify.notify_waiters();
-        self.notify.notify_one();
     }
 
-    fn take(&self) -> Option<Job> {
-        let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        let job = if let Some(job) = s.human.pop() {
-            job
-        } else if s.ai_only_running < self.ai_only_slots {
-            let job = s.ai_only.pop()?;
-            s.ai_only_running += 1;
-            job
-        } else {
+    /// Gives free threads to the searches first in line, until the first in line is an AI
+    /// move (a worker takes it in [`AiQueue::take`]; with as many threads as workers, a
+    /// worker is free whenever a thread is) or no thread is free; then cuts searches short
+    /// for calm addresses if none is.
+    fn dispatch(self: &Arc<Self>, s: &mut State, now: Instant) {
+        s.waiting.retain(|w| !w.abandoned());
+        while s.running.len() < self.slots {
+            let Some(i) = s.best(self, now) else { break };
+            if matches!(s.waiting[i].work, Work::Move(_)) {
+                break;
+            }
+            let w = s.waiting.swap_remove(i);
+            let Work::Search { to, cuttable } = w.work else {
+                continue;
+            };
+            let (id, stop) = s.start(&w.address, w.lane, cuttable, now);
+            let slot = Slot {
+                queue: Some(self.clone()),
+                id,
+                stop,
+            };
+            if let Err(mut slot) = to.send(slot) {
+                // Its request ended meanwhile: the thread is free again (released here,
+                // under the lock the slot's drop would take).
+                slot.queue = None;
+                s.release(id, now);
+            }
+        }
+        s.cut(self, now);
+    }
+
+    /// AI moves waiting and being played now (for `/metrics`).
+    pub fn lengths(&self) -> (usize, usize) {
+        let s = self.lock();
+        let waiting = s.waiting.iter().filter(|w| matches!(w.work, Work::Move(_))).count();
+        (waiting, s.playing.len())
+    }
+
+    /// Hints and analyses holding a thread now (for `/metrics`).
+    pub fn searches_running(&self) -> usize {
+        let s = self.lock();
+        s.running.len().saturating_sub(s.playing.len())
+    }
+
+    fn take(self: &Arc<Self>, now: Instant) -> Option<Job> {
+        let mut s = self.lock();
+        self.dispatch(&mut s, now);
+        if s.running.len() >= self.slots {
             return None;
-        };
+        }
+        let i = s.best(self, now)?;
+        if !matches!(s.waiting[i].work, Work::Move(_)) {
+            return None;
+        }
+        let w = s.waiting.swap_remove(i);
+        let Work::Move(mut job) = w.work else { return None };
+        let (id, stop) = s.start(&w.address, w.lane, true, now);
+        job.stop = stop;
         s.queued.remove(&job.game);
-        s.running.insert(job.game.clone());
+        s.playing.insert(job.game.clone(), id);
+        // Another thread may have work for a calm address to cut for now.
+        s.cut(self, now);
         Some(job)
     }
 
-    /// The next job, waiting for one.
-    pub async fn next(&self) -> Job {
+    /// The next AI move to play, waiting for one (an AI worker's loop).
+    pub async fn next(self: &Arc<Self>) -> Job {
         loop {
             let notified = self.notify.notified();
             tokio::pin!(notified);
             notified.as_mut().enable();
-            if let Some(job) = self.take() {
+            if let Some(job) = self.take(Instant::now()) {
                 return job;
             }
             notified.await;
         }
     }
 
-    /// A worker is done with a job: the game goes to the back of its creator's line if it
-    /// was asked for meanwhile.
-    pub fn done(&self, job: &Job) {
+    /// A worker is done with a job: its thread is free, and the game goes back into the line
+    /// if it was asked for meanwhile.
+    pub fn done(self: &Arc<Self>, job: &Job) {
+        self.done_at(job, Instant::now());
+    }
+
+    fn done_at(self: &Arc<Self>, job: &Job, now: Instant) {
         let again = {
-            let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
-            s.running.remove(&job.game);
-            if !job.human {
-                s.ai_only_running -= 1;
+            let mut s = self.lock();
+            if let Some(id) = s.playing.remove(&job.game) {
+                s.release(id, now);
             }
-            s.again.remove(&job.game)
+            let again = s.again.remove(&job.game);
+            if again.is_none() && !s.queued.contains(&job.game) {
+                s.over_cap.remove(&job.game);
+            }
+            self.dispatch(&mut s, now);
+            again
         };
         if let Some(again) = again {
-            self.push(again);
+            self.push_at(again, now);
         }
-        // An AI-only slot may be free now.
         self.notify.notify_waiters();
+    }
+
+    fn release(self: &Arc<Self>, id: u64) {
+        let now = Instant::now();
+        let mut s = self.lock();
+        s.release(id, now);
+        self.dispatch(&mut s, now);
+        drop(s);
+        self.notify.notify_waiters();
+    }
+
+    /// Waits for a thread for a hint or an analysis asked by `address` (a person waits
+    /// for it); `cuttable`: the search may be cut short for a calm address.
+    pub async fn admit(self: &Arc<Self>, address: &str, cuttable: bool) -> Option<Slot> {
+        let rx = self.ask_at(address, cuttable, Instant::now());
+        rx.await.ok()
+    }
+
+    fn ask_at(self: &Arc<Self>, address: &str, cuttable: bool, now: Instant) -> oneshot::Receiver<Slot> {
+        let (to, rx) = oneshot::channel();
+        let mut s = self.lock();
+        let seq = s.next_id;
+        s.next_id += 1;
+        s.waiting.push(Waiting {
+            seq,
+            address: address.to_string(),
+            lane: Lane::Person,
+            work: Work::Search { to, cuttable },
+        });
+        self.dispatch(&mut s, now);
+        drop(s);
+        self.notify.notify_waiters();
+        rx
     }
 }
 
@@ -175,74 +548,168 @@ impl AiQueue {
 mod tests {
     use super::*;
 
-    fn take(q: &AiQueue) -> Option<Job> {
-        q.take()
-    }
-
     fn job(game: &str, human: bool, creator: &str) -> Job {
         Job::new(game, human, creator)
     }
 
-    /// Human games first; AI-only games round robin and on at most `workers - 1` workers.
-    #[test]
-    fn humans_first_then_round_robin_within_the_slots() {
-        let q = AiQueue::new(2);
-        q.push(job("a", false, "x"));
-        q.push(job("b", false, "y"));
-        q.push(job("h", true, "z"));
-        q.push(job("a", false, "x")); // once, however often asked
-        assert_eq!(take(&q).unwrap(), job("h", true, "z"));
-        let a = take(&q).unwrap();
-        assert_eq!(a.game, "a");
-        // One AI-only slot of two workers: b waits.
-        assert_eq!(take(&q), None);
-        q.push(job("a", false, "x")); // asked again while running: after b
-        q.done(&a);
-        assert_eq!(take(&q).unwrap().game, "b");
+    /// The games taken one after another, each done at once (no time passes).
+    fn drain(q: &Arc<AiQueue>, now: Instant) -> Vec<String> {
+        std::iter::from_fn(|| q.take(now)).map(|j| j.game).collect()
     }
 
-    /// A creator with many games waiting gets one turn for each turn of a creator with one:
-    /// the turns alternate between creators, whatever the order the games were queued in.
+    /// Human games first; AI-only games on at most `workers - 1` threads.
     #[test]
-    fn turns_go_round_the_creators_then_their_games() {
+    fn humans_first_then_ai_only_games_within_their_threads() {
+        let now = Instant::now();
+        let q = AiQueue::new(2);
+        q.push_at(job("a", false, "x"), now);
+        q.push_at(job("b", false, "y"), now);
+        q.push_at(job("h", true, "z"), now);
+        q.push_at(job("a", false, "x"), now); // once, however often asked
+        assert_eq!(q.take(now).unwrap().game, "h");
+        let a = q.take(now).unwrap();
+        assert_eq!(a.game, "a");
+        // One AI-only thread of two: b waits, though a thread is free.
+        assert_eq!(q.take(now), None);
+        q.push_at(job("a", false, "x"), now); // asked again while running: after b
+        q.done_at(&a, now);
+        assert_eq!(q.take(now).unwrap().game, "b");
+    }
+
+    /// With no CPU used yet: an address with nothing running before one with work running,
+    /// then one with nothing else waiting before one with more; among equals, the first
+    /// asked.
+    #[test]
+    fn turns_go_round_the_addresses_then_their_games() {
+        let now = Instant::now();
         let q = AiQueue::new(8);
         for g in ["m1", "m2", "m3", "m4"] {
-            q.push(job(g, true, "many"));
+            q.push_at(job(g, true, "many"), now);
         }
-        q.push(job("o1", true, "one"));
-        q.push(job("t1", true, "two"));
-        q.push(job("t2", true, "two"));
-        let order: Vec<String> = std::iter::from_fn(|| take(&q)).map(|j| j.game).collect();
-        assert_eq!(order, ["m1", "o1", "t1", "m2", "t2", "m3", "m4"]);
-
-        // A game asked for again while it runs goes to the back of its creator's line, and
-        // the creator takes its turn after those already waiting.
-        let q = AiQueue::new(8);
-        q.push(job("a1", false, "a"));
-        q.push(job("a2", false, "a"));
-        let a1 = take(&q).unwrap();
-        q.push(job("b1", false, "b"));
-        q.push(job("a1", false, "a"));
-        q.done(&a1);
-        let order: Vec<String> = std::iter::from_fn(|| take(&q)).map(|j| j.game).collect();
-        assert_eq!(order, ["a2", "b1", "a1"]);
+        q.push_at(job("o1", true, "one"), now);
+        q.push_at(job("t1", true, "two"), now);
+        q.push_at(job("t2", true, "two"), now);
+        assert_eq!(drain(&q, now), ["o1", "m1", "t1", "t2", "m2", "m3", "m4"]);
     }
 
-    /// The same holds among AI-only games within their slots.
+    /// A flood: ten addresses, each with a minute of CPU used lately, have three human
+    /// games each in the line and hold both threads; they do not cut each other's searches.
+    /// Then one calm address asks for an AI move: one flooder's search (the one that used
+    /// most) is told to stop, not both, and the calm game gets the thread it frees, ahead
+    /// of the 27 flood games asked before it.
     #[test]
-    fn ai_only_games_go_round_the_creators_too() {
+    fn a_calm_address_goes_next_and_a_flooders_search_is_cut_for_it() {
+        let t0 = Instant::now();
         let q = AiQueue::new(2);
-        for g in ["f1", "f2", "f3"] {
-            q.push(job(g, false, "flood"));
+        for a in 0..10 {
+            q.lock().used_before(&format!("10.0.0.{a}"), 60.0, t0);
         }
-        q.push(job("c1", false, "calm"));
-        let mut order = Vec::new();
-        for _ in 0..4 {
-            let j = take(&q).unwrap();
-            assert_eq!(take(&q), None, "one AI-only slot");
-            order.push(j.game.clone());
-            q.done(&j);
+        for round in 0..3 {
+            for a in 0..10 {
+                q.push_at(job(&format!("f{a}-{round}"), true, &format!("10.0.0.{a}")), t0);
+            }
         }
-        assert_eq!(order, ["f1", "c1", "f2", "f3"]);
+        let first = q.take(t0).unwrap();
+        let second = q.take(t0).unwrap();
+        assert_eq!(q.take(t0), None, "two threads");
+        let t1 = t0 + Duration::from_secs(30);
+        q.done_at(&first, t1);
+        let third = q.take(t1).unwrap();
+        assert!(
+            !second.stop.is_raised() && !third.stop.is_raised(),
+            "flooders do not cut each other"
+        );
+        let t2 = t1 + Duration::from_secs(1);
+        q.push_at(job("calm", true, "10.9.9.9"), t2);
+        assert!(
+            second.stop.is_raised(),
+            "the search of the flooder that used most is cut"
+        );
+        assert!(!third.stop.is_raised(), "one cut for one calm address");
+        q.done_at(&second, t2);
+        assert_eq!(q.take(t2).unwrap().game, "calm");
+    }
+
+    /// Hints and AI moves share the line: a calm address's hint takes the next free thread
+    /// ahead of a flood of AI moves; then the flood's next move.
+    #[tokio::test]
+    async fn hints_and_ai_moves_share_one_line() {
+        let t0 = Instant::now();
+        let q = AiQueue::new(1);
+        for g in 0..5 {
+            q.push_at(job(&format!("f{g}"), true, "flood"), t0);
+        }
+        let running = q.take(t0).unwrap();
+        let mut hint = q.ask_at("calm", true, t0);
+        assert!(hint.try_recv().is_err(), "the only thread is taken");
+        assert!(
+            !running.stop.is_raised(),
+            "the flood has used no CPU yet: nothing is cut"
+        );
+        q.done_at(&running, t0 + Duration::from_secs(5));
+        assert_eq!(q.take(t0 + Duration::from_secs(5)), None, "the hint holds the thread");
+        let slot = hint.try_recv().expect("the hint has the thread");
+        drop(slot);
+        assert_eq!(q.take(t0 + Duration::from_secs(6)).unwrap().game, "f1");
+    }
+
+    /// Ten addresses with two hints under way each (one running or waiting, one waiting,
+    /// as the guard allows) and CPU used lately do not keep a calm address behind them: it
+    /// has used less, so it goes first; one flooder's running hint is cut for it.
+    #[tokio::test]
+    async fn a_calm_hint_goes_before_hints_of_busy_addresses() {
+        let t0 = Instant::now();
+        let q = AiQueue::new(2);
+        let mut slots = Vec::new();
+        let mut waiting = Vec::new();
+        for a in 0..10 {
+            q.lock().used_before(&format!("10.0.0.{a}"), 60.0, t0);
+        }
+        for _ in 0..2 {
+            for a in 0..10 {
+                let mut rx = q.ask_at(&format!("10.0.0.{a}"), true, t0);
+                match rx.try_recv() {
+                    Ok(slot) => slots.push(slot),
+                    Err(_) => waiting.push(rx),
+                }
+            }
+        }
+        assert_eq!(slots.len(), 2);
+        let stops: Vec<Stop> = slots.iter().map(Slot::stop).collect();
+        assert!(stops.iter().all(|s| !s.is_raised()), "flooders do not cut each other");
+        let mut calm = q.ask_at("10.9.9.9", true, t0 + Duration::from_secs(10));
+        assert!(calm.try_recv().is_err());
+        assert_eq!(
+            stops.iter().filter(|s| s.is_raised()).count(),
+            1,
+            "one hint cut for the calm address"
+        );
+        slots.retain(|s| !s.stop().is_raised()); // the cut hint ends
+        assert!(calm.try_recv().is_ok(), "the calm hint has the thread it freed");
+    }
+
+    /// AI-only games over the caps run only when nothing else waits, on one thread.
+    #[test]
+    fn games_over_the_caps_go_last_on_one_thread() {
+        let now = Instant::now();
+        let q = AiQueue::new(3);
+        for g in ["o1", "o2"] {
+            q.over_cap(g);
+            q.push_at(job(g, false, "x"), now);
+        }
+        q.push_at(job("a", false, "y"), now);
+        q.push_at(job("h", true, "z"), now);
+        assert_eq!(drain(&q, now), ["h", "a", "o1"]);
+    }
+
+    /// Without workers, AI moves wait; hints still get threads.
+    #[tokio::test]
+    async fn without_workers_hints_still_run() {
+        let now = Instant::now();
+        let q = AiQueue::new(0);
+        q.push_at(job("g", true, "x"), now);
+        assert_eq!(q.take(now), None);
+        let mut hint = q.ask_at("x", true, now);
+        assert!(hint.try_recv().is_ok());
     }
 }

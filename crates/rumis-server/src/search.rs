@@ -1,22 +1,21 @@
 //! Searches a client asks for: a hint for the colour to move, and the analysis of a game.
-//! Both run `rumis_ai` on blocking threads, at most [`SEARCHES`] at once in this process,
-//! so that requests cannot pile up CPU work; analyses are kept in memory.
+//! Both run `rumis_ai` on blocking threads once the AI's scheduler (`queue.rs`) gives them
+//! a thread, in one line with the AI seats' moves and with shares by the asking address;
+//! a hint may be cut short there for a calm address. Analyses are kept in memory.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::http::StatusCode;
-use rumis_ai::{level_config, Mcts, MctsConfig};
+use rumis_ai::{level_config, Mcts, MctsConfig, Stop};
 use rumis_core::Game;
-use tokio::sync::Semaphore;
 
 use crate::error::ApiError;
+use crate::queue::AiQueue;
 use crate::{view, wire};
 
-/// Hint and analysis searches computed at once.
-pub const SEARCHES: usize = 2;
-/// How long a request waits for a free search before `503 busy`.
+/// How long a request waits for a thread before `503 busy`.
 const WAIT: Duration = Duration::from_secs(30);
 /// Simulations per position of an analysis.
 pub const ANALYSIS_SIMULATIONS: u64 = 200;
@@ -28,27 +27,34 @@ const CACHED: usize = 256;
 type Kept = (Vec<String>, Arc<wire::Analysis>);
 
 pub struct Searches {
-    permits: Arc<Semaphore>,
+    /// The AI's scheduler, whose threads the searches share.
+    queue: Arc<AiQueue>,
     /// By (game id, moves played).
     analyses: Mutex<HashMap<(String, usize), Kept>>,
 }
 
 impl Searches {
-    pub fn new() -> Searches {
+    pub fn new(queue: Arc<AiQueue>) -> Searches {
         Searches {
-            permits: Arc::new(Semaphore::new(SEARCHES)),
+            queue,
             analyses: Mutex::new(HashMap::new()),
         }
     }
 
-    /// Searches running now (for `/metrics`).
+    /// Hints and analyses running now (for `/metrics`).
     pub fn running(&self) -> usize {
-        SEARCHES.saturating_sub(self.permits.available_permits())
+        self.queue.searches_running()
     }
 
-    /// Runs `work` on a blocking thread once a search is free.
-    async fn run<T: Send + 'static>(&self, work: impl FnOnce() -> T + Send + 'static) -> Result<T, ApiError> {
-        let permit = tokio::time::timeout(WAIT, self.permits.clone().acquire_owned())
+    /// Runs `work` on a blocking thread once the scheduler gives `address` one; `cuttable`:
+    /// the scheduler may raise the stop flag given to `work`.
+    async fn run<T: Send + 'static>(
+        &self,
+        address: &str,
+        cuttable: bool,
+        work: impl FnOnce(Stop) -> T + Send + 'static,
+    ) -> Result<T, ApiError> {
+        let slot = tokio::time::timeout(WAIT, self.queue.admit(address, cuttable))
             .await
             .map_err(|_| {
                 ApiError::new(
@@ -57,10 +63,10 @@ impl Searches {
                     "the server is busy with other searches; try again later",
                 )
             })?
-            .map_err(|e| ApiError::internal(e.to_string()))?;
+            .ok_or_else(|| ApiError::internal("the AI's scheduler is gone"))?;
         tokio::task::spawn_blocking(move || {
-            let out = work();
-            drop(permit);
+            let out = work(slot.stop());
+            drop(slot);
             out
         })
         .await
@@ -83,8 +89,14 @@ pub fn hint_level(asked: Option<i64>) -> Result<u8, ApiError> {
 }
 
 /// The best placement for the colour to move, found by a fresh search at `level`'s budget
-/// (see [`hint_level`]) on one thread, from `seed`.
-pub async fn hint(searches: &Searches, game: Game, level: u8, seed: u64) -> Result<wire::Hint, ApiError> {
+/// (see [`hint_level`]) on one thread, from `seed`, for a client at `address`.
+pub async fn hint(
+    searches: &Searches,
+    address: &str,
+    game: Game,
+    level: u8,
+    seed: u64,
+) -> Result<wire::Hint, ApiError> {
     let Some(colour) = game.to_move() else {
         return Err(ApiError::conflict(
             "game_over",
@@ -92,11 +104,12 @@ pub async fn hint(searches: &Searches, game: Game, level: u8, seed: u64) -> Resu
         ));
     };
     searches
-        .run(move || {
+        .run(address, true, move |stop| {
             let mut mcts = Mcts::new(MctsConfig {
                 threads: 1,
                 seed,
                 label: format!("hint:{level}"),
+                stop,
                 ..level_config(level)
             });
             let r = mcts
@@ -115,8 +128,14 @@ pub async fn hint(searches: &Searches, game: Game, level: u8, seed: u64) -> Resu
         .await?
 }
 
-/// The analysis of a game's moves (cached by game and moves).
-pub async fn analysis(searches: &Searches, id: &str, game: Game) -> Result<Arc<wire::Analysis>, ApiError> {
+/// The analysis of a game's moves (cached by game and moves), for a client at `address`.
+/// Never cut short: it is kept for everyone who asks next.
+pub async fn analysis(
+    searches: &Searches,
+    address: &str,
+    id: &str,
+    game: Game,
+) -> Result<Arc<wire::Analysis>, ApiError> {
     let moves: Vec<String> = game.moves().iter().map(|&m| game.notation(m)).collect();
     let key = (id.to_string(), moves.len());
     {
@@ -128,7 +147,7 @@ pub async fn analysis(searches: &Searches, id: &str, game: Game) -> Result<Arc<w
         }
     }
     let answer = searches
-        .run(move || {
+        .run(address, false, move |_| {
             let mut mcts = Mcts::new(MctsConfig {
                 simulations: Some(ANALYSIS_SIMULATIONS),
                 time: None,

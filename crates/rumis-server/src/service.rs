@@ -213,9 +213,9 @@ impl Games {
         }
     }
 
-    /// [`Games::committed`] for the lobby's, the clocks' and the leaving paths, which know
-    /// whether an AI seat is to move (`Some(human)`) but do not read the game's creator: the
-    /// game's own id stands for its creator in the AI queue's turns.
+    /// [`Games::committed`] for the lobby's paths, which know whether an AI seat is to move
+    /// (`Some(human)`) but do not read the game's creator: the game's own id stands for its
+    /// creator in the AI's shares.
     fn committed_for(&self, id: &str, events: Vec<Event>, ai: Option<bool>) {
         self.committed(events, ai.map(|human| Job::new(id, human, id)));
     }
@@ -379,8 +379,7 @@ impl Games {
                 // the same count and together pass the cap.
                 Store::order_ai_only_creations(&mut w.tx).await?;
                 Store::insert_game(&mut w.tx, new).await?;
-                let (mine, total) = Store::ai_only_open_in(&mut w.tx, new.creator).await?;
-                if mine > limits.ai_only_per_creator || total > limits.ai_only_total {
+                if let Some((mine, total)) = self.ai_only_over_caps(&mut w.tx, new.creator).await? {
                     // Dropping `w` rolls the insert back.
                     return Err(GameError::TooManyAiGames(format!(
                         "too many games without a human seat are open ({} from this address, {} in all; \
@@ -699,10 +698,36 @@ impl Games {
         Ok(n)
     }
 
-    /// Queues the games with an AI seat to move (after a start), at most `limit`.
+    /// The caps on open AI-only games (the one rule, for a game created without a human
+    /// seat and for one whose last human seat the AI took over): the open AI-only games of
+    /// `creator` and in all, counting the one just made so in this transaction, when they
+    /// are over the caps.
+    async fn ai_only_over_caps(
+        &self,
+        conn: &mut sqlx::AnyConnection,
+        creator: &str,
+    ) -> Result<Option<(i64, i64)>, GameError> {
+        let (mine, total) = Store::ai_only_open_in(conn, creator).await?;
+        let over = mine > self.limits.ai_only_per_creator || total > self.limits.ai_only_total;
+        Ok(over.then_some((mine, total)))
+    }
+
+    /// Queues the games with an AI seat to move (after a start), at most `limit`. AI-only
+    /// games beyond the caps (per creator and in all, least recently updated first) go in
+    /// the lane of games over the caps again, as when they were made so.
     pub async fn resume(&self, limit: i64) -> Result<usize, GameError> {
         let pending = self.store.ai_to_move(limit).await?;
+        let mut ai_only: HashMap<&str, i64> = HashMap::new();
+        let mut ai_only_total = 0;
         for (id, human, creator) in &pending {
+            if !human {
+                let mine = ai_only.entry(creator).or_default();
+                *mine += 1;
+                ai_only_total += 1;
+                if *mine > self.limits.ai_only_per_creator || ai_only_total > self.limits.ai_only_total {
+                    self.queue.over_cap(id);
+                }
+            }
             self.queue.push(Job::new(id, *human, creator));
         }
         Ok(pending.len())

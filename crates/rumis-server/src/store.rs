@@ -717,6 +717,16 @@ impl Store {
         Ok(())
     }
 
+    /// The number of human seats a game has now (`games.humans`; 0: an AI-only game).
+    pub async fn set_humans_in(conn: &mut AnyConnection, id: &str, humans: usize) -> Result<(), GameError> {
+        sqlx::query("UPDATE games SET humans = $1 WHERE id = $2")
+            .bind(humans as i64)
+            .bind(id)
+            .execute(&mut *conn)
+            .await?;
+        Ok(())
+    }
+
     /// Open games with an AI seat to move (to resume after a restart), with whether a human
     /// plays in them and who created them; least recently updated first, at most `limit`.
     pub async fn ai_to_move(&self, limit: i64) -> Result<Vec<(String, bool, String)>, GameError> {

@@ -23,6 +23,7 @@ use crate::clock::OnTimeout;
 use crate::error::GameError;
 use crate::events::{self, Event};
 use crate::game::{authorise, event, hash_token, replay, Loaded};
+use crate::queue::Job;
 use crate::store::{SeatKind, Store};
 use crate::wire::{self, GameEvent};
 
@@ -140,9 +141,25 @@ fn held_any(loaded: &Loaded, token: Option<&str>) -> Result<Vec<usize>, GameErro
     Ok(held)
 }
 
-/// What a write in this module commits: its answer, its events, and whether an AI seat is
-/// to move now (with whether a human plays).
-type Written<T> = (T, Vec<Event>, Option<bool>);
+/// What a write in this module commits: its answer, its events, and the AI move to queue
+/// if an AI seat is to move now.
+type Written<T> = (T, Vec<Event>, Option<Job>);
+
+/// The AI move to queue after a write, if an AI seat is to move (the game's creator's
+/// share of the AI's threads; a person waits for it while a human seat still plays).
+fn ai_job(loaded: &Loaded, ai_to_move: bool) -> Option<Job> {
+    ai_to_move.then(|| Job::new(&loaded.id, humans_playing(loaded) > 0, &loaded.creator))
+}
+
+/// Human seats with a colour still in the game.
+fn humans_playing(loaded: &Loaded) -> usize {
+    let position = loaded.game.position();
+    loaded
+        .seats
+        .iter()
+        .filter(|s| s.kind == SeatKind::Human && s.colours.iter().any(|&c| !position.is_out(c)))
+        .count()
+}
 
 impl Games {
     /// A seat resigns: its colours not yet out leave the game now (the others play on).
@@ -159,7 +176,7 @@ impl Games {
             let (ack, events, ai) = this
                 .retrying(|left| this.try_resign(&id, token.as_deref(), seat, left))
                 .await?;
-            this.committed_for(&id, events, ai);
+            this.committed(events, ai);
             Ok(ack)
         })
         .await
@@ -214,13 +231,16 @@ impl Games {
             },
         )];
         events.extend(retire(&mut w.tx, &mut loaded, &colours, "resigned", now).await?);
+        let over_cap = self.count_humans(&mut w.tx, &loaded).await?;
         let progress = loaded.progress();
         Store::set_progress(&mut w.tx, id, &progress).await?;
         events.extend(pass_clock(&mut w.tx, &mut loaded, false, now).await?);
         self.notify_in(&mut w.tx, &events).await?;
         w.tx.commit().await?;
-        let ai = progress.ai_to_move.then(|| loaded.has_human());
-        Ok((ack(&loaded, &colours), events, ai))
+        if over_cap {
+            self.queue.over_cap(id);
+        }
+        Ok((ack(&loaded, &colours), events, ai_job(&loaded, progress.ai_to_move)))
     }
 
     /// A player leaves: the AI plays the seat from now on, at `level` (by default the
@@ -244,7 +264,7 @@ impl Games {
             let (ack, events, ai) = this
                 .retrying(|left| this.try_leave(&id, token.as_deref(), seat, level, left))
                 .await?;
-            this.committed_for(&id, events, ai);
+            this.committed(events, ai);
             Ok(ack)
         })
         .await
@@ -290,12 +310,16 @@ impl Games {
             _ => DEFAULT_LEAVE_LEVEL,
         });
         let mut events = take_over(&mut w.tx, &mut loaded, seat, level, "left").await?;
+        let over_cap = self.count_humans(&mut w.tx, &loaded).await?;
         let progress = loaded.progress();
         Store::set_progress(&mut w.tx, id, &progress).await?;
         events.extend(pass_clock(&mut w.tx, &mut loaded, false, now).await?);
         self.notify_in(&mut w.tx, &events).await?;
         w.tx.commit().await?;
-        let ai = progress.ai_to_move.then(|| loaded.has_human());
+        if over_cap {
+            self.queue.over_cap(id);
+        }
+        let ai = ai_job(&loaded, progress.ai_to_move);
         let ack = wire::LeaveAck {
             seat,
             kind: SeatKind::Ai.name().into(),
@@ -303,6 +327,26 @@ impl Games {
             changed: true,
         };
         Ok((ack, events, ai))
+    }
+
+    /// After a seat stopped playing (the AI took it over, or its colours are out): the
+    /// games row counts the human seats still playing. A game still played without one is
+    /// an AI-only game from now on, counted against its creator's caps on open AI-only
+    /// games like one created so, whichever way its people stopped (`leave`, a clock's
+    /// timeout, a resignation); `true` when it is over them, and so played only when the
+    /// AI's threads have nothing else to do (`queue.rs`, [`crate::queue::Lane`]). The game
+    /// goes on either way: the players who left may watch it end, and no game is lost for
+    /// the count.
+    async fn count_humans(&self, conn: &mut AnyConnection, loaded: &Loaded) -> Result<bool, GameError> {
+        let humans = humans_playing(loaded);
+        if humans > 0 || loaded.game.is_over() {
+            Store::set_humans_in(conn, &loaded.id, humans).await?;
+            return Ok(false);
+        }
+        // Counted after the lock that orders AI-only counts, as a creation counts.
+        Store::order_ai_only_creations(conn).await?;
+        Store::set_humans_in(conn, &loaded.id, 0).await?;
+        Ok(self.ai_only_over_caps(conn, &loaded.creator).await?.is_some())
     }
 
     /// PostgreSQL: the events go out with the commit.
@@ -332,7 +376,7 @@ impl Games {
                 let _order = this.lock_game(&id).await;
                 match this.retrying(|left| this.try_timeout(&id, left)).await {
                     Ok(Some((events, ai))) => {
-                        this.committed_for(&id, events, ai);
+                        this.committed(events, ai);
                         true
                     }
                     Ok(None) => false,
@@ -350,7 +394,7 @@ impl Games {
         Ok(fired)
     }
 
-    async fn try_timeout(&self, id: &str, left: Duration) -> Result<Option<(Vec<Event>, Option<bool>)>, GameError> {
+    async fn try_timeout(&self, id: &str, left: Duration) -> Result<Option<(Vec<Event>, Option<Job>)>, GameError> {
         let mut w = self.store.begin_write(left).await?;
         let now = now_ms();
         let postgres = self.store.is_postgres();
@@ -373,6 +417,7 @@ impl Games {
             return Ok(None);
         };
         let mut events = Vec::new();
+        let mut over_cap = false;
         match clock.running {
             // The clock runs for the seat to move (as every write keeps it): its time is up.
             Some(seat) if loaded.clock_seat() == Some(seat) && clock.expired(now) => {
@@ -403,6 +448,7 @@ impl Games {
                     OnTimeout::Out => events.extend(retire(&mut w.tx, &mut loaded, &colours, "time", now).await?),
                     OnTimeout::Ai(l) => events.extend(take_over(&mut w.tx, &mut loaded, seat, l, "time").await?),
                 }
+                over_cap = self.count_humans(&mut w.tx, &loaded).await?;
             }
             Some(_) if !clock.expired(now) => return Ok(None),
             // Not the seat to move (should not be): the clock is put right, nothing else.
@@ -413,8 +459,10 @@ impl Games {
         events.extend(pass_clock(&mut w.tx, &mut loaded, false, now).await?);
         self.notify_in(&mut w.tx, &events).await?;
         w.tx.commit().await?;
-        let ai = progress.ai_to_move.then(|| loaded.has_human());
-        Ok(Some((events, ai)))
+        if over_cap {
+            self.queue.over_cap(id);
+        }
+        Ok(Some((events, ai_job(&loaded, progress.ai_to_move))))
     }
 
     /// The timeout task: looks for due clocks every `every` until the server stops.

@@ -5,6 +5,7 @@
 #[macro_use]
 mod common;
 
+mod ai_share;
 mod api;
 mod boards;
 mod clock;
