@@ -139,7 +139,9 @@ pub struct MctsConfig {
 }
 
 /// A flag to cut a search short from another thread (see [`MctsConfig::stop`]); clones
-/// share the flag, and two configurations are equal in it when they share it.
+/// share the flag. Two configurations are equal in it when both are raised or neither is:
+/// a flag is the search's handle, not one of its settings, so two configurations of the
+/// same settings (a level's, a parsed player's) are equal with flags of their own.
 #[derive(Clone, Debug, Default)]
 pub struct Stop(Arc<AtomicBool>);
 
@@ -156,7 +158,7 @@ impl Stop {
 
 impl PartialEq for Stop {
     fn eq(&self, other: &Stop) -> bool {
-        Arc::ptr_eq(&self.0, &other.0)
+        self.is_raised() == other.is_raised()
     }
 }
 
