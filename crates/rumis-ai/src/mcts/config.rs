@@ -59,7 +59,7 @@ pub struct MctsConfig {
     pub room_in_priors: Option<bool>,
     /// Where the nodes the greedy evaluation does not reach (below `full_prior_depth`) get
     /// the room a placement leaves the other sides into their priors by an estimate
-    /// ([`eval::RoomEstimate`]: one generation per other colour a node, not one per colour
+    /// ([`crate::eval::RoomEstimate`]: one generation per other colour a node, not one per colour
     /// and child) rather than leaving it out.
     pub room_estimate: RoomEstimateAt,
     /// Where the room is estimated, the children get the greedy evaluation itself (the
@@ -109,7 +109,7 @@ pub struct MctsConfig {
     pub reuse: bool,
     /// The choice keeps the mover out of walls: while it holds at least
     /// [`GUARD_STONES`] stones, a most visited placement that leaves it fewer than this
-    /// many outlets ([`eval::outlets`]) gives way to the most visited one that leaves this
+    /// many outlets ([`crate::eval::outlets`]) gives way to the most visited one that leaves this
     /// many, if that one has at least half its visits (0: the most visited, always).
     pub outlet_guard: u8,
     pub label: String,
