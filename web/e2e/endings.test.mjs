@@ -3,7 +3,8 @@
 // its reason, "You win" and the rematch), no hint while people play each other (and the
 // analysis once over), the next step after a game against the AI (on the server and in the
 // browser), the guided first game's ending, a move marked in the list only until the next
-// move, the status of one's own turn while the AI's stone lands, and quick play's countdown.
+// move, the status of one's own turn while the AI's stone lands, quick play's countdown, and a
+// colour that can place no more while the others play on (its notice and line, once).
 // Run: `cd web && npm run build && node --test e2e/endings.test.mjs` (RUMIS_BIN, harness.mjs).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -399,4 +400,48 @@ test("the final scores fit the panel in German, at a desk and on a phone", async
     assert.deepEqual(await missingKeys(page), []);
     await page.context().close();
   }
+});
+
+test("a colour that can place no more while the others play on: the page followed live says so once, and the move list has its line", async () => {
+  // Four people at Chullpa, each move chosen from the legal ones by the same rule (the
+  // (11 × moves played)-th, wrapping): Green alone is out after move 34 and the others play
+  // on (found with this rule; the server lists the legal moves in a fixed order).
+  const created = await post("/games", { board: "Chullpa", players: 4, seats: [0, 1, 2, 3].map(() => ({ kind: "human" })) });
+  const keys = Object.fromEntries(created.seats.map((s) => [s.seat, s.token]));
+  const play = async () => {
+    const s = await state(created.id);
+    await post(`/games/${created.id}/moves`, { placement: s.legal_moves[(s.moves_played * 11) % s.legal_moves.length], expected_move_number: s.move_number }, keys[s.seat_to_move]);
+  };
+  for (let i = 0; i < 33; i++) await play();
+  const before = await state(created.id);
+  assert.deepEqual(before.colours.filter((c) => c.out).map((c) => c.colour), [], "nobody is out yet");
+  // A spectator's page, following the game live.
+  const page = await newPage();
+  await page.goto(`${server.url}/game/${created.id}`);
+  await page.waitForFunction(() => Number(document.body.dataset.moveNumber) === 34, null, { timeout: 15000 });
+  await page.evaluate(() => {
+    window.__notices = [];
+    new MutationObserver(() => window.__notices.push(document.body.dataset.notice)).observe(document.body, { attributeFilter: ["data-notice"] });
+  });
+  await play();
+  const after = await state(created.id);
+  assert.deepEqual(after.colours.filter((c) => c.out).map((c) => c.colour), ["G"], "Green alone is out");
+  assert.equal(after.over, false, "the others play on");
+  const out = fill(G.ending.out, { who: locale("en", "common").colour.G });
+  await page.waitForFunction((t) => document.body.dataset.notice === t, out, { timeout: 15000 });
+  await page.waitForFunction((t) => document.getElementById("toast")?.textContent === t, out);
+  // (The line starts with the colour's swatch, its letter.)
+  const line = await text(page, '#movelist tr.departed[data-why="out"][data-colours="G"][data-after="34"]');
+  assert.ok(line.endsWith(out), line);
+  assert.equal(await text(page, '#players tr[data-colour="G"] .out-mark'), G.players.out);
+  await shot(page, "endings-out");
+  // The next move: no second notice, and still one line.
+  await play();
+  await page.waitForFunction(() => Number(document.body.dataset.moveNumber) === 36, null, { timeout: 15000 });
+  await page.waitForTimeout(300);
+  assert.deepEqual(await page.evaluate(() => window.__notices), [out], "said once");
+  assert.equal(await page.$$eval('#movelist tr.departed[data-why="out"]', (trs) => trs.length), 1);
+  assert.deepEqual(page.errors, []);
+  assert.deepEqual(await missingKeys(page), []);
+  await page.context().close();
 });

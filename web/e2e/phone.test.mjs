@@ -151,3 +151,63 @@ for (const width of [360, 390, 414]) {
     await page.context().close();
   });
 }
+
+// The words of other languages are longer (issue #49: the French players' table was about
+// 40 px wider than a phone, where the panel itself scrolled sideways, not the page). The
+// widest tables: four colours, one of them out while the others play on (its mark), the row
+// to move in bold; then the final scores.
+for (const lang of ["fr", "de"]) {
+  test(`a phone 360 px wide in ${lang}: the players' table and the final scores fit the panel`, async () => {
+    const post = (path, body, token) =>
+      api(server.url, path, { method: "POST", headers: token ? { Authorization: `Bearer ${token}` } : {}, body: JSON.stringify(body) });
+    // Each move the (11 × moves played)-th legal one: Green alone is out after move 34
+    // (as in endings.test.mjs).
+    const created = await post("/games", { board: "Chullpa", players: 4, seats: [0, 1, 2, 3].map(() => ({ kind: "human" })) });
+    const keys = Object.fromEntries(created.seats.map((s) => [s.seat, s.token]));
+    for (let i = 0; i < 34; i++) {
+      const s = await api(server.url, `/games/${created.id}`);
+      await post(`/games/${created.id}/moves`, { placement: s.legal_moves[(s.moves_played * 11) % s.legal_moves.length], expected_move_number: s.move_number }, keys[s.seat_to_move]);
+    }
+    const context = await browser.newContext({ viewport: { width: 360, height: 844 }, hasTouch: true, locale: lang });
+    const page = await context.newPage();
+    const errors = [];
+    page.on("pageerror", (e) => errors.push(String(e)));
+    const seat = created.seats[0];
+    await page.goto(`${server.url}/game/${created.id}#seat=${seat.seat}&token=${seat.token}`);
+    await page.waitForSelector('#players tr[data-colour="G"] .out-mark');
+    /** Neither the page nor the panel scrolls sideways, and the table ends inside the panel's padding. */
+    const fits = async (table, what) => {
+      const m = await page.evaluate((sel) => {
+        const side = document.querySelector(".side");
+        const pad = parseFloat(getComputedStyle(side).paddingRight);
+        return {
+          page: document.scrollingElement.scrollWidth,
+          inner: innerWidth,
+          side: side.scrollWidth,
+          sideWidth: side.clientWidth,
+          table: Math.round(document.querySelector(sel).getBoundingClientRect().right),
+          inside: Math.round(side.getBoundingClientRect().right - pad),
+        };
+      }, table);
+      assert.ok(m.page <= m.inner && m.side <= m.sideWidth && m.table <= m.inside, `${what} is too wide: ${JSON.stringify(m)}`);
+    };
+    await fits("#players table", "the players' table");
+    await page.locator("#players").scrollIntoViewIfNeeded();
+    await shot(page, `phone-players-${lang}-360`);
+    // Yellow and Blue resign (Green, out, plays no more): Red plays its last stones alone,
+    // and the page shows the final scores.
+    for (const s of created.seats.slice(1)) await post(`/games/${created.id}/resign`, {}, s.token);
+    for (let guard = 0; guard < 10; guard++) {
+      const s = await api(server.url, `/games/${created.id}`);
+      if (s.over) break;
+      await post(`/games/${created.id}/moves`, { placement: s.legal_moves[0], expected_move_number: s.move_number }, keys[s.seat_to_move]);
+    }
+    await page.waitForSelector("#final-scores", { timeout: 15000 });
+    await fits("#final-scores", "the final scores");
+    await fits("#players table", "the players' table at the end");
+    await page.locator("#final-scores").scrollIntoViewIfNeeded();
+    await shot(page, `phone-final-${lang}-360`);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+}

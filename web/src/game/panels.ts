@@ -87,18 +87,21 @@ export function renderPlayers(el: HTMLElement, v: Seen) {
     // The score is the server's; what is not seen from above is what the stones left cost.
     const left = tops - score;
     const moving = c.colour === s.to_move && !s.over;
+    const outMark = c.out && !s.over && !forfeit.has(c.colour);
     return h(
       "tr",
       { class: `${moving ? "to-move" : ""} ${c.out && !s.over ? "out" : ""}`, "data-colour": c.colour },
       h("td", {}, moving ? "▶" : ""),
       h(
         "td",
-        { class: forfeit.has(c.colour) ? "name forfeited" : "name" },
+        { class: forfeit.has(c.colour) ? "name forfeited" : outMark ? "name marked" : "name" },
         swatch(c.colour),
-        forfeit.has(c.colour) ? "\u00a0" : " ",
+        forfeit.has(c.colour) || outMark ? "\u00a0" : " ",
         colourName(c.colour),
-        // Under the name, where the table has room for it (a column of its own was too wide in German).
+        // Under the name, where the table has room for it (a column of its own was too wide in
+        // German, and "bloqué" in one made the table wider than a phone in French).
         forfeit.has(c.colour) ? h("span", { class: "forfeit", "data-why": forfeit.get(c.colour)! }, t(`game.players.why_${forfeit.get(c.colour)}`)) : "",
+        outMark ? h("span", { class: "out-mark" }, t("game.players.out")) : "",
       ),
       h("td", { class: "who" }, who),
       h("td", { class: "left", title: t("game.players.left_title") }, t("game.players.left", { count: c.stones_left.length })),
@@ -109,7 +112,6 @@ export function renderPlayers(el: HTMLElement, v: Seen) {
         " ",
         h("strong", {}, score < 0 ? `−${-score}` : String(score)),
       ),
-      h("td", { class: "out-mark" }, c.out && !s.over && !forfeit.has(c.colour) ? t("game.players.out") : ""),
     );
   });
   el.replaceChildren(
@@ -127,7 +129,6 @@ export function renderPlayers(el: HTMLElement, v: Seen) {
           h("th", {}, t("game.players.seat")),
           h("th", {}, t("game.players.stones")),
           h("th", { class: "score", title: t("game.players.score_head_title") }, t("game.players.score_head")),
-          h("th"),
         ),
       ),
       h("tbody", {}, ...rows),
