@@ -394,7 +394,9 @@ test("the final scores fit the panel in German, at a desk and on a phone", async
     });
     assert.ok(fit.table <= fit.side && fit.scroll <= fit.width, `${name}: the table is clipped: ${JSON.stringify(fit)}`);
     assert.equal(await text(page, "#you-result"), locale("de", "game").you.lose);
-    await page.locator("#final-scores").scrollIntoViewIfNeeded();
+    // The panel is drawn anew with each state (the socket's first one may come after the
+    // page's own): scroll to whichever table is there now, in one step.
+    await page.evaluate(() => document.querySelector("#final-scores").scrollIntoView({ block: "nearest" }));
     await shot(page, `endings-final-de-${name}`);
     assert.deepEqual(page.errors, []);
     assert.deepEqual(await missingKeys(page), []);

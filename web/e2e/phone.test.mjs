@@ -192,7 +192,9 @@ for (const lang of ["fr", "de"]) {
       assert.ok(m.page <= m.inner && m.side <= m.sideWidth && m.table <= m.inside, `${what} is too wide: ${JSON.stringify(m)}`);
     };
     await fits("#players table", "the players' table");
-    await page.locator("#players").scrollIntoViewIfNeeded();
+    // The panel is drawn anew with each state (the socket's first one may come after the
+    // page's own): scroll to whichever table is there now, in one step.
+    await page.evaluate(() => document.querySelector("#players").scrollIntoView({ block: "nearest" }));
     await shot(page, `phone-players-${lang}-360`);
     // Yellow and Blue resign (Green, out, plays no more): Red plays its last stones alone,
     // and the page shows the final scores.
@@ -205,7 +207,9 @@ for (const lang of ["fr", "de"]) {
     await page.waitForSelector("#final-scores", { timeout: 15000 });
     await fits("#final-scores", "the final scores");
     await fits("#players table", "the players' table at the end");
-    await page.locator("#final-scores").scrollIntoViewIfNeeded();
+    // The panel is drawn anew with each state (the socket's first one may come after the
+    // page's own): scroll to whichever table is there now, in one step.
+    await page.evaluate(() => document.querySelector("#final-scores").scrollIntoView({ block: "nearest" }));
     await shot(page, `phone-final-${lang}-360`);
     assert.deepEqual(errors, []);
     await context.close();
