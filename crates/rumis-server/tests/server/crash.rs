@@ -16,7 +16,7 @@ on_both_databases!(a_crash_between_commit_and_publish_strands_no_game);
 
 use std::io::BufRead;
 use std::net::SocketAddr;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
 use common::*;
@@ -64,16 +64,29 @@ impl ChildServer {
         ChildServer { child, addr }
     }
 
-    /// Waits for the child to end by itself; whether it ended abnormally.
-    pub(crate) fn ended_abnormally(&mut self, within: Duration) -> bool {
+    /// Waits for the child to end by itself: its exit status.
+    pub(crate) fn exit_status(&mut self, within: Duration) -> ExitStatus {
         let deadline = Instant::now() + within;
         loop {
             if let Some(status) = self.child.try_wait().unwrap() {
-                return !status.success();
+                return status;
             }
             assert!(Instant::now() < deadline, "the child server did not end");
             std::thread::sleep(Duration::from_millis(20));
         }
+    }
+
+    /// Waits for the child to end by itself; whether it ended abnormally.
+    pub(crate) fn ended_abnormally(&mut self, within: Duration) -> bool {
+        !self.exit_status(within).success()
+    }
+
+    /// Sends the child a signal (SIGTERM, SIGINT).
+    pub(crate) fn signal(&self, signal: libc::c_int) {
+        // SAFETY: kill(2) on the pid of a child this test spawned and has not waited for
+        // (so the pid is still its own); no memory is involved.
+        let r = unsafe { libc::kill(self.child.id() as libc::pid_t, signal) };
+        assert_eq!(r, 0, "the signal is sent");
     }
 }
 

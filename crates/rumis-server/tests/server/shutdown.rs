@@ -11,77 +11,16 @@ use crate::common;
 
 on_both_databases!(a_stop_on_sigterm_drains_and_loses_nothing);
 
-use std::io::BufRead;
 use std::net::SocketAddr;
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use crate::crash::ChildServer;
 use common::*;
 use futures_util::StreamExt;
 use serde_json::json;
 use tokio_tungstenite::tungstenite::Message;
 
-/// The server of a child process, killed when dropped (if it has not ended).
-struct ChildServer {
-    child: Child,
-    addr: SocketAddr,
-}
-
-impl ChildServer {
-    fn spawn(db: &str) -> ChildServer {
-        let mut child = Command::new(std::env::current_exe().unwrap())
-            .args([
-                "--ignored",
-                "--exact",
-                "shutdown::drain_child_server",
-                "--nocapture",
-                "--test-threads=1",
-            ])
-            .env("RUMIS_TEST_CHILD_DB", db)
-            .env_remove("RUMIS_FAULT")
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("the child server starts");
-        let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
-        let addr = loop {
-            let line = lines.next().expect("the child prints its address").expect("a line");
-            if let Some((_, rest)) = line.split_once("rumis server on http://") {
-                break rest.split('/').next().unwrap().parse().expect("an address");
-            }
-        };
-        std::thread::spawn(move || for _ in lines {});
-        ChildServer { child, addr }
-    }
-
-    fn signal(&self, signal: libc::c_int) {
-        // SAFETY: kill(2) on the pid of a child this test spawned and has not waited for
-        // (so the pid is still its own); no memory is involved.
-        let r = unsafe { libc::kill(self.child.id() as libc::pid_t, signal) };
-        assert_eq!(r, 0, "the signal is sent");
-    }
-
-    /// Waits for the child to end by itself: whether it exited 0.
-    fn exited_cleanly(&mut self, within: Duration) -> bool {
-        let deadline = Instant::now() + within;
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                return status.success();
-            }
-            assert!(Instant::now() < deadline, "the child server did not end");
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    }
-}
-
-impl Drop for ChildServer {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// Run by `ChildServer::spawn` only: `rumis serve`'s loop on the database it is given,
+/// Run by `ChildServer::spawn_as` only: `rumis serve`'s loop on the database it is given,
 /// with a drain longer than any test (the test's second signal ends it).
 #[test]
 #[ignore = "a child process of the shutdown test"]
@@ -112,7 +51,7 @@ async fn close_code(ws: &mut Ws) -> u16 {
 }
 
 async fn a_stop_on_sigterm_drains_and_loses_nothing(db: String) {
-    let mut first = tokio::task::block_in_place(|| ChildServer::spawn(&db));
+    let mut first = tokio::task::block_in_place(|| ChildServer::spawn_as("shutdown::drain_child_server", &db, None));
     let addr = first.addr;
     let created = create(
         addr,
@@ -162,11 +101,14 @@ async fn a_stop_on_sigterm_drains_and_loses_nothing(db: String) {
     first.signal(libc::SIGINT);
     assert_eq!(close_code(&mut watcher).await, 1012);
     assert_eq!(close_code(&mut lobby).await, 1012);
-    assert!(tokio::task::block_in_place(|| first.exited_cleanly(WAIT)), "exit 0");
+    assert!(
+        tokio::task::block_in_place(|| first.exit_status(WAIT).success()),
+        "exit 0"
+    );
     drop(first);
 
     // Started again on the same database: the game goes on.
-    let second = tokio::task::block_in_place(|| ChildServer::spawn(&db));
+    let second = tokio::task::block_in_place(|| ChildServer::spawn_as("shutdown::drain_child_server", &db, None));
     let addr = second.addr;
     assert_eq!(get(addr, "/readyz").await.status, 200);
     let mut watcher = subscribe(addr, &id).await;
