@@ -736,15 +736,7 @@ impl Store {
         .bind(limit)
         .fetch_all(&self.pool)
         .await?;
-        rows.iter()
-            .map(|r| {
-                Ok((
-                    r.try_get("id")?,
-                    r.try_get::<i64, _>("humans")? > 0,
-                    r.try_get("creator")?,
-                ))
-            })
-            .collect()
+        Ok(rows.iter().map(ai_turn_from).collect::<Result<_, _>>()?)
     }
 
     /// PostgreSQL: waits until no other transaction is creating an AI-only game (until its
@@ -852,6 +844,16 @@ pub(crate) const CLOCK_COLUMNS: &str = "g.clock_kind, g.clock_initial_ms, g.cloc
 
 /// A game's clock from its row's clock columns and its seats' time left (by seat); `None`
 /// for an untimed game.
+/// A game whose AI seat is to move, as `SELECT id, humans, creator` reads it: its id,
+/// whether a human plays in it, and who created it.
+pub(crate) fn ai_turn_from(r: &AnyRow) -> Result<(String, bool, String), sqlx::Error> {
+    Ok((
+        r.try_get("id")?,
+        r.try_get::<i64, _>("humans")? > 0,
+        r.try_get("creator")?,
+    ))
+}
+
 pub(crate) fn clock_from(row: &sqlx::any::AnyRow, remaining: Vec<i64>) -> Result<Option<Clock>, sqlx::Error> {
     let kind: String = row.try_get("clock_kind")?;
     let Some(kind) = clock::Kind::from_name(&kind) else {

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use sqlx::Row;
 
-use super::Store;
+use super::{ai_turn_from, Store};
 use crate::error::GameError;
 
 /// How long a lease's write waits for the writer before answering busy.
@@ -93,15 +93,7 @@ impl Store {
         .bind(limit)
         .fetch_all(&self.pool)
         .await?;
-        rows.iter()
-            .map(|r| {
-                Ok((
-                    r.try_get("id")?,
-                    r.try_get::<i64, _>("humans")? > 0,
-                    r.try_get("creator")?,
-                ))
-            })
-            .collect()
+        Ok(rows.iter().map(ai_turn_from).collect::<Result<_, _>>()?)
     }
 
     /// Claims a game's AI turn for `holder` until `until` if another instance may still
