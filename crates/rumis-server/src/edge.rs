@@ -4,6 +4,9 @@
 //! - **caps**: connections per client address and in total; one over a cap is closed at
 //!   once, and said in the log (at most a line every few seconds). The total is sized
 //!   below the file-descriptor limit, whose soft value is raised to the hard one at start.
+//!   When the total is reached, a newcomer from an address holding fewer connections than
+//!   the heaviest address takes the place of one of that address's connections (an idle one
+//!   first), so that a few addresses cannot hold every connection.
 //! - **timeouts**: a request head must arrive within the header timeout of its first byte;
 //!   a connection with no request under way and nothing received is closed after the idle
 //!   timeout; a body must be read within the body timeout; a whole request (not a
@@ -131,7 +134,7 @@ fn libc_infinity() -> u64 {
 pub struct Conns {
     per_address: usize,
     total: usize,
-    open: Mutex<(usize, HashMap<IpAddr, usize>)>,
+    open: Mutex<Open>,
     refused: AtomicU64,
     last_said: Mutex<Option<Instant>>,
     /// The most connections open at once since the last trim (for [`give_memory_back`]).
@@ -141,35 +144,116 @@ pub struct Conns {
 /// How often a refusal is said in the log at most.
 const LOG_EVERY: Duration = Duration::from_secs(5);
 
+/// Connections told to make room and not yet closed, at most: each holds its file
+/// descriptor until its task ends, so the total may be passed by this many (well within
+/// [`RESERVED_FDS`]).
+const LEAVING_AT_MOST: usize = 32;
+
+#[derive(Default)]
+struct Open {
+    count: usize,
+    by_ip: HashMap<IpAddr, Vec<Held>>,
+    /// Told to make room ([`Watch::evict`]), not yet closed.
+    leaving: usize,
+    next_id: u64,
+}
+
+/// An open connection as the caps see it.
+struct Held {
+    id: u64,
+    watch: Arc<Watch>,
+    /// From the trusted proxy: never made to leave for another address (it speaks for
+    /// many).
+    exempt: bool,
+}
+
+impl Open {
+    /// An address's connections that are not leaving.
+    fn staying(held: &[Held]) -> usize {
+        held.iter().filter(|h| !h.watch.evicted.load(Ordering::Relaxed)).count()
+    }
+
+    /// Tells one connection of the address holding the most to leave, if that address
+    /// holds more than one connection more than `ip`; its place is `ip`'s. The connection
+    /// chosen is the address's oldest idle one, else its oldest not yet a WebSocket, else
+    /// its oldest. Returns the address made to give way.
+    fn make_room(&mut self, ip: IpAddr) -> Option<(IpAddr, usize)> {
+        if self.leaving >= LEAVING_AT_MOST {
+            return None;
+        }
+        let mine = self.by_ip.get(&ip).map_or(0, |h| Open::staying(h));
+        let (heavy, held) = self
+            .by_ip
+            .iter()
+            .filter(|(_, held)| held.first().is_some_and(|h| !h.exempt))
+            .map(|(ip, held)| (*ip, Open::staying(held)))
+            .max_by_key(|&(_, n)| n)?;
+        if held <= mine + 1 {
+            return None;
+        }
+        let staying: Vec<&Held> = self.by_ip[&heavy]
+            .iter()
+            .filter(|h| !h.watch.evicted.load(Ordering::Relaxed))
+            .collect();
+        let victim = staying
+            .iter()
+            .find(|h| h.watch.idle())
+            .or_else(|| staying.iter().find(|h| !h.watch.upgraded.load(Ordering::Relaxed)))
+            .or_else(|| staying.first())?;
+        victim.watch.evict();
+        self.leaving += 1;
+        Some((heavy, held))
+    }
+}
+
 impl Conns {
     pub fn new(per_address: usize, total: usize) -> Arc<Conns> {
         Arc::new(Conns {
             per_address: per_address.max(1),
             total: total.max(1),
-            open: Mutex::new((0, HashMap::new())),
+            open: Mutex::new(Open::default()),
             refused: AtomicU64::new(0),
             last_said: Mutex::new(None),
             peak: AtomicUsize::new(0),
         })
     }
 
-    /// A place for a connection from `ip` (`exempt`: the trusted proxy, which speaks for
-    /// many clients and meets only the total cap), or None over a cap.
-    fn admit(self: &Arc<Conns>, ip: IpAddr, exempt: bool) -> Result<Slot, &'static str> {
+    /// A place for a connection from `ip` on the socket `fd` (`exempt`: the trusted proxy,
+    /// which speaks for many clients and meets only the total cap), or the cap it is over.
+    /// At the total, the place may be made by another address's connection leaving
+    /// ([`Open::make_room`]).
+    fn admit(self: &Arc<Conns>, ip: IpAddr, exempt: bool, fd: RawSocket) -> Result<Slot, &'static str> {
         let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
-        if open.0 >= self.total {
-            return Err("the total");
-        }
-        let mine = open.1.entry(ip).or_insert(0);
-        if !exempt && *mine >= self.per_address {
+        let mine = open.by_ip.get(&ip).map_or(0, Vec::len);
+        if !exempt && mine >= self.per_address {
             return Err("the per-address");
         }
-        *mine += 1;
-        open.0 += 1;
-        self.peak.fetch_max(open.0, Ordering::Relaxed);
+        if open.count >= self.total {
+            let Some((heavy, held)) = open.make_room(ip) else {
+                return Err("the total");
+            };
+            self.say(|| {
+                tracing::warn!(
+                    peer = %ip,
+                    "at the connection cap: a connection of {heavy} (holding {held}) closed to admit one"
+                )
+            });
+        }
+        let watch = Arc::new(Watch { fd, ..Watch::default() });
+        let id = open.next_id;
+        open.next_id += 1;
+        open.by_ip.entry(ip).or_default().push(Held {
+            id,
+            watch: watch.clone(),
+            exempt,
+        });
+        open.count += 1;
+        self.peak.fetch_max(open.count, Ordering::Relaxed);
         Ok(Slot {
             conns: self.clone(),
             ip,
+            id,
+            watch,
         })
     }
 
@@ -197,31 +281,39 @@ impl Conns {
     pub fn open(&self, ip: Option<IpAddr>) -> usize {
         let open = self.open.lock().unwrap_or_else(|e| e.into_inner());
         match ip {
-            Some(ip) => open.1.get(&ip).copied().unwrap_or(0),
-            None => open.0,
+            Some(ip) => open.by_ip.get(&ip).map_or(0, Vec::len),
+            None => open.count,
         }
     }
 }
 
 /// A connection's place under the caps, given back when its socket closes (a WebSocket's
-/// too: the slot lives in the socket's wrapper, which the upgraded stream keeps).
+/// too: the slot lives in the socket's wrapper, which the upgraded stream keeps). It must
+/// be dropped before the socket's file descriptor is closed ([`Watch::evict`] relies on it).
 struct Slot {
     conns: Arc<Conns>,
     ip: IpAddr,
+    id: u64,
+    watch: Arc<Watch>,
 }
 
 impl Drop for Slot {
     fn drop(&mut self) {
         let mut open = self.conns.open.lock().unwrap_or_else(|e| e.into_inner());
-        open.0 = open.0.saturating_sub(1);
-        if let Some(n) = open.1.get_mut(&self.ip) {
-            *n -= 1;
-            if *n == 0 {
-                open.1.remove(&self.ip);
+        open.count = open.count.saturating_sub(1);
+        if self.watch.evicted.load(Ordering::Relaxed) {
+            open.leaving = open.leaving.saturating_sub(1);
+        }
+        if let Some(held) = open.by_ip.get_mut(&self.ip) {
+            held.retain(|h| h.id != self.id);
+            if held.is_empty() {
+                open.by_ip.remove(&self.ip);
             }
         }
     }
 }
+
+type RawSocket = libc::c_int;
 
 /// What the watchdog of a connection knows.
 #[derive(Default)]
@@ -238,23 +330,53 @@ struct Watch {
     head_method: AtomicBool,
     /// Wakes the watchdog when a head starts (its deadline comes nearer).
     changed: tokio::sync::Notify,
+    /// The connection's socket (-1 where unknown).
+    fd: RawSocket,
+    /// Told to make room for another address's connection ([`Open::make_room`]).
+    evicted: AtomicBool,
 }
 
 impl Watch {
     fn mark(&self, start: Instant) {
         self.since.store(start.elapsed().as_millis() as u64, Ordering::Relaxed);
     }
+
+    /// Between requests, not a WebSocket.
+    fn idle(&self) -> bool {
+        !self.upgraded.load(Ordering::Relaxed)
+            && self.in_flight.load(Ordering::Relaxed) == 0
+            && !self.head_started.load(Ordering::Relaxed)
+    }
+
+    /// Closes the connection from under whoever reads it: its reads end and its writes
+    /// fail, whether hyper or a WebSocket holds it, and its task ends and gives its place
+    /// back. Called with the caps' lock held.
+    fn evict(&self) {
+        self.evicted.store(true, Ordering::Relaxed);
+        #[cfg(unix)]
+        if self.fd >= 0 {
+            // SAFETY: `shutdown` changes only the state of the socket `fd`, and `fd` is
+            // still this connection's socket: this runs under the caps' lock while the
+            // connection's `Slot` is listed, and the `Slot` leaves the list (under that
+            // lock) before the socket closes (it is the first field of `Socket`), so the
+            // number cannot have been reused for another file.
+            unsafe {
+                libc::shutdown(self.fd, libc::SHUT_RDWR);
+            }
+        }
+        self.changed.notify_one();
+    }
 }
 
 /// The socket, seen by hyper: notes arrivals for the watchdog, and rewrites hyper's own
 /// empty error answers into JSON ones.
 struct Socket {
+    /// First, so that it is dropped before `inner` closes the socket (see [`Slot`]).
+    slot: Slot,
     inner: TcpStream,
-    watch: Arc<Watch>,
     start: Instant,
     /// A rewritten answer not yet all written, and the length of what hyper gave.
     pending: Option<(Vec<u8>, usize, usize)>,
-    _slot: Slot,
 }
 
 impl AsyncRead for Socket {
@@ -262,7 +384,7 @@ impl AsyncRead for Socket {
         let before = buf.filled().len();
         let r = Pin::new(&mut self.inner).poll_read(cx, buf);
         if matches!(r, Poll::Ready(Ok(()))) && buf.filled().len() > before {
-            let w = &self.watch;
+            let w = &self.slot.watch;
             if w.in_flight.load(Ordering::Relaxed) == 0 && !w.head_started.swap(true, Ordering::Relaxed) {
                 w.mark(self.start);
                 w.changed.notify_one();
@@ -274,8 +396,8 @@ impl AsyncRead for Socket {
 
 impl AsyncWrite for Socket {
     fn poll_write(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
-        if self.pending.is_none() && !self.watch.upgraded.load(Ordering::Relaxed) {
-            if let Some(json) = with_json_body(buf, self.watch.head_method.load(Ordering::Relaxed)) {
+        if self.pending.is_none() && !self.slot.watch.upgraded.load(Ordering::Relaxed) {
+            if let Some(json) = with_json_body(buf, self.slot.watch.head_method.load(Ordering::Relaxed)) {
                 self.pending = Some((json, 0, buf.len()));
             }
         }
@@ -294,8 +416,8 @@ impl AsyncWrite for Socket {
         }
         let r = Pin::new(&mut this.inner).poll_write(cx, buf);
         // An answer going out slowly is not idleness.
-        if matches!(r, Poll::Ready(Ok(n)) if n > 0) && this.watch.in_flight.load(Ordering::Relaxed) == 0 {
-            this.watch.mark(this.start);
+        if matches!(r, Poll::Ready(Ok(n)) if n > 0) && this.slot.watch.in_flight.load(Ordering::Relaxed) == 0 {
+            this.slot.watch.mark(this.start);
         }
         r
     }
@@ -508,7 +630,7 @@ pub async fn serve(
             }
         };
         let exempt = edge.limits.trusted_proxy == Some(peer.ip());
-        let slot = match edge.conns.admit(peer.ip(), exempt) {
+        let slot = match edge.conns.admit(peer.ip(), exempt, raw_fd(&stream)) {
             Ok(s) => s,
             Err(which) => {
                 edge.conns.refuse(peer, which);
@@ -517,14 +639,14 @@ pub async fn serve(
             }
         };
         let _ = stream.set_nodelay(true);
-        tasks.spawn(connection(
-            stream,
-            peer,
+        // The socket and its place are one value from here (see `Socket::slot`).
+        let socket = Socket {
             slot,
-            router.clone(),
-            edge.clone(),
-            closing.clone(),
-        ));
+            inner: stream,
+            start: Instant::now(),
+            pending: None,
+        };
+        tasks.spawn(connection(socket, peer, router.clone(), edge.clone(), closing.clone()));
     }
     drop(tcp);
     let _ = closing_tx.send(true);
@@ -559,23 +681,15 @@ mod tokio_util_tasks {
 }
 
 async fn connection(
-    stream: TcpStream,
+    socket: Socket,
     peer: SocketAddr,
-    slot: Slot,
     router: Router,
     edge: Arc<Edge>,
     mut closing: watch::Receiver<bool>,
 ) {
-    let start = Instant::now();
-    let watch = Arc::new(Watch::default());
-    let socket = Socket {
-        inner: stream,
-        watch: watch.clone(),
-        start,
-        pending: None,
-        _slot: slot,
-    };
-    let fd = raw_fd(&socket.inner);
+    let start = socket.start;
+    let watch = socket.slot.watch.clone();
+    let fd = watch.fd;
     let service = {
         let watch = watch.clone();
         let edge = edge.clone();
@@ -613,7 +727,11 @@ async fn connection(
         let deadline = watchdog_deadline(&watch, limits, start);
         tokio::select! {
             _ = &mut conn => return,
-            _ = watch.changed.notified() => {}
+            _ = watch.changed.notified() => {
+                if watch.evicted.load(Ordering::Relaxed) {
+                    return;
+                }
+            }
             _ = closing.changed() => {
                 conn.as_mut().graceful_shutdown();
                 let _ = tokio::time::timeout(Duration::from_secs(10), &mut conn).await;
@@ -746,14 +864,62 @@ mod tests {
         let conns = Conns::new(2, 3);
         let a: IpAddr = "127.0.0.1".parse().unwrap();
         let b: IpAddr = "127.0.0.2".parse().unwrap();
-        let s1 = conns.admit(a, false).unwrap();
-        let _s2 = conns.admit(a, false).unwrap();
-        assert!(conns.admit(a, false).is_err(), "a third from one address");
-        let _s3 = conns.admit(b, false).unwrap();
-        assert!(conns.admit(b, false).is_err(), "over the total");
+        let s1 = conns.admit(a, false, -1).unwrap();
+        let _s2 = conns.admit(a, false, -1).unwrap();
+        assert!(conns.admit(a, false, -1).is_err(), "a third from one address");
+        let _s3 = conns.admit(b, false, -1).unwrap();
+        assert!(conns.admit(b, false, -1).is_err(), "over the total");
         drop(s1);
         assert_eq!(conns.open(Some(a)), 1);
-        assert!(conns.admit(b, false).is_ok(), "a place given back");
+        assert!(conns.admit(b, false, -1).is_ok(), "a place given back");
+    }
+
+    #[test]
+    fn at_the_total_the_heaviest_address_makes_room() {
+        let conns = Conns::new(4, 4);
+        let [a, b, c]: [IpAddr; 3] = ["127.0.0.1", "127.0.0.2", "127.0.0.3"].map(|s| s.parse().unwrap());
+        let a1 = conns.admit(a, false, -1).unwrap();
+        a1.watch.upgraded.store(true, Ordering::Relaxed);
+        let a2 = conns.admit(a, false, -1).unwrap();
+        let _a3 = conns.admit(a, false, -1).unwrap();
+        let _b1 = conns.admit(b, false, -1).unwrap();
+        // c holds none and a three: a's oldest idle connection (not its WebSocket) leaves.
+        let _c1 = conns.admit(c, false, -1).expect("a place made by a");
+        assert!(a2.watch.evicted.load(Ordering::Relaxed));
+        assert!(
+            !a1.watch.evicted.load(Ordering::Relaxed),
+            "a WebSocket only when nothing idle"
+        );
+        assert_eq!(conns.open(None), 5, "the leaving one holds its place until it closes");
+        // Now a stays with 2, b and c with 1: nobody holds more than one over another.
+        assert!(conns.admit(a, false, -1).is_err());
+        assert!(conns.admit(b, false, -1).is_err());
+        drop(a2);
+        assert_eq!((conns.open(None), conns.open(Some(a))), (4, 2));
+        let open = conns.open.lock().unwrap();
+        assert_eq!(open.leaving, 0);
+    }
+
+    #[test]
+    fn the_trusted_proxy_never_makes_room_and_leaving_is_bounded() {
+        let conns = Conns::new(1, 3);
+        let [proxy, b] = ["127.0.0.9", "127.0.0.2"].map(|s| s.parse::<IpAddr>().unwrap());
+        let _held: Vec<Slot> = (0..3).map(|_| conns.admit(proxy, true, -1).unwrap()).collect();
+        assert!(conns.admit(b, false, -1).is_err(), "the proxy speaks for many");
+
+        let conns = Conns::new(1000, LEAVING_AT_MOST + 1);
+        let heavy: IpAddr = "127.0.0.1".parse().unwrap();
+        let _heavy: Vec<Slot> = (0..=LEAVING_AT_MOST)
+            .map(|_| conns.admit(heavy, false, -1).unwrap())
+            .collect();
+        let newcomers: Vec<Slot> = (0..LEAVING_AT_MOST)
+            .map(|i| conns.admit(IpAddr::from([127, 0, 1, i as u8]), false, -1).unwrap())
+            .collect();
+        assert_eq!(newcomers.len(), LEAVING_AT_MOST);
+        assert!(
+            conns.admit("127.0.2.1".parse().unwrap(), false, -1).is_err(),
+            "no more places made while {LEAVING_AT_MOST} are still closing"
+        );
     }
 
     #[test]

@@ -583,3 +583,79 @@ async fn a_slow_reader_is_dropped_and_the_others_keep_up() {
     );
     server.stop().await;
 }
+
+/// An idle keep-alive connection from `from`, after one answered request.
+async fn idle_from(from: IpAddr, to: SocketAddr) -> tokio::net::TcpStream {
+    let socket = TcpSocket::new_v4().unwrap();
+    socket.bind(SocketAddr::new(from, 0)).unwrap();
+    let mut s = socket.connect(to).await.unwrap();
+    s.write_all(b"GET /healthz HTTP/1.1\r\nhost: x\r\n\r\n").await.unwrap();
+    let mut buf = [0u8; 1024];
+    let n = tokio::time::timeout(WAIT, s.read(&mut buf))
+        .await
+        .expect("answered")
+        .unwrap();
+    assert!(
+        buf[..n].starts_with(b"HTTP/1.1 200"),
+        "{:?}",
+        String::from_utf8_lossy(&buf[..n])
+    );
+    s
+}
+
+/// Whether the server closed `s` (within a moment).
+async fn closed(s: &mut tokio::net::TcpStream) -> bool {
+    let mut buf = [0u8; 64];
+    matches!(
+        tokio::time::timeout(Duration::from_millis(500), s.read(&mut buf)).await,
+        Ok(Ok(0) | Err(_))
+    )
+}
+
+/// At the total cap, a newcomer's address takes the place of an idle connection of the
+/// address holding the most (before, idle connections from a few addresses filled the
+/// total and every newcomer was turned away).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn at_the_total_cap_the_heaviest_address_gives_way() {
+    let db = TempDir::new("edge-room");
+    let mut c = config(&db.db_url());
+    c.limits.connections = 12;
+    c.limits.connections_per_address = 8;
+    let server = start(c).await;
+    let addr = server.addr;
+    let [heavy, light, newcomer]: [IpAddr; 3] = ["127.0.0.2", "127.0.0.3", "127.0.0.4"].map(|s| s.parse().unwrap());
+    let mut held = Vec::new();
+    for _ in 0..8 {
+        held.push(idle_from(heavy, addr).await);
+    }
+    let mut light_held = Vec::new();
+    for _ in 0..4 {
+        light_held.push(idle_from(light, addr).await);
+    }
+    assert_eq!(server.open_connections(), 12);
+
+    let r = raw_from(
+        newcomer,
+        addr,
+        b"GET /healthz HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n",
+    )
+    .await;
+    assert_eq!(r.status, 200, "the newcomer is served");
+    let mut gone = 0;
+    for s in &mut held {
+        gone += closed(s).await as usize;
+    }
+    assert_eq!(gone, 1, "one of the heaviest address's connections made room");
+    for s in &mut light_held {
+        assert!(!closed(s).await, "the lighter address keeps its connections");
+    }
+    // The newcomer's place is free again; the heavy address may fill it, but then cannot
+    // take one from the light address.
+    held.push(idle_from(heavy, addr).await);
+    let socket = TcpSocket::new_v4().unwrap();
+    socket.bind(SocketAddr::new(heavy, 0)).unwrap();
+    let mut again = socket.connect(addr).await.unwrap();
+    let _ = again.write_all(b"GET /healthz HTTP/1.1\r\nhost: x\r\n\r\n").await;
+    assert!(closed(&mut again).await, "refused at the total");
+    server.stop().await;
+}
