@@ -213,13 +213,6 @@ impl Games {
         }
     }
 
-    /// [`Games::committed`] for the lobby's paths, which know whether an AI seat is to move
-    /// (`Some(human)`) but do not read the game's creator: the game's own id stands for its
-    /// creator in the AI's shares.
-    fn committed_for(&self, id: &str, events: Vec<Event>, ai: Option<bool>) {
-        self.committed(events, ai.map(|human| Job::new(id, human, id)));
-    }
-
     /// Events that change nothing stored (an AI is thinking).
     pub async fn announce(&self, events: Vec<Event>) {
         if events.is_empty() {

@@ -80,7 +80,7 @@ impl Games {
                     }
                 })
                 .await?;
-            this.committed_for(&id, events, None);
+            this.committed(events, None);
             Ok(ack)
         })
         .await
@@ -135,7 +135,7 @@ impl Games {
                 })
                 .await?;
             if let Some(events) = r {
-                self.committed_for(&id, events, None);
+                self.committed(events, None);
                 expired += 1;
             }
         }

@@ -31,6 +31,7 @@ use super::Games;
 use crate::error::GameError;
 use crate::events::{self, Event};
 use crate::game::Loaded;
+use crate::queue::Job;
 use crate::store::{SeatKind, Setup, Store};
 use crate::wire::GameEvent;
 
@@ -163,9 +164,9 @@ fn lobby_changed() -> Event {
     Event::new(LOBBY, None, GameEvent::LobbyChanged)
 }
 
-/// What a write made: its answer, the events to publish, and whether an AI seat is to
-/// move now (with whether a human plays).
-type Written<T> = (T, Vec<Event>, Option<bool>);
+/// What a write made: its answer, the events to publish, and the AI seat's turn to queue
+/// if one is to move now (under the game creator's share, as every AI turn).
+type Written<T> = (T, Vec<Event>, Option<Job>);
 
 impl Games {
     /// PostgreSQL: the events go out with the commit (see the game service).

@@ -124,7 +124,7 @@ impl Games {
                 Ok((self.seated(&id, &seek, seat, ai.is_some()), events, ai))
             })
             .await?;
-        self.committed_for(&seated.game, events, ai);
+        self.committed(events, ai);
         Ok(seated)
     }
 
@@ -178,7 +178,7 @@ impl Games {
                 })
                 .await?;
             if let Some((events, ai)) = r {
-                self.committed_for(&id, events, ai);
+                self.committed(events, ai);
                 filled += 1;
             }
         }

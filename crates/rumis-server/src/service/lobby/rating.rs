@@ -48,7 +48,7 @@ impl Games {
                 })
                 .await?;
             if let Some(events) = r {
-                self.committed_for(&id, events, None);
+                self.committed(events, None);
                 rated += 1;
             }
         }

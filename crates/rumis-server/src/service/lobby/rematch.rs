@@ -118,7 +118,7 @@ impl Games {
             .await?;
         match made {
             Ok((seated, events, ai)) => {
-                self.committed_for(&seated.game, events, ai);
+                self.committed(events, ai);
                 Ok(seated)
             }
             Err(rematch) => self.join(&rematch, key, None).await,
@@ -151,7 +151,7 @@ impl Games {
                     async move { this.try_decline(id, key, left).await }
                 })
                 .await?;
-            this.committed_for(&ack.rematch, events, None);
+            this.committed(events, None);
             Ok(ack)
         })
         .await

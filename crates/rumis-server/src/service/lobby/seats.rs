@@ -8,6 +8,7 @@ use super::pages::free_count;
 use super::{lobby_changed, Seek, Slot, Written};
 use crate::error::GameError;
 use crate::game::{event, hash_token, random_hex, replay, start_game};
+use crate::queue::Job;
 use crate::service::{now_ms, Games};
 use crate::store::{LobbyRow, NewGame, PlayerRow, Progress, SeatKind, SeatPlayer, Setup, Store};
 use crate::wire::{self, GameEvent};
@@ -26,7 +27,7 @@ impl Games {
         seek: &Seek,
         lobby: LobbyRow,
         creator: &str,
-    ) -> Result<(String, usize, Option<bool>), GameError> {
+    ) -> Result<(String, usize, Option<Job>), GameError> {
         let game = start_game(&seek.setup)?;
         let site = game.site().clone();
         let id = random_hex(8)?;
@@ -91,7 +92,7 @@ impl Games {
 
     /// Every seat is taken: the game starts. Returns whether an AI seat is to move (with
     /// whether a human plays), for the AI queue.
-    pub(super) async fn start_in(&self, conn: &mut sqlx::AnyConnection, id: &str) -> Result<Option<bool>, GameError> {
+    pub(super) async fn start_in(&self, conn: &mut sqlx::AnyConnection, id: &str) -> Result<Option<Job>, GameError> {
         let stored = Store::read_in(conn, id)
             .await?
             .ok_or_else(|| GameError::UnknownGame(id.into()))?;
@@ -103,7 +104,9 @@ impl Games {
         // seat to move. The state carries it; the seated event tells clients to look.
         loaded.status = progress.status.to_string();
         crate::service::leaving::pass_clock(conn, &mut loaded, false, now_ms()).await?;
-        Ok(progress.ai_to_move.then(|| loaded.has_human()))
+        Ok(progress
+            .ai_to_move
+            .then(|| Job::new(id, loaded.has_human(), &loaded.creator)))
     }
 
     /// Opens a seek: a lobby game with the creator seated and seats free for others. Runs
@@ -155,7 +158,7 @@ impl Games {
                 Ok((self.seated(&id, seek, seat, ai.is_some()), events, ai))
             })
             .await?;
-        self.committed_for(&seated.game, events, ai);
+        self.committed(events, ai);
         Ok(seated)
     }
 
@@ -200,7 +203,7 @@ impl Games {
                     }
                 })
                 .await?;
-            this.committed_for(&id, events, ai);
+            this.committed(events, ai);
             Ok(seated)
         })
         .await
