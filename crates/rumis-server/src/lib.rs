@@ -277,6 +277,18 @@ pub async fn start(config: Config) -> Result<Server, String> {
             .await
         }));
     }
+    {
+        // A second look, now and then, for a search to cut for a calm address (queue.rs).
+        let queue = queue.clone();
+        background.push(tokio::spawn(async move {
+            let mut every = tokio::time::interval(queue::RECHECK_EVERY);
+            every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+            loop {
+                every.tick().await;
+                queue.recheck();
+            }
+        }));
+    }
     if app.config.ai_workers > 0 {
         background.extend(ai::start(
             games.clone(),

@@ -45,6 +45,8 @@ use tokio::sync::{oneshot, Notify};
 
 /// Recent use of the CPU counts half after this long.
 pub const HALF_LIFE: Duration = Duration::from_secs(60);
+/// How often the server looks again for a search to cut ([`AiQueue::recheck`]).
+pub const RECHECK_EVERY: Duration = Duration::from_millis(100);
 /// Threads for hints and analyses when no AI worker runs (AI seats wait).
 pub const SEARCH_SLOTS_WITHOUT_AI: usize = 2;
 
@@ -438,6 +440,22 @@ impl AiQueue {
         s.cut(self, now);
     }
 
+    /// Looks again for a search to cut for a calm address waiting (the server calls it
+    /// every [`RECHECK_EVERY`]). The line changes only when work comes or ends, but the
+    /// running searches' CPU grows meanwhile: at a flood's start a flooder's search has used
+    /// no more than the calm address, and without a second look the calm work waited for
+    /// the whole search (4.4 s at level 9).
+    pub fn recheck(self: &Arc<Self>) {
+        self.recheck_at(Instant::now());
+    }
+
+    fn recheck_at(self: &Arc<Self>, now: Instant) {
+        let s = self.lock();
+        if !s.waiting.is_empty() {
+            s.cut(self, now);
+        }
+    }
+
     /// AI moves waiting and being played now (for `/metrics`).
     pub fn lengths(&self) -> (usize, usize) {
         let s = self.lock();
@@ -628,6 +646,30 @@ mod tests {
         assert!(!third.stop.is_raised(), "one cut for one calm address");
         q.done_at(&second, t2);
         assert_eq!(q.take(t2).unwrap().game, "calm");
+    }
+
+    /// At a flood's start the flooder's search has used no more CPU than the calm address
+    /// when the calm work comes, so nothing is cut then; a second look once the search has
+    /// run a while cuts it (before, the calm work waited for the whole search).
+    #[test]
+    fn a_second_look_cuts_a_flood_search_that_has_grown() {
+        let t0 = Instant::now();
+        let q = AiQueue::new(1);
+        q.lock().used_before("calm", 0.05, t0);
+        for g in 0..3 {
+            q.push_at(job(&format!("f{g}"), true, "flood"), t0);
+        }
+        let running = q.take(t0).unwrap();
+        let t1 = t0 + Duration::from_millis(20);
+        q.push_at(job("calm", true, "calm"), t1);
+        assert!(!running.stop.is_raised(), "the flood's search has used 20 ms");
+        q.recheck_at(t1 + RECHECK_EVERY);
+        assert!(
+            running.stop.is_raised(),
+            "120 ms: more than twice the calm address's 50"
+        );
+        q.done_at(&running, t1 + RECHECK_EVERY);
+        assert_eq!(q.take(t1 + RECHECK_EVERY).unwrap().game, "calm");
     }
 
     /// Hints and AI moves share the line: a calm address's hint takes the next free thread
