@@ -234,14 +234,44 @@ pub fn level_config(level: u8) -> MctsConfig {
 /// - 9: the same search for 4.5 s a move (on `threads` threads).
 pub fn level(l: u8, seed: u64, threads: usize) -> Box<dyn Player> {
     match l {
-        0 | 1 => Box::new(GreedyPlayer::noisy(seed, 2.0, 0.6, "level:1")),
-        2 => Box::new(GreedyPlayer::noisy(seed, 0.7, 0.15, "level:2")),
-        3 => Box::new(GreedyPlayer::noisy(seed, 0.0, 0.0, "level:3")),
+        0..=3 => {
+            let (temperature, random) = GREEDY_LEVELS[l.max(1) as usize - 1];
+            let label = ["level:1", "level:2", "level:3"][l.max(1) as usize - 1];
+            Box::new(GreedyPlayer::noisy(seed, temperature, random, label))
+        }
         _ => Box::new(Mcts::new(MctsConfig {
             threads,
             seed,
             ..level_config(l)
         })),
+    }
+}
+
+/// Levels 1-3: the greedy player's softmax temperature over the greedy evaluations (0: the
+/// best always) and how often it plays a uniformly random placement instead.
+const GREEDY_LEVELS: [(f32, f32); 3] = [(2.0, 0.6), (0.7, 0.15), (0.0, 0.0)];
+
+/// What level `l` does in games on `site`, in words: for levels 4-9 the search's
+/// [`mcts::Plan`] there (`rumis levels` prints it).
+pub fn describe_level(l: u8, site: &rumis_core::Site) -> String {
+    match l {
+        0..=3 => {
+            let (temperature, random) = GREEDY_LEVELS[l.max(1) as usize - 1];
+            let choice = if temperature == 0.0 {
+                "the placement of the best greedy evaluation".to_string()
+            } else {
+                format!("a softmax (temperature {temperature}) over the greedy evaluations")
+            };
+            if random > 0.0 {
+                format!(
+                    "no search: a uniformly random placement {:.0} % of the time, else {choice}",
+                    random * 100.0
+                )
+            } else {
+                format!("no search: {choice}")
+            }
+        }
+        _ => level_config(l).plan(site).0.to_string(),
     }
 }
 

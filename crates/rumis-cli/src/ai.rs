@@ -294,3 +294,28 @@ pub fn run_match(args: &MatchArgs) -> Result<String, String> {
             summary.elo
         ))
 }
+
+/// `rumis levels`: each level's plan on the game's site (a new game on the board given, or
+/// a record's), one block a level.
+pub fn levels(source: &Source, level: Option<u8>) -> Result<String, String> {
+    let levels = match level {
+        Some(l) if (1..=9).contains(&l) => l..=l,
+        Some(l) => return Err(format!("--level {l} is not a level; use 1 to 9")),
+        None => 1..=9,
+    };
+    let game = source.game()?;
+    let site = game.site();
+    let mut out = format!(
+        "{}, {} players, {}\n",
+        site.board().name,
+        site.players(),
+        site.variant()
+    );
+    for l in levels {
+        out.push_str(&format!("\nlevel {l}\n"));
+        for line in rumis_ai::describe_level(l, site).lines() {
+            out.push_str(&format!("  {line}\n"));
+        }
+    }
+    Ok(out)
+}

@@ -89,6 +89,15 @@ enum Command {
     },
     /// Play games between two players, seats rotated; report the score, its 95% interval and the Elo difference.
     Match(ai::MatchArgs),
+    /// What each AI level does on a board, player count and variant: its budget, priors,
+    /// model of the others, playouts, endgame and guard, as the search resolves them.
+    Levels {
+        #[command(flatten)]
+        source: Source,
+        /// One level (1-9) instead of all.
+        #[arg(long)]
+        level: Option<u8>,
+    },
     /// Learn the search's move priors from game records (maximum likelihood of the moves
     /// played) and write the weights file; reports move prediction against today's priors.
     TrainPriors(train::TrainArgs),
@@ -300,6 +309,7 @@ fn run(command: Command) -> Result<(), String> {
         Command::Hint { source, search } => print(ai::hint(&source, &search)?)?,
         Command::Analyze { source, search } => print(ai::analyze(&source, &search)?)?,
         Command::Match(args) => print(ai::run_match(&args)?)?,
+        Command::Levels { source, level } => print(ai::levels(&source, level)?)?,
         Command::TrainPriors(args) => print(train::run(&args)?)?,
         Command::Engine => engine::run()?,
         Command::Solve(cmd) => print(solve::run(&cmd)?)?,

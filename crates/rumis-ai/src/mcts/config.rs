@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use rumis_core::Site;
 
+use super::plan::ModelSource;
 use crate::priors::{self, PriorModel};
 use crate::scenario;
 
@@ -270,9 +271,14 @@ pub enum PriorSource {
 impl PriorSource {
     /// The learned model a search on this board uses, if any.
     pub fn model(&self, site: &Site) -> Option<Arc<PriorModel>> {
+        self.resolve(site).map(|(_, m)| m)
+    }
+
+    /// The learned model a search on this board uses, if any, and where it comes from.
+    pub fn resolve(&self, site: &Site) -> Option<(ModelSource, Arc<PriorModel>)> {
         match self {
             PriorSource::Hand => None,
-            PriorSource::Learned(m) => Some(m.clone()),
+            PriorSource::Learned(m) => Some((ModelSource::Given, m.clone())),
             PriorSource::Scenario => {
                 let name = &site.board().name;
                 let settings = scenario::settings(name);
@@ -280,8 +286,17 @@ impl PriorSource {
                 settings.learned_priors_on(site).then(|| {
                     // A scenario said to have its own model has one (a test reads both
                     // files), so the general model here is a fallback never taken.
-                    let own = settings.own_model_with(players).then(|| priors::scenario_model(name));
-                    Arc::new(own.flatten().unwrap_or_else(|| priors::general_model(players)).clone())
+                    match settings
+                        .own_model_with(players)
+                        .then(|| priors::scenario_model(name))
+                        .flatten()
+                    {
+                        Some(own) => (ModelSource::Scenario(name.to_ascii_lowercase()), Arc::new(own.clone())),
+                        None => (
+                            priors::general_model_source(players),
+                            Arc::new(priors::general_model(players).clone()),
+                        ),
+                    }
                 })
             }
         }

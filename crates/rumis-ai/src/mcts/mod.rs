@@ -22,6 +22,7 @@
 //! - `search.rs`: the entry ([`Mcts::search`]): the endgame solver, the trees on their
 //!   threads and their root statistics added, the guarded choice, the trees kept below the
 //!   moves played;
+//! - `plan.rs`: the settings resolved for one site ([`Plan`]: what `rumis levels` prints);
 //! - `watch.rs`: which other colours play as greedy players (level 9's model of the others);
 //! - `tree.rs`: one tree's search (`TreeSearch`): the nodes, selection and back-up;
 //! - `expand.rs`: expansion and the children's priors;
@@ -30,12 +31,14 @@
 
 mod config;
 mod expand;
+mod plan;
 mod playout;
 mod search;
 mod tree;
 mod watch;
 
 pub use config::{MctsConfig, PriorSource, RoomEstimateAt, Stop, GUARD_STONES};
+pub use plan::{LearnedAt, ModelSource, Plan};
 pub use playout::playout;
 pub use search::{Mcts, SearchResult};
 

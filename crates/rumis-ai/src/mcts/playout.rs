@@ -213,7 +213,7 @@ impl TreeSearch<'_> {
         let mut n = pos
             .legal_set_with(site, path, &mut self.set)
             .expect("the active code path is available");
-        let mut informed = if self.scorer.is_some() { cfg.informed_plies } else { 0 };
+        let mut informed = self.informed_plies;
         while let Some(colour) = pos.to_move(site) {
             let last = self.played.last().map(|p| p.1);
             let mut draws = PlyDraws::default();

@@ -120,10 +120,7 @@ impl Mcts {
             }
         }
         let threads = self.config.threads.max(1);
-        let budget = match self.config.two_player_simulations {
-            Some(s) if site.players() == 2 => Some(s),
-            _ => self.config.simulations,
-        };
+        let budget = self.config.plan(site).0.simulations;
         let per_thread = budget.map(|s| s.div_ceil(threads as u64));
         let seed = self.config.seed ^ root.hash() ^ self.games_seen.wrapping_mul(0x9e37_79b9);
         let (trees, _reused) = self.trees_for(game, threads);

@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use rumis_core::{Colour, Move, Position, Rng, Site};
 
-use super::config::{MctsConfig, PriorSource, RoomEstimateAt};
+use super::config::{MctsConfig, RoomEstimateAt};
 #[cfg(test)]
 use super::oracle;
 use super::playout::PlayoutPolicy;
@@ -15,7 +15,6 @@ use super::search::TreeStats;
 use crate::eval::{self, Weights};
 use crate::priors::{self, PriorModel, SiteShape};
 use crate::reward::rewards;
-use crate::scenario;
 
 #[derive(Clone, Copy)]
 pub(super) struct Node {
@@ -133,6 +132,8 @@ pub(super) struct TreeSearch<'a> {
     /// Nodes this close to the root get their children's priors from the greedy evaluation
     /// (0: none, when the room is left out of the priors).
     pub(super) full_prior_depth: usize,
+    /// Playout plies informed by the learned model (0 without one).
+    pub(super) informed_plies: usize,
     /// Deeper nodes get them once visited `full_prior_after` times (two-player games).
     pub(super) late_full_priors: bool,
     /// The learned model and what its features need of the site, when the priors are learned.
@@ -190,23 +191,11 @@ impl<'a> TreeSearch<'a> {
     }
 
     pub(super) fn new(site: &'a Site, cfg: &'a MctsConfig, seed: u64, nodes: Vec<Node>) -> TreeSearch<'a> {
-        // The scenarios' learned priors were measured for level 9's search, which keeps the
-        // greedy evaluation for the colours it models as greedy players (scenarios.toml).
-        let learned = match cfg.priors {
-            PriorSource::Scenario if !cfg.learned_for_searchers => None,
-            ref p => p.model(site),
-        };
+        let (plan, learned) = cfg.plan(site);
         let learned = learned.map(|m| (m, SiteShape::new(site)));
         let scorer = learned
             .as_ref()
             .map(|(m, shape)| priors::QuickScorer::new(site, shape, &m.quick));
-        // Without the room (Coricancha) a learned model uses its quick weights everywhere,
-        // as the hand-made priors use the columns covered: with the room features the
-        // learned priors lost to greedy there too (docs/strength.md).
-        let room = cfg
-            .room_in_priors
-            .unwrap_or_else(|| scenario::settings(&site.board().name).room_in_priors);
-        let model = site.order().len() >= cfg.others_model_from;
         TreeSearch {
             site,
             cfg,
@@ -225,14 +214,11 @@ impl<'a> TreeSearch<'a> {
             priors: Vec::new(),
             weights: Weights::default(),
             room: eval::RoomEstimate::default(),
-            room_estimate: if model {
-                cfg.room_estimate
-            } else {
-                RoomEstimateAt::Nowhere
-            },
-            others_prior_weight: if model { cfg.others_prior_weight } else { 1.0 },
-            full_prior_depth: if room { cfg.full_prior_depth } else { 0 },
-            late_full_priors: room && cfg.full_prior_after > 0 && cfg.prior_visits > 0.0 && site.players() == 2,
+            room_estimate: plan.room_estimate,
+            others_prior_weight: plan.others_prior_weight,
+            full_prior_depth: plan.full_prior_depth,
+            late_full_priors: plan.late_full_priors,
+            informed_plies: plan.informed_plies,
             learned,
             scorer,
             score_view: priors::ScoreView::default(),

@@ -1143,3 +1143,26 @@ fn serve_refuses_a_bad_configuration_before_starting() {
     assert_eq!(e.lines().count(), 1, "{e}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn levels_print_each_levels_plan() {
+    let out = ok(&["levels", "--board", "coricancha", "--players", "4"]);
+    assert!(out.starts_with("Coricancha, 4 players, standard"), "{out}");
+    assert_eq!(out.matches("\nlevel ").count(), 9, "{out}");
+    let nine = out.split("\nlevel 9\n").nth(1).unwrap();
+    assert!(nine.contains("coricancha's own model"), "{nine}");
+    assert!(nine.contains("modelled as greedy players"), "{nine}");
+    let out = ok(&["levels", "--board", "chullpa", "--players", "2", "--level", "5"]);
+    assert!(out.contains("400 simulations a move"), "{out}");
+    assert_eq!(out.matches("\nlevel ").count(), 1, "{out}");
+    let e = fails(rumis(&[
+        "levels",
+        "--board",
+        "chullpa",
+        "--players",
+        "2",
+        "--level",
+        "12",
+    ]));
+    assert!(e.contains("--level 12 is not a level"), "{e}");
+}
