@@ -13,9 +13,10 @@ use crate::source::Source;
 /// How hard to search, for hint and analyze.
 #[derive(Args, Debug, Clone)]
 pub struct SearchArgs {
-    /// Search as level N (4-9; lower levels search like level 4).
-    #[arg(long, default_value_t = 7)]
-    pub level: u8,
+    /// Search as level N (4-9; lower levels search like level 4); 7 by default, 8 for a
+    /// review.
+    #[arg(long)]
+    pub level: Option<u8>,
     /// Simulations per position (overrides the level).
     #[arg(long)]
     pub simulations: Option<u64>,
@@ -30,10 +31,16 @@ pub struct SearchArgs {
 
 impl SearchArgs {
     fn search(&self) -> Result<Mcts, String> {
-        if !(1..=9).contains(&self.level) {
-            return Err(format!("--level {} is not a level; use 1 to 9", self.level));
+        Ok(Mcts::new(self.config(7)?))
+    }
+
+    /// The search's settings, at `default_level` unless `--level` says.
+    fn config(&self, default_level: u8) -> Result<MctsConfig, String> {
+        let l = self.level.unwrap_or(default_level);
+        if !(1..=9).contains(&l) {
+            return Err(format!("--level {l} is not a level; use 1 to 9"));
         }
-        let level = level_config(self.level);
+        let level = level_config(l);
         let (mut simulations, mut time) = (level.simulations, level.time);
         if let Some(s) = self.simulations {
             simulations = Some(s);
@@ -52,14 +59,14 @@ impl SearchArgs {
         } else {
             None
         };
-        Ok(Mcts::new(MctsConfig {
+        Ok(MctsConfig {
             simulations,
             two_player_simulations,
             time,
             threads: self.threads.max(1),
             seed: self.seed,
             ..level
-        }))
+        })
     }
 }
 
@@ -318,4 +325,119 @@ pub fn levels(source: &Source, level: Option<u8>) -> Result<String, String> {
         }
     }
     Ok(out)
+}
+
+/// `rumis review`: every move of a game beside the best the search found, its loss and
+/// mark, and a summary per colour (`rumis_ai::review`); `json`: the same as JSON.
+pub fn review(src: &Source, args: &SearchArgs, json: bool) -> Result<String, String> {
+    use rumis_ai::review::{self, THRESHOLDS};
+    let game = src.game()?;
+    let config = args.config(8)?;
+    let bar = indicatif::ProgressBar::new(0).with_style(
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} searches  {elapsed} so far, about {eta} left")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let r = review::review(&game, &config, &THRESHOLDS, |done, total| {
+        bar.set_length(total as u64);
+        bar.set_position(done as u64);
+    })?;
+    bar.finish_and_clear();
+    if json {
+        return Ok(review_json(&game, &r).to_string());
+    }
+    let mut out = format!(
+        "{}, {} players, {}: every position searched by {}\n\n",
+        game.site().board().name,
+        game.site().players(),
+        game.site().variant(),
+        budget(&config)
+    );
+    out.push_str(&format!(
+        "{:>4}  {:<6}  {:<20} {:>5}  {:<11} {:<20} {}\n",
+        "move", "colour", "played", "loss", "mark", "best found", "after played / best"
+    ));
+    for m in &r.moves {
+        let best = if m.best == m.played {
+            "(played)".to_string()
+        } else {
+            game.notation(m.best)
+        };
+        out.push_str(&format!(
+            "{:>4}  {:<6}  {:<20} {:>5}  {:<11} {:<20} {} / {}\n",
+            m.index + 1,
+            m.colour.letter(),
+            game.notation(m.played),
+            pct(m.loss),
+            m.mark.map_or("", |k| k.name()),
+            best,
+            pct(m.played_value),
+            pct(m.best_value)
+        ));
+    }
+    out.push_str(&format!(
+        "\n{:<8} {:>5} {:>12} {:>8} {:>8} {:>9} {:>8}\n",
+        "colour", "moves", "inaccuracies", "mistakes", "blunders", "avg loss", "accuracy"
+    ));
+    for c in &r.colours {
+        out.push_str(&format!(
+            "{:<8} {:>5} {:>12} {:>8} {:>8} {:>9} {:>8.0}\n",
+            c.colour.name(),
+            c.moves,
+            c.inaccuracies,
+            c.mistakes,
+            c.blunders,
+            format!("{:.1}%", c.average_loss * 100.0),
+            c.accuracy
+        ));
+    }
+    out.push_str(&format!(
+        "\nmarks by the loss of win estimate: inaccuracy from {}, mistake from {}, blunder from {}",
+        pct(THRESHOLDS.inaccuracy),
+        pct(THRESHOLDS.mistake),
+        pct(THRESHOLDS.blunder)
+    ));
+    Ok(out)
+}
+
+fn budget(config: &MctsConfig) -> String {
+    match (config.simulations, config.time) {
+        (_, Some(t)) => format!("{} s a position", t.as_secs_f64()),
+        (Some(s), None) => match config.two_player_simulations {
+            Some(two) if two != s => format!("{s} simulations a position ({two} with two players)"),
+            _ => format!("{s} simulations a position"),
+        },
+        (None, None) => "the search's default budget".into(),
+    }
+}
+
+fn review_json(game: &rumis_core::Game, r: &rumis_ai::review::Review) -> serde_json::Value {
+    use serde_json::json;
+    let t = rumis_ai::review::THRESHOLDS;
+    json!({
+        "board": game.site().board().name,
+        "players": game.site().players(),
+        "thresholds": { "inaccuracy": t.inaccuracy, "mistake": t.mistake, "blunder": t.blunder },
+        "estimates": r.estimates.iter().map(|e| {
+            game.site().order().iter().map(|c| e[c.index()]).collect::<Vec<f32>>()
+        }).collect::<Vec<_>>(),
+        "moves": r.moves.iter().map(|m| json!({
+            "number": m.index + 1,
+            "colour": m.colour.letter().to_string(),
+            "played": game.notation(m.played),
+            "best": game.notation(m.best),
+            "played_value": m.played_value,
+            "best_value": m.best_value,
+            "loss": m.loss,
+            "mark": m.mark.map(|k| k.name()),
+        })).collect::<Vec<_>>(),
+        "colours": r.colours.iter().map(|c| json!({
+            "colour": c.colour.letter().to_string(),
+            "moves": c.moves,
+            "inaccuracies": c.inaccuracies,
+            "mistakes": c.mistakes,
+            "blunders": c.blunders,
+            "average_loss": c.average_loss,
+            "accuracy": c.accuracy,
+        })).collect::<Vec<_>>(),
+    })
 }

@@ -87,6 +87,17 @@ enum Command {
         #[command(flatten)]
         search: ai::SearchArgs,
     },
+    /// Review a game: every move beside the best the search found, marked inaccuracy,
+    /// mistake or blunder by what it cost, and per colour a summary (level 8 by default).
+    Review {
+        #[command(flatten)]
+        source: Source,
+        #[command(flatten)]
+        search: ai::SearchArgs,
+        /// The review as JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Play games between two players, seats rotated; report the score, its 95% interval and the Elo difference.
     Match(ai::MatchArgs),
     /// What each AI level does on a board, player count and variant: its budget, priors,
@@ -308,6 +319,7 @@ fn run(command: Command) -> Result<(), String> {
         Command::Play(args) => play::run(&args)?,
         Command::Hint { source, search } => print(ai::hint(&source, &search)?)?,
         Command::Analyze { source, search } => print(ai::analyze(&source, &search)?)?,
+        Command::Review { source, search, json } => print(ai::review(&source, &search, json)?)?,
         Command::Match(args) => print(ai::run_match(&args)?)?,
         Command::Levels { source, level } => print(ai::levels(&source, level)?)?,
         Command::TrainPriors(args) => print(train::run(&args)?)?,

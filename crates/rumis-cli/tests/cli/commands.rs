@@ -1166,3 +1166,54 @@ fn levels_print_each_levels_plan() {
     ]));
     assert!(e.contains("--level 12 is not a level"), "{e}");
 }
+
+#[test]
+fn review_marks_moves_and_sums_up_each_colour() {
+    let path = crate::scratch().join(format!("rumis-review-{}.txt", std::process::id()));
+    let p = path.to_str().unwrap();
+    ok(&[
+        "selfplay",
+        "--player",
+        "level:1",
+        "--board",
+        "chullpa",
+        "--players",
+        "2",
+        "--seed",
+        "3",
+        "--out",
+        p,
+    ]);
+    let moves = ok(&["score", "--record", p]);
+    assert!(moves.contains("winner"), "{moves}");
+    let out = ok(&["review", "--record", p, "--simulations", "300"]);
+    assert!(
+        out.starts_with("Chullpa, 2 players, standard: every position searched by 300 simulations"),
+        "{out}"
+    );
+    let rows: Vec<&str> = out.lines().skip(3).take_while(|l| !l.is_empty()).collect();
+    assert!(rows.len() > 10, "{out}");
+    assert!(out.contains("\nred ") && out.contains("\nyellow "), "{out}");
+    // JSON: the same review, every move with its loss and mark by the thresholds printed.
+    let json: serde_json::Value =
+        serde_json::from_str(&ok(&["review", "--record", p, "--simulations", "300", "--json"])).unwrap();
+    let reviewed = json["moves"].as_array().unwrap();
+    assert_eq!(reviewed.len(), rows.len());
+    assert_eq!(json["estimates"].as_array().unwrap().len(), rows.len() + 1);
+    for m in reviewed {
+        let loss = m["loss"].as_f64().unwrap();
+        assert!(loss >= 0.0, "{m}");
+        let t = |k: &str| json["thresholds"][k].as_f64().unwrap();
+        let want = match loss {
+            l if l >= t("blunder") => "blunder",
+            l if l >= t("mistake") => "mistake",
+            l if l >= t("inaccuracy") => "inaccuracy",
+            _ => "",
+        };
+        assert_eq!(m["mark"].as_str().unwrap_or(""), want, "{m}");
+    }
+    // A level-1 player loses something over a game.
+    assert!(reviewed.iter().any(|m| m["loss"].as_f64().unwrap() > 0.0));
+    let e = fails(rumis(&["review", "--record", p, "--level", "0"]));
+    assert!(e.contains("--level 0 is not a level"), "{e}");
+}

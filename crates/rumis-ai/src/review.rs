@@ -1,0 +1,274 @@
+//! A review of a game: for every move, the best placement a search found beside the one
+//! played, what the difference cost the mover, a mark where it cost enough (inaccuracy,
+//! mistake, blunder), and per colour a summary (marks, average loss, accuracy).
+//!
+//! How a move is valued: the mover's win estimate from a search of the position after it.
+//! The move played and the best move found at the position before it are valued alike, each
+//! by a search of the position it leads to with the same budget and no tree kept from an
+//! earlier search, so that neither is favoured; the loss is the difference, never below 0
+//! (a played move valued above the search's best is the search's noise, not a gain). Near
+//! the end the search's endgame solver values positions exactly. The thresholds and the
+//! noise they stand above are in docs/strength.md, "Reviews".
+
+use rumis_core::{Colour, Game, Move};
+
+use crate::mcts::{Mcts, MctsConfig};
+use crate::reward::rewards;
+
+/// The loss of win estimate (0..1) from which a move is marked.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Thresholds {
+    pub inaccuracy: f32,
+    pub mistake: f32,
+    pub blunder: f32,
+}
+
+/// Measured against the noise of the estimate at level 8's budget (docs/strength.md,
+/// "Reviews"): a move the search itself would play is marked an inaccuracy in fewer than
+/// one review in twenty.
+pub const THRESHOLDS: Thresholds = Thresholds {
+    inaccuracy: 0.06,
+    mistake: 0.12,
+    blunder: 0.24,
+};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Mark {
+    Inaccuracy,
+    Mistake,
+    Blunder,
+}
+
+impl Mark {
+    pub fn name(self) -> &'static str {
+        match self {
+            Mark::Inaccuracy => "inaccuracy",
+            Mark::Mistake => "mistake",
+            Mark::Blunder => "blunder",
+        }
+    }
+}
+
+impl Thresholds {
+    pub fn mark(&self, loss: f32) -> Option<Mark> {
+        if loss >= self.blunder {
+            Some(Mark::Blunder)
+        } else if loss >= self.mistake {
+            Some(Mark::Mistake)
+        } else if loss >= self.inaccuracy {
+            Some(Mark::Inaccuracy)
+        } else {
+            None
+        }
+    }
+}
+
+/// One move of the game, reviewed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReviewedMove {
+    /// 0-based: move `index + 1` of the game.
+    pub index: usize,
+    pub colour: Colour,
+    pub played: Move,
+    /// The best placement the search found at the position before the move.
+    pub best: Move,
+    /// The mover's win estimate after the move played and after the best move.
+    pub played_value: f32,
+    pub best_value: f32,
+    /// `best_value - played_value`, at least 0.
+    pub loss: f32,
+    pub mark: Option<Mark>,
+}
+
+/// What a colour's moves cost it over the game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ColourSummary {
+    pub colour: Colour,
+    pub moves: usize,
+    pub inaccuracies: usize,
+    pub mistakes: usize,
+    pub blunders: usize,
+    /// The mean loss of its moves (0..1).
+    pub average_loss: f32,
+    /// 0..100: the mean of its moves' accuracies, each 100 for no loss and falling
+    /// exponentially with the loss in percentage points (the curve lichess uses for its
+    /// accuracy: about 65 at a 10-point loss, 39 at 20).
+    pub accuracy: f32,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Review {
+    /// Per position, from the start to after the last move: each colour's win estimate
+    /// (the graph), as `analysis::analyse` gives.
+    pub estimates: Vec<[f32; 4]>,
+    pub moves: Vec<ReviewedMove>,
+    /// By the order of play.
+    pub colours: Vec<ColourSummary>,
+}
+
+/// A move's accuracy (0..100) from its loss of win estimate (0..1).
+pub fn move_accuracy(loss: f32) -> f32 {
+    (103.1668 * (-0.04354 * loss.max(0.0) * 100.0).exp() - 3.1669).clamp(0.0, 100.0)
+}
+
+/// Reviews every move of `game` with searches by `config` (its trees never kept between
+/// searches); `progress(done, total)` is called after each search. An error only if a move
+/// has no mover.
+pub fn review(
+    game: &Game,
+    config: &MctsConfig,
+    thresholds: &Thresholds,
+    mut progress: impl FnMut(usize, usize),
+) -> Result<Review, String> {
+    let mut mcts = Mcts::new(MctsConfig {
+        reuse: false,
+        ..config.clone()
+    });
+    let site = game.site_arc().clone();
+    let n = game.moves().len();
+    // Every position is searched once (the one after a move is the one before the next),
+    // and the position after the best move where the best was not played.
+    let mut searched = 0;
+    let mut total = n + 1;
+    let mut value_of = |g: &Game, mcts: &mut Mcts, searched: &mut usize, total: usize| {
+        let r = mcts.search(g);
+        *searched += 1;
+        progress(*searched, total);
+        r
+    };
+    let mut estimates = Vec::with_capacity(n + 1);
+    let mut bests = Vec::with_capacity(n);
+    for i in 0..=n {
+        let then = game.after(i);
+        match value_of(&then, &mut mcts, &mut searched, total) {
+            Some(r) => {
+                estimates.push(r.estimates);
+                bests.push(Some(r.best));
+            }
+            None => {
+                estimates.push(rewards(&site, then.position()));
+                bests.push(None);
+            }
+        }
+    }
+    let mut moves = Vec::with_capacity(n);
+    for (i, &played) in game.moves().iter().enumerate() {
+        let colour = game.mover(i).ok_or("a move without a mover")?;
+        let c = colour.index();
+        let played_value = estimates[i + 1][c];
+        let best = bests[i].unwrap_or(played);
+        let best_value = if best == played {
+            played_value
+        } else {
+            total += 1;
+            let mut after = game.after(i);
+            after
+                .play(best)
+                .map_err(|e| format!("move {}: the search's best: {e}", i + 1))?;
+            match value_of(&after, &mut mcts, &mut searched, total) {
+                Some(r) => r.estimates[c],
+                None => rewards(&site, after.position())[c],
+            }
+        };
+        let loss = (best_value - played_value).max(0.0);
+        moves.push(ReviewedMove {
+            index: i,
+            colour,
+            played,
+            best,
+            played_value,
+            best_value,
+            loss,
+            mark: thresholds.mark(loss),
+        });
+    }
+    let colours = site.order().iter().map(|&colour| summary(colour, &moves)).collect();
+    Ok(Review {
+        estimates,
+        moves,
+        colours,
+    })
+}
+
+fn summary(colour: Colour, moves: &[ReviewedMove]) -> ColourSummary {
+    let mine: Vec<&ReviewedMove> = moves.iter().filter(|m| m.colour == colour).collect();
+    let count = |mark| mine.iter().filter(|m| m.mark == Some(mark)).count();
+    let n = mine.len().max(1) as f32;
+    ColourSummary {
+        colour,
+        moves: mine.len(),
+        inaccuracies: count(Mark::Inaccuracy),
+        mistakes: count(Mark::Mistake),
+        blunders: count(Mark::Blunder),
+        average_loss: mine.iter().map(|m| m.loss).sum::<f32>() / n,
+        accuracy: if mine.is_empty() {
+            100.0
+        } else {
+            mine.iter().map(|m| move_accuracy(m.loss)).sum::<f32>() / n
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rumis_core::{Board, Rng, Site, Variant};
+    use std::sync::Arc;
+
+    #[test]
+    fn marks_by_the_thresholds() {
+        let t = THRESHOLDS;
+        assert_eq!(t.mark(0.0), None);
+        assert_eq!(t.mark(t.inaccuracy - 0.001), None);
+        assert_eq!(t.mark(t.inaccuracy), Some(Mark::Inaccuracy));
+        assert_eq!(t.mark(t.mistake), Some(Mark::Mistake));
+        assert_eq!(t.mark(t.blunder + 0.3), Some(Mark::Blunder));
+        assert!((move_accuracy(0.0) - 100.0).abs() < 0.01);
+        assert!((60.0..70.0).contains(&move_accuracy(0.10)));
+        assert!(move_accuracy(0.5) < 15.0 && move_accuracy(1.0) >= 0.0);
+    }
+
+    /// A random game reviewed: every move valued as the search of the position after it
+    /// says; the search's own choice costs nothing; a random game's moves cost more than
+    /// nothing in all.
+    #[test]
+    fn a_random_game_reviewed() {
+        let board = Board::builtin("chullpa").unwrap().clone();
+        let site = Arc::new(Site::new(board, 2, Variant::Standard, None).unwrap());
+        let mut game = Game::new(site.clone());
+        game.play_random(&mut Rng::new(4));
+        let config = MctsConfig {
+            simulations: Some(200),
+            ..MctsConfig::default()
+        };
+        let mut calls = Vec::new();
+        let r = review(&game, &config, &THRESHOLDS, |done, total| calls.push((done, total))).unwrap();
+        let n = game.moves().len();
+        assert_eq!((r.estimates.len(), r.moves.len()), (n + 1, n));
+        let extra = r.moves.iter().filter(|m| m.best != m.played).count();
+        assert_eq!(
+            calls.last(),
+            Some(&(n + 1 + extra, n + 1 + extra)),
+            "progress to the end"
+        );
+        for m in &r.moves {
+            assert_eq!(m.played_value, r.estimates[m.index + 1][m.colour.index()]);
+            assert!(m.loss >= 0.0 && m.loss == (m.best_value - m.played_value).max(0.0));
+            assert_eq!(m.mark, THRESHOLDS.mark(m.loss));
+            if m.best == m.played {
+                assert_eq!(m.loss, 0.0);
+            }
+        }
+        assert!(r.moves.iter().map(|m| m.loss).sum::<f32>() > 0.0);
+        assert_eq!(r.colours.len(), 2);
+        for s in &r.colours {
+            let mine: Vec<_> = r.moves.iter().filter(|m| m.colour == s.colour).collect();
+            assert_eq!(s.moves, mine.len());
+            let marked = mine.iter().filter(|m| m.mark.is_some()).count();
+            assert_eq!(s.inaccuracies + s.mistakes + s.blunders, marked);
+            assert!((0.0..=100.0).contains(&s.accuracy));
+        }
+        // The same configuration gives the same review.
+        assert_eq!(review(&game, &config, &THRESHOLDS, |_, _| {}).unwrap(), r);
+    }
+}
