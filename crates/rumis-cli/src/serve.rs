@@ -81,6 +81,11 @@ pub struct ServeArgs {
     /// before the server stops (0: stop at once; a second signal cuts the wait short).
     #[arg(long, value_name = "SECS", default_value_t = 5.0)]
     drain_seconds: f64,
+    /// Serve /metrics on this address instead of the public one (e.g. 127.0.0.1:9100, for a
+    /// scraper on a private network); without it /metrics is on --addr with everything
+    /// else, and a proxy in front should refuse it to the public.
+    #[arg(long, value_name = "ADDR")]
+    metrics_addr: Option<SocketAddr>,
     /// The logs on standard error: text lines, or one JSON object a line (with the
     /// request's id on the lines of a request's work).
     #[arg(long, value_name = "FORMAT", value_enum, default_value_t = LogFormat::Text)]
@@ -164,6 +169,7 @@ pub fn run(args: &ServeArgs) -> Result<(), String> {
         return Err("--drain-seconds is a number of seconds from 0 to 3600".into());
     }
     config.drain_delay = std::time::Duration::from_secs_f64(args.drain_seconds);
+    config.metrics_addr = args.metrics_addr;
     rumis_server::serve_blocking(config)
 }
 

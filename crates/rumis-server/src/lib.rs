@@ -111,6 +111,9 @@ pub struct Config {
     /// still served, so that a load balancer stops sending here before the stop (a second
     /// signal cuts it short).
     pub drain_delay: Duration,
+    /// Where `/metrics` is served instead of `addr` (then only there, and the public
+    /// address answers 404 for it); `None`: on `addr` with everything else.
+    pub metrics_addr: Option<SocketAddr>,
 }
 
 impl Config {
@@ -139,6 +142,7 @@ impl Config {
             lobby_tick: Some(Duration::from_millis(500)),
             seek_idle: service::SEEK_IDLE,
             drain_delay: Duration::from_secs(5),
+            metrics_addr: None,
         }
     }
 }
@@ -163,6 +167,8 @@ pub(crate) struct App {
 /// A running server.
 pub struct Server {
     pub addr: SocketAddr,
+    /// Where `/metrics` is served when it has an address of its own (`Config::metrics_addr`).
+    pub metrics_addr: Option<SocketAddr>,
     shutdown: Option<tokio::sync::watch::Sender<bool>>,
     task: tokio::task::JoinHandle<std::io::Result<()>>,
     listener: Option<tokio::task::JoinHandle<()>>,
@@ -231,6 +237,18 @@ pub async fn start(config: Config) -> Result<Server, String> {
         .await
         .map_err(|e| format!("cannot listen on {}: {e}", config.addr))?;
     let addr = tcp.local_addr().map_err(|e| e.to_string())?;
+    let metrics_tcp = match config.metrics_addr {
+        Some(at) => Some(
+            TcpListener::bind(at)
+                .await
+                .map_err(|e| format!("cannot listen on {at} for /metrics: {e}"))?,
+        ),
+        None => None,
+    };
+    let metrics_addr = match &metrics_tcp {
+        Some(l) => Some(l.local_addr().map_err(|e| e.to_string())?),
+        None => None,
+    };
     let hub = Arc::new(events::Hub::new());
     let queue = queue::AiQueue::new(config.ai_workers);
     let limits = service::Limits {
@@ -341,6 +359,16 @@ pub async fn start(config: Config) -> Result<Server, String> {
     // Watchers and lobby sockets hold at most their shares of the connections (ws.rs).
     let sockets = ws::Sockets::new(app.config.ws.clone().within(total));
     let router = router.layer(axum::Extension(sockets.clone()));
+    if let Some(tcp) = metrics_tcp {
+        // A scraper's own listener, for a private network: none of the public port's
+        // limits or counts apply to it (the public port's are the ones to watch).
+        let router = metrics::own_router(app.clone(), sockets.clone());
+        background.push(tokio::spawn(async move {
+            if let Err(e) = axum::serve(tcp, router).await {
+                tracing::error!("the /metrics listener failed: {e}");
+            }
+        }));
+    }
     // Outermost: every answer is counted and carries its request's id (metrics.rs).
     let router = router.layer(axum::middleware::from_fn_with_state(app.clone(), metrics::observe));
     let edge = Arc::new(edge::Edge {
@@ -354,6 +382,7 @@ pub async fn start(config: Config) -> Result<Server, String> {
     Ok(Server {
         conns,
         addr,
+        metrics_addr,
         shutdown: Some(tx),
         task,
         listener,
@@ -473,6 +502,9 @@ pub fn serve_blocking(config: Config) -> Result<(), String> {
             server.url(),
             server.url()
         );
+        if let Some(at) = server.metrics_addr {
+            tracing::info!("/metrics on http://{at}/metrics (not on the public address)");
+        }
         let drain = tokio::select! {
             r = &mut server.task => {
                 return match r {

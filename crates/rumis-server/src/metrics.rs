@@ -91,6 +91,11 @@ impl Metrics {
             "Games whose AI seat is to move, by state (waiting for a worker, running)",
             ai.clone(),
         );
+        registry.register(
+            "ai_queue_wait_seconds",
+            "Time an AI move, hint or analysis waited in the AI queue for a thread, by kind (move, hint, analysis)",
+            queue.waits(),
+        );
         let searches = Gauge::default();
         registry.register(
             "searches_running",
@@ -181,9 +186,26 @@ impl Metrics {
     }
 }
 
-/// `GET /metrics`.
+/// `GET /metrics` on the public address: the scrape, unless it has an address of its own
+/// (`Config::metrics_addr`), when the public address answers as for any unknown path.
 pub(crate) async fn handler(State(app): State<Arc<App>>, Extension(sockets): Extension<Arc<Sockets>>) -> Response {
-    let text = app.metrics.render(&app, &sockets).await;
+    if app.config.metrics_addr.is_some() {
+        return crate::ApiError::new(StatusCode::NOT_FOUND, "not_found", "no such endpoint; see /api/v1")
+            .into_response();
+    }
+    scrape(&app, &sockets).await
+}
+
+/// `GET /metrics` on its own address: only this route there (no API, no web app).
+pub(crate) fn own_router(app: Arc<App>, sockets: Arc<Sockets>) -> axum::Router {
+    axum::Router::new().route(
+        "/metrics",
+        axum::routing::get(move || async move { scrape(&app, &sockets).await }),
+    )
+}
+
+async fn scrape(app: &App, sockets: &Sockets) -> Response {
+    let text = app.metrics.render(app, sockets).await;
     (
         [(
             header::CONTENT_TYPE,

@@ -40,6 +40,8 @@ use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::histogram::{exponential_buckets, Histogram};
 use rumis_ai::Stop;
 use tokio::sync::{oneshot, Notify};
 
@@ -118,6 +120,8 @@ enum Work {
 
 struct Waiting {
     seq: u64,
+    /// When it joined the line (its wait is observed when it gets a thread).
+    asked: Instant,
     address: String,
     lane: Lane,
     work: Work,
@@ -163,8 +167,19 @@ struct State {
     over_cap: HashSet<String>,
 }
 
+/// How long work waited in the line for a thread, by kind (`move`, `hint`, `analysis`):
+/// the histograms `/metrics` shows (metrics.rs registers this family).
+pub type Waits = Family<[(&'static str, &'static str); 1], Histogram, fn() -> Histogram>;
+
+fn wait_histogram() -> Histogram {
+    // 1 ms to ~33 s, doubling: a free thread answers at once, a long search (level 9 up to
+    // the move cap, seconds) ahead of a piece of work shows in the upper buckets.
+    Histogram::new(exponential_buckets(0.001, 2.0, 16))
+}
+
 pub struct AiQueue {
     state: Mutex<State>,
+    waits: Waits,
     notify: Notify,
     /// Threads for all the work.
     slots: usize,
@@ -359,6 +374,7 @@ impl AiQueue {
                 over_cap: HashSet::new(),
             }),
             notify: Notify::new(),
+            waits: Waits::new_with_constructor(wait_histogram),
             slots,
             ai_only_slots: slots.saturating_sub(1).max(1),
             moves: workers > 0,
@@ -400,6 +416,7 @@ impl AiQueue {
         s.next_id += 1;
         s.waiting.push(Waiting {
             seq,
+            asked: now,
             address: job.creator.clone(),
             lane,
             work: Work::Move(job),
@@ -424,6 +441,10 @@ impl AiQueue {
             let Work::Search { to, cuttable } = w.work else {
                 continue;
             };
+            // Hints may be cut short and analyses never are (search.rs): `cuttable`
+            // tells them apart.
+            let kind = if cuttable { "hint" } else { "analysis" };
+            self.observe_wait(kind, w.asked, now);
             let (id, stop) = s.start(&w.address, w.lane, cuttable, now);
             let slot = Slot {
                 queue: Some(self.clone()),
@@ -456,6 +477,17 @@ impl AiQueue {
         }
     }
 
+    /// The waits' histograms (for `/metrics`; a clone shares them).
+    pub fn waits(&self) -> Waits {
+        self.waits.clone()
+    }
+
+    fn observe_wait(&self, kind: &'static str, asked: Instant, now: Instant) {
+        self.waits
+            .get_or_create(&[("kind", kind)])
+            .observe(now.saturating_duration_since(asked).as_secs_f64());
+    }
+
     /// AI moves waiting and being played now (for `/metrics`).
     pub fn lengths(&self) -> (usize, usize) {
         let s = self.lock();
@@ -480,6 +512,7 @@ impl AiQueue {
             return None;
         }
         let w = s.waiting.swap_remove(i);
+        self.observe_wait("move", w.asked, now);
         let Work::Move(mut job) = w.work else { return None };
         let (id, stop) = s.start(&w.address, w.lane, true, now);
         job.stop = stop;
@@ -551,6 +584,7 @@ impl AiQueue {
         s.next_id += 1;
         s.waiting.push(Waiting {
             seq,
+            asked: now,
             address: address.to_string(),
             lane: Lane::Person,
             work: Work::Search { to, cuttable },

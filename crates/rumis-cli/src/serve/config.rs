@@ -295,6 +295,23 @@ mod tests {
     }
 
     #[test]
+    fn the_metrics_address_from_the_environment_or_the_file() {
+        assert_eq!(
+            resolve(&[], &env_of(&[])).unwrap().metrics_addr,
+            None,
+            "none by default"
+        );
+        let env = env_of(&[("RUMIS_METRICS_ADDR", "127.0.0.1:9100")]);
+        let a = resolve(&[], &env).unwrap();
+        assert_eq!(a.metrics_addr.map(|a| a.to_string()).as_deref(), Some("127.0.0.1:9100"));
+        let f = file("metrics", "metrics-addr = \"127.0.0.1:9101\"\n");
+        let a = resolve(&args(&["--config", f.0.to_str().unwrap()]), &env_of(&[])).unwrap();
+        assert_eq!(a.metrics_addr.map(|a| a.to_string()).as_deref(), Some("127.0.0.1:9101"));
+        let e = resolve(&[], &env_of(&[("RUMIS_METRICS_ADDR", "nine")])).err().unwrap();
+        assert!(e.contains("RUMIS_METRICS_ADDR=nine"), "{e}");
+    }
+
+    #[test]
     fn every_kind_of_value_from_the_file() {
         let f = file(
             "values",

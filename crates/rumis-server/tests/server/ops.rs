@@ -64,6 +64,8 @@ async fn health_readiness_and_metrics_move_with_a_game() {
         "{before}"
     );
     assert_eq!(sample(&before, "rumis_draining", ""), Some(0.0), "{before}");
+    let waited = |text: &str| sample(text, "rumis_ai_queue_wait_seconds_count", r#"kind="move""#);
+    assert_eq!(waited(&before), None, "no AI move has waited yet: {before}");
 
     // A game against the AI: a move each.
     let created = create(
@@ -86,6 +88,12 @@ async fn health_readiness_and_metrics_move_with_a_game() {
 
     let after = get(addr, "/metrics").await.text();
     assert_eq!(sample(&after, "rumis_moves_committed_total", ""), Some(2.0), "{after}");
+    // The AI's move waited in the queue once (a free thread: briefly, but counted).
+    assert_eq!(waited(&after), Some(1.0), "{after}");
+    assert!(
+        sample(&after, "rumis_ai_queue_wait_seconds_sum", r#"kind="move""#).is_some_and(|s| s >= 0.0),
+        "{after}"
+    );
     let moves = r#"route="/api/v1/games/{id}/moves",method="POST",status="201""#;
     assert_eq!(sample(&after, "rumis_http_requests_total", moves), Some(1.0), "{after}");
     let created_games = r#"route="/api/v1/games",method="POST",status="201""#;
@@ -132,5 +140,33 @@ async fn health_readiness_and_metrics_move_with_a_game() {
     let last = get(addr, "/metrics").await.text();
     let other = r#"route="other",method="GET",status="404""#;
     assert_eq!(sample(&last, "rumis_http_requests_total", other), Some(1.0), "{last}");
+    server.stop().await;
+}
+
+/// `--metrics-addr`: `/metrics` on its own listener, and then not on the public address
+/// (without it, the test above scrapes the public address).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn metrics_on_their_own_address_only() {
+    let dir = TempDir::new("ops-metrics-addr");
+    let mut config = config(&dir.db_url());
+    config.metrics_addr = Some("127.0.0.1:0".parse().unwrap());
+    let server = start(config).await;
+    let own = server.metrics_addr.expect("a /metrics address");
+    assert_ne!(own, server.addr);
+
+    let scraped = get(own, "/metrics").await;
+    assert_eq!(scraped.status, 200);
+    let text = scraped.text();
+    assert_eq!(sample(&text, "rumis_draining", ""), Some(0.0), "{text}");
+    let public = get(server.addr, "/metrics").await;
+    assert_eq!(public.status, 404, "{}", public.text());
+    assert!(!public.text().contains("rumis_"), "{}", public.text());
+    // Only /metrics there: not the API, not the web app.
+    assert_eq!(get(own, "/api/v1").await.status, 404);
+    assert_eq!(get(server.addr, "/api/v1").await.status, 200);
+    // The public address's requests are still counted, on the scrape from the other.
+    let text = get(own, "/metrics").await.text();
+    let api = r#"route="/api/v1",method="GET",status="200""#;
+    assert_eq!(sample(&text, "rumis_http_requests_total", api), Some(1.0), "{text}");
     server.stop().await;
 }
