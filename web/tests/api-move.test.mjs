@@ -1,17 +1,9 @@
 // api.move sends a move until it is acknowledged: after a network error or a 5xx the same
 // move goes again (the server answers a move it already accepted with its acknowledgement),
-// and a refusal (4xx) is thrown at once. src/api.ts is compiled by Vite's transform (oxc)
-// and run against a stand-in fetch.
-import { test } from "node:test";
+// and a refusal (4xx) is thrown at once. src/api.ts runs against a stand-in fetch.
+import { test } from "vitest";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
-import { join, dirname } from "node:path";
-import { fileURLToPath } from "node:url";
-import { transformWithOxc } from "vite";
-
-const file = join(dirname(fileURLToPath(import.meta.url)), "..", "src", "api.ts");
-const { code } = await transformWithOxc(readFileSync(file, "utf8"), file, { lang: "ts" });
-const { api, ApiError } = await import(`data:text/javascript;base64,${Buffer.from(code).toString("base64")}`);
+import { api, ApiError } from "../src/api.ts";
 
 const json = (status, body) => new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
 
