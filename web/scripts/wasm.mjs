@@ -17,7 +17,7 @@
 // target it fails and says so.
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { copyFileSync, statSync } from "node:fs";
+import { copyFileSync, renameSync, statSync } from "node:fs";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -44,7 +44,11 @@ async function build(targetDir, rustflags, out) {
       `building the WebAssembly engine failed (is the target installed? \`rustup target add wasm32-unknown-unknown\`): ${e.message}\n${e.stderr ?? ""}`,
     );
   }
-  copyFileSync(join(targetDir, "wasm32-unknown-unknown", "wasm", "rumis_wasm.wasm"), out);
+  // Copied aside, then renamed into place: the unit tests that load a module each build it
+  // first, at once in several processes, and none may read a module half copied.
+  const aside = `${out}.${process.pid}.tmp`;
+  copyFileSync(join(targetDir, "wasm32-unknown-unknown", "wasm", "rumis_wasm.wasm"), aside);
+  renameSync(aside, out);
   return out;
 }
 

@@ -1,17 +1,12 @@
 // api.move sends a move until it is acknowledged: after a network error or a 5xx the same
 // move goes again (the server answers a move it already accepted with its acknowledgement),
-// and a refusal (4xx) is thrown at once. src/api.ts is compiled by Vite's transform (oxc)
-// and run against a stand-in fetch.
-import { test } from "node:test";
+// and a refusal (4xx) is thrown at once. src/api.ts runs against a stand-in fetch.
+import { afterEach, test, vi } from "vitest";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
-import { join, dirname } from "node:path";
-import { fileURLToPath } from "node:url";
-import { transformWithOxc } from "vite";
+import { api, ApiError } from "../src/api.ts";
 
-const file = join(dirname(fileURLToPath(import.meta.url)), "..", "src", "api.ts");
-const { code } = await transformWithOxc(readFileSync(file, "utf8"), file, { lang: "ts" });
-const { api, ApiError } = await import(`data:text/javascript;base64,${Buffer.from(code).toString("base64")}`);
+// The waits between tries (250 ms, then 500 ms) pass on Vitest's fake clock.
+afterEach(() => vi.useRealTimers());
 
 const json = (status, body) => new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
 
@@ -28,7 +23,12 @@ test("a move is sent again after a network error and a busy server, then acknowl
     sent.push({ url, body: init.body, auth: init.headers.Authorization });
     return answers[sent.length - 1]();
   };
-  const ack = await api.move("0123456789abcdef", "tok", "L4@a1,a2,a3,b1", 1);
+  vi.useFakeTimers();
+  const sending = api.move("0123456789abcdef", "tok", "L4@a1,a2,a3,b1", 1);
+  await vi.advanceTimersByTimeAsync(249);
+  assert.equal(sent.length, 1);
+  await vi.advanceTimersByTimeAsync(1 + 500);
+  const ack = await sending;
   assert.deepEqual(ack, { number: 1, move_number: 2 });
   assert.equal(sent.length, 3);
   for (const s of sent) {

@@ -1,7 +1,7 @@
 // Every language has every key English has (and no others), with the same {{placeholders}};
 // every t("key") written in the source exists in English. Plural keys (`_one`, `_other`, …)
 // count as their base key, since languages differ in which plural forms they need.
-import { test } from "node:test";
+import { test } from "vitest";
 import assert from "node:assert/strict";
 import { readFileSync, readdirSync } from "node:fs";
 import { join, dirname } from "node:path";

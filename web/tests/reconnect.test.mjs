@@ -1,16 +1,8 @@
 // A socket the server closes as it restarts (1012) reconnects within half a second and its
-// delay starts over; any other drop waits the delay, which doubles up to 8 s. src/api.ts is
-// compiled by Vite's transform (oxc), as in api-move.test.mjs.
-import { test } from "node:test";
+// delay starts over; any other drop waits the delay, which doubles up to 8 s (src/api.ts).
+import { test } from "vitest";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
-import { join, dirname } from "node:path";
-import { fileURLToPath } from "node:url";
-import { transformWithOxc } from "vite";
-
-const file = join(dirname(fileURLToPath(import.meta.url)), "..", "src", "api.ts");
-const { code } = await transformWithOxc(readFileSync(file, "utf8"), file, { lang: "ts" });
-const { reconnectDelay, CLOSE_RESTART } = await import(`data:text/javascript;base64,${Buffer.from(code).toString("base64")}`);
+import { reconnectDelay, CLOSE_RESTART } from "../src/api.ts";
 
 test("a server's restart is answered by a prompt reconnection", () => {
   assert.equal(CLOSE_RESTART, 1012);

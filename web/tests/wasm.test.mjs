@@ -5,7 +5,7 @@
 // the one compiled with WebAssembly SIMD (its generator's simd128 path; Node.js has SIMD)
 // and the one with relaxed SIMD too (Node.js 20 has it behind a flag, turned on below).
 // The games end with the same record on all sides.
-import { test, before } from "node:test";
+import { test, beforeAll } from "vitest";
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -14,17 +14,14 @@ import { join, dirname } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
-import { transformWithOxc } from "vite";
 import { buildWasmModules } from "../scripts/wasm.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..", "..");
 
-async function loadTs(rel) {
-  const file = join(here, "..", "src", rel);
-  const { code } = await transformWithOxc(readFileSync(file, "utf8"), file, { lang: "ts" });
-  return import(`data:text/javascript;base64,${Buffer.from(code).toString("base64")}`);
-}
+// The app's own modules, compiled by Vitest as the bundle's are, imported by the tests.
+const sources = { "engine/module.ts": () => import("../src/engine/module.ts"), "engine/simd.ts": () => import("../src/engine/simd.ts") };
+const loadTs = (rel) => sources[rel]();
 
 function nativeBinary() {
   const bin = process.env.RUMIS_BIN ?? join(root, "target", "debug", "rumis");
@@ -86,7 +83,7 @@ let wasmBytes;
 let simdBytes;
 let relaxedBytes;
 let bin;
-before(
+beforeAll(
   async () => {
     const built = await buildWasmModules();
     wasmBytes = readFileSync(built.scalar);
@@ -98,7 +95,7 @@ before(
     );
     bin = nativeBinary();
   },
-  { timeout: 1_800_000 },
+  1_800_000,
 );
 
 const moves = (record) => record.split("\n\n").slice(1).join("\n").trim();
@@ -179,7 +176,7 @@ const SMALL_BOARDS = [
   { name: "Tall", file: 'name = "Tall"\nprovenance = "reconstruction"\nhmax = { 2 = 15, 3 = 15, 4 = 15 }\ngrid = """\n##\n##\n"""\n' },
 ];
 
-for (const { name, file: boardFile } of SMALL_BOARDS) test(`a board file of at most 16 columns (${name}): the SIMD modules' placements equal the scalar module's, and perft the native core's`, async () => {
+for (const { name, file: boardFile } of SMALL_BOARDS) test(`a board file of at most 16 columns (${name}): the SIMD modules' placements equal the scalar module's, and perft the native core's`, { timeout: 180_000 }, async () => {
   const { instantiate } = await loadTs("engine/module.ts");
   const wasm = await instantiate(wasmBytes);
   const simd = await instantiate(simdBytes);
@@ -226,7 +223,7 @@ for (const { name, file: boardFile } of SMALL_BOARDS) test(`a board file of at m
   rmSync(dir, { recursive: true, force: true });
 });
 
-test("perft in the three modules equals the native `rumis perft` (rules §8)", async () => {
+test("perft in the three modules equals the native `rumis perft` (rules §8)", { timeout: 180_000 }, async () => {
   const { instantiate } = await loadTs("engine/module.ts");
   const cases = [["chullpa", 4, 2], ["coricancha", 4, 2], ["cucho", 3, 2], ["pisac", 2, 3]];
   const theirs = cases.map(([board, players, depth]) =>
@@ -243,7 +240,7 @@ test("perft in the three modules equals the native `rumis perft` (rules §8)", a
   assert.equal(theirs[0], 165662);
 });
 
-test("a refused placement carries the core's sentence, and changes nothing", async () => {
+test("a refused placement carries the core's sentence, and changes nothing", { timeout: 180_000 }, async () => {
   const wasm = await (await loadTs("engine/module.ts")).instantiate(wasmBytes);
   const { record } = wasm.call({ cmd: "new", board: "chullpa", players: 2 });
   const a = wasm.call({ cmd: "play", record, placement: "L4@a1,a2,a3,b1" });
@@ -255,7 +252,7 @@ test("a refused placement carries the core's sentence, and changes nothing", asy
   assert.equal(bad.error, "bad_record");
 });
 
-test("level 9 in the module keeps its time by the page's clock, a slice of simulations at a time", async () => {
+test("level 9 in the module keeps its time by the page's clock, a slice of simulations at a time", { timeout: 180_000 }, async () => {
   const wasm = await (await loadTs("engine/module.ts")).instantiate(wasmBytes);
   const { record } = wasm.call({ cmd: "new", board: "chullpa", players: 2 });
   const start = performance.now();
@@ -268,7 +265,7 @@ test("level 9 in the module keeps its time by the page's clock, a slice of simul
   assert.ok(a.simulations > 250, JSON.stringify(a));
 });
 
-test("the app's probes: SIMD and relaxed SIMD valid in Node.js (relaxed SIMD turned on above), so the relaxed module is picked", async () => {
+test("the app's probes: SIMD and relaxed SIMD valid in Node.js (relaxed SIMD turned on above), so the relaxed module is picked", { timeout: 180_000 }, async () => {
   const { hasSimd, hasRelaxedSimd, pickModule } = await loadTs("engine/simd.ts");
   assert.equal(hasSimd(), true);
   assert.equal(hasRelaxedSimd(), true);
