@@ -49,7 +49,7 @@ struct CheckRequest {
 }
 
 async fn check(body: Result<Bytes, BytesRejection>) -> Result<Json<wire::BoardChecked>, ApiError> {
-    let req: CheckRequest = crate::api::parse_body(body)?;
+    let req: CheckRequest = crate::routes::games::parse_body(body)?;
     let file = req
         .file
         .as_deref()

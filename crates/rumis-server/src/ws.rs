@@ -302,7 +302,7 @@ pub(crate) async fn events(
     headers: HeaderMap,
     ws: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
-    crate::api::check_id(&id)?;
+    crate::routes::games::check_id(&id)?;
     let ws = ws.map_err(|e| {
         ApiError::bad_request(
             "not_websocket",

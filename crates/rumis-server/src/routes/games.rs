@@ -27,8 +27,8 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/v1", get(index))
         .route("/api/v1/boards", get(boards))
         .merge(crate::boards::routes())
-        .merge(crate::lobby_api::routes())
-        .merge(crate::ops::routes())
+        .merge(crate::routes::lobby::routes())
+        .merge(crate::routes::ops::routes())
         .route("/api/v1/stones", get(stones))
         .route(
             "/api/v1/games",

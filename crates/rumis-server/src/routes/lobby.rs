@@ -15,9 +15,9 @@ use axum::{Extension, Json, Router};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use crate::api::parse_body;
 use crate::edge::ClientIp;
 use crate::error::{ApiError, GameError};
+use crate::routes::games::parse_body;
 use crate::service::{QuickAsked, SeatAsked, SeekAsked};
 use crate::ws::{Kind, Sockets};
 use crate::App;
@@ -115,7 +115,7 @@ async fn lobby(State(app): Shared) -> Result<Json<Value>, ApiError> {
 }
 
 async fn table(State(app): Shared, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
-    crate::api::check_id(&id)?;
+    crate::routes::games::check_id(&id)?;
     Ok(Json(json!(app.games.table(&id).await?)))
 }
 
@@ -155,7 +155,7 @@ struct SeekRequest {
     seats: Vec<SeekSeat>,
     /// A clock as at game creation (`POST /games`); it starts when the last seat is taken.
     #[serde(default)]
-    clock: Option<crate::api::ClockRequest>,
+    clock: Option<crate::routes::games::ClockRequest>,
 }
 
 async fn seek(
@@ -179,7 +179,7 @@ async fn seek(
                 level: s.level,
             })
             .collect(),
-        clock: req.clock.map(crate::api::ClockRequest::asked),
+        clock: req.clock.map(crate::routes::games::ClockRequest::asked),
     };
     let seated = app.games.seek(bearer(&headers), asked, &peer.ip().to_string()).await?;
     Ok((StatusCode::CREATED, Json(seated)).into_response())
@@ -246,7 +246,7 @@ async fn join(
 
 /// Abort takes a player's key or a guest's seat token, both as the bearer.
 async fn abort(State(app): Shared, Path(id): Path<String>, headers: HeaderMap) -> Result<Response, ApiError> {
-    crate::api::check_id(&id)?;
+    crate::routes::games::check_id(&id)?;
     let token = bearer(&headers).ok_or(GameError::MissingToken)?;
     Ok(Json(app.games.abort(&id, Some(token)).await?).into_response())
 }
@@ -257,14 +257,14 @@ async fn rematch(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    crate::api::check_id(&id)?;
+    crate::routes::games::check_id(&id)?;
     let seated = app.games.rematch(&id, bearer(&headers), &peer.ip().to_string()).await?;
     Ok((StatusCode::CREATED, Json(seated)).into_response())
 }
 
 /// Declines the rematch offered after game `id` (by the player's key).
 async fn decline_rematch(State(app): Shared, Path(id): Path<String>, headers: HeaderMap) -> Result<Response, ApiError> {
-    crate::api::check_id(&id)?;
+    crate::routes::games::check_id(&id)?;
     Ok(Json(app.games.decline_rematch(&id, bearer(&headers)).await?).into_response())
 }
 
