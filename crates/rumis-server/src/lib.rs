@@ -8,7 +8,7 @@
 //! one turn unable to both succeed. AI seats are played on blocking worker threads.
 //! The JSON shapes are in `docs/server-api.md`.
 //!
-//! The layers: `routes` (HTTP: extract and answer) → `service` (the game service: rules
+//! The layers: `routes` (HTTP: extract (`extract`) and answer) → `service` (the game service: rules
 //! through the core (`game`), transactions, events, AI work) → `store` (SQL). `error` maps the
 //! service's errors to statuses; `events` is the hub of per-game channels; `queue` and `ai`
 //! play the AI seats; `wire` holds the typed answers and events.
@@ -20,6 +20,7 @@ mod clock;
 pub mod edge;
 mod error;
 mod events;
+mod extract;
 mod game;
 mod guard;
 mod lessons;
@@ -313,8 +314,8 @@ pub async fn start(config: Config) -> Result<Server, String> {
             }
         }));
     }
-    let router = routes::games::router(app.clone())
-        .layer(axum::middleware::from_fn_with_state(guard::Guard::new(), guard::check));
+    let router =
+        routes::router(app.clone()).layer(axum::middleware::from_fn_with_state(guard::Guard::new(), guard::check));
     let fds = edge::raise_fd_limit();
     let limits = app.config.limits.clone();
     let total = edge::cap_for_fds(limits.connections, fds);

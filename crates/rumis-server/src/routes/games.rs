@@ -1,35 +1,27 @@
-//! The HTTP routes (`/api/v1/...`) and the WebSocket of a game's events.
+//! A game's routes: creation and the list, its state and placements, moves, undo,
+//! resignation and leaving, deletion, its record, hints and the analysis.
 
-use std::net::SocketAddr;
 use std::sync::Arc;
 
-use axum::body::Bytes;
-use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, Request, State};
-use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
-use axum::middleware::{self, Next};
+use axum::extract::{DefaultBodyLimit, State};
+use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use rumis_core::{record, Board, Stone, Variant};
-use serde::de::DeserializeOwned;
+use rumis_core::{record, Variant};
 use serde::Deserialize;
 
+use super::Shared;
 use crate::error::{printable, ApiError};
+use crate::extract::{Bearer, Client, GameId, JsonBody, OptionalBody, Params};
 use crate::service::{self, Actor, NewSeat};
 use crate::store::SeatKind;
 use crate::{ai, search, view, wire, App};
 
-type Shared = State<Arc<App>>;
-
-pub fn router(app: Arc<App>) -> Router {
-    let limit = app.config.body_limit;
+/// The routes under `/api/v1/games` but the lobby's (`lobby.rs`) and the events' socket
+/// (`game_events.rs`); a body that carries a board file may be larger than `limit`.
+pub(super) fn routes(limit: usize) -> Router<Arc<App>> {
     Router::new()
-        .route("/api/v1", get(index))
-        .route("/api/v1/boards", get(boards))
-        .merge(crate::boards::routes())
-        .merge(crate::routes::lobby::routes())
-        .merge(crate::routes::ops::routes())
-        .route("/api/v1/stones", get(stones))
         .route(
             "/api/v1/games",
             post(create_game)
@@ -44,172 +36,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/v1/games/{id}/placements", get(get_placements))
         .route("/api/v1/games/{id}/hint", post(hint))
         .route("/api/v1/games/{id}/analysis", get(analysis))
-        .route("/api/v1/lessons", get(crate::lessons::handler))
-        .route("/api/v1/puzzles/cube", post(puzzle_cube))
-        .route("/api/v1/puzzles/{name}", get(puzzle_solution))
         .route("/api/v1/games/{id}/record", get(get_record))
-        .route("/api/v1/games/{id}/events", get(crate::ws::events))
-        // Every route above notes its template for the metrics (metrics.rs).
-        .route_layer(middleware::from_fn(crate::metrics::mark_route))
-        .fallback(web)
-        .method_not_allowed_fallback(method_not_allowed)
-        .layer(DefaultBodyLimit::max(limit))
-        .layer(middleware::from_fn_with_state(app.clone(), rate_limit))
-        .with_state(app)
-}
-
-async fn rate_limit(
-    State(app): Shared,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    req: Request,
-    next: Next,
-) -> Response {
-    // Behind `--trusted-proxy`, the client that proxy speaks for (see edge.rs).
-    let client = req
-        .extensions()
-        .get::<crate::edge::ClientIp>()
-        .map_or(peer.ip(), |c| c.0);
-    match app.limiter.check(client) {
-        Ok(()) => next.run(req).await,
-        Err(wait) => {
-            let secs = wait.ceil().max(1.0) as u64;
-            let mut r = ApiError::new(
-                StatusCode::TOO_MANY_REQUESTS,
-                "rate_limited",
-                "too many requests from this address; slow down",
-            )
-            .retry_after(secs)
-            .into_response();
-            r.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(secs));
-            r
-        }
-    }
-}
-
-/// Everything that is not an API route: the web app's files (GET and HEAD, webapp.rs); under
-/// `/api/` and for other methods, the JSON 404.
-async fn web(State(app): Shared, req: Request) -> Response {
-    let path = req.uri().path();
-    let api = path == "/api" || path.starts_with("/api/");
-    let read = req.method() == axum::http::Method::GET || req.method() == axum::http::Method::HEAD;
-    if api || !read {
-        return not_found().await.into_response();
-    }
-    use crate::webapp::Answer;
-    match crate::webapp::serve(app.config.web_dir.as_deref(), app.config.embedded_web, req).await {
-        Answer::Page(r) => r,
-        Answer::Outside => not_found().await.into_response(),
-        Answer::Failed(e) => ApiError::internal(format!("cannot read the web app: {e}")).into_response(),
-    }
-}
-
-async fn index() -> Json<wire::Index> {
-    Json(wire::Index {
-        name: "rumis".into(),
-        api: 1,
-        endpoints: [
-            "GET /api/v1/boards",
-            "POST /api/v1/boards/check",
-            "GET /api/v1/boards/{name}/toml",
-            "GET /api/v1/stones",
-            "POST /api/v1/games",
-            "GET /api/v1/games?status=open|finished&limit=N",
-            "GET /api/v1/games/{id}?at=N",
-            "DELETE /api/v1/games/{id}",
-            "POST /api/v1/games/{id}/moves",
-            "POST /api/v1/games/{id}/undo",
-            "POST /api/v1/games/{id}/resign",
-            "POST /api/v1/games/{id}/leave",
-            "GET /api/v1/games/{id}/placements?at=N",
-            "POST /api/v1/games/{id}/hint",
-            "GET /api/v1/games/{id}/analysis",
-            "POST /api/v1/puzzles/cube",
-            "GET /api/v1/puzzles/{name}",
-            "GET /api/v1/games/{id}/record",
-            "GET /api/v1/games/{id}/events (WebSocket)",
-            "POST /api/v1/players",
-            "GET /api/v1/players/me",
-            "GET /api/v1/players/{id}",
-            "GET /api/v1/lobby",
-            "GET /api/v1/lobby/events (WebSocket)",
-            "POST /api/v1/lobby/seeks",
-            "POST /api/v1/lobby/quick",
-            "GET /api/v1/games/{id}/table",
-            "POST /api/v1/games/{id}/join",
-            "POST /api/v1/games/{id}/abort",
-            "POST /api/v1/games/{id}/rematch",
-            "GET /api/v1/ratings",
-        ]
-        .map(String::from)
-        .to_vec(),
-    })
-}
-
-async fn not_found() -> ApiError {
-    ApiError::new(StatusCode::NOT_FOUND, "not_found", "no such endpoint; see /api/v1")
-}
-
-async fn method_not_allowed() -> ApiError {
-    ApiError::new(
-        StatusCode::METHOD_NOT_ALLOWED,
-        "method_not_allowed",
-        "this endpoint does not take that method",
-    )
-}
-
-async fn boards() -> Json<wire::Boards> {
-    let boards = Board::builtins().iter().map(rumis_wire::boards::board_info).collect();
-    Json(wire::Boards { boards })
-}
-
-/// The eleven stones in the core's order: each orientation's cells and where a quarter
-/// turn about x, y or z takes it.
-async fn stones() -> Json<wire::Stones> {
-    Json(wire::Stones {
-        stones: Stone::ALL.iter().map(|&s| rumis_wire::boards::stone_info(s)).collect(),
-    })
-}
-
-/// A JSON body: 413 when too large, 400 when not the expected JSON (every handler that
-/// takes a body reads it here).
-pub(crate) fn parse_body<T: DeserializeOwned>(
-    body: Result<Bytes, axum::extract::rejection::BytesRejection>,
-) -> Result<T, ApiError> {
-    let bytes = body.map_err(|e| {
-        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            ApiError::new(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                "body_too_large",
-                "the request body is too large",
-            )
-        } else {
-            ApiError::bad_request("bad_body", format!("cannot read the request body: {}", e.body_text()))
-        }
-    })?;
-    // serde reads a struct from an array too ([placement, number]); only objects are asked for.
-    if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
-        return Err(ApiError::bad_request(
-            "bad_json",
-            "the body must be a JSON object ({...})",
-        ));
-    }
-    serde_json::from_slice(&bytes)
-        .map_err(|e| ApiError::bad_request("bad_json", format!("the body is not the JSON expected: {e}")))
-}
-
-/// Game ids are 16 hex digits; anything else is unknown without asking the database.
-pub(crate) fn check_id(id: &str) -> Result<(), ApiError> {
-    if id.len() == 16 && id.bytes().all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase()) {
-        Ok(())
-    } else {
-        Err(ApiError::not_found(id))
-    }
-}
-
-fn bearer(headers: &HeaderMap) -> Option<String> {
-    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?.trim();
-    let (scheme, token) = value.split_once(' ')?;
-    scheme.eq_ignore_ascii_case("bearer").then(|| token.trim().to_string())
 }
 
 #[derive(Deserialize)]
@@ -284,14 +111,11 @@ impl ClockRequest {
 
 async fn create_game(
     State(app): Shared,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    client: Option<axum::Extension<crate::edge::ClientIp>>,
-    body: Result<Bytes, axum::extract::rejection::BytesRejection>,
-) -> Result<Response, ApiError> {
     // The creator is the client (behind `--trusted-proxy`, the one the proxy speaks for),
     // as for the rate limit: else every user of a proxy would share one AI-only cap.
-    let creator = client.map_or(peer.ip(), |axum::Extension(c)| c.0);
-    let req: CreateRequest = parse_body(body)?;
+    Client(creator): Client,
+    JsonBody(req): JsonBody<CreateRequest>,
+) -> Result<Response, ApiError> {
     if let Some(text) = &req.board_file {
         crate::boards::check_size(text)?;
     }
@@ -356,11 +180,7 @@ struct ListParams {
     limit: Option<i64>,
 }
 
-async fn list_games(
-    State(app): Shared,
-    params: Result<Query<ListParams>, axum::extract::rejection::QueryRejection>,
-) -> Result<Json<wire::GameList>, ApiError> {
-    let Query(params) = params.map_err(|e| ApiError::bad_request("bad_query", e.body_text()))?;
+async fn list_games(State(app): Shared, Params(params): Params<ListParams>) -> Result<Json<wire::GameList>, ApiError> {
     let status = params.status.as_deref().unwrap_or("open");
     if !["open", "finished", "abandoned"].contains(&status) {
         return Err(ApiError::bad_request(
@@ -387,11 +207,9 @@ struct StateParams {
 
 async fn get_game(
     State(app): Shared,
-    Path(id): Path<String>,
-    params: Result<Query<StateParams>, axum::extract::rejection::QueryRejection>,
+    Params(params): Params<StateParams>,
+    GameId(id): GameId,
 ) -> Result<Json<wire::State>, ApiError> {
-    let Query(params) = params.map_err(|e| ApiError::bad_request("bad_query", e.body_text()))?;
-    check_id(&id)?;
     let loaded = app.games.load(&id).await?;
     let state = tokio::task::spawn_blocking(move || view::state(&loaded, params.at))
         .await
@@ -401,11 +219,9 @@ async fn get_game(
 
 async fn get_placements(
     State(app): Shared,
-    Path(id): Path<String>,
-    params: Result<Query<StateParams>, axum::extract::rejection::QueryRejection>,
+    Params(params): Params<StateParams>,
+    GameId(id): GameId,
 ) -> Result<Json<wire::Placements>, ApiError> {
-    let Query(params) = params.map_err(|e| ApiError::bad_request("bad_query", e.body_text()))?;
-    check_id(&id)?;
     let loaded = app.games.load(&id).await?;
     let list = tokio::task::spawn_blocking(move || view::placements(&loaded, params.at))
         .await
@@ -424,13 +240,10 @@ struct HintRequest {
 /// play it against each other (fair play: `Loaded::may_search`).
 async fn hint(
     State(app): Shared,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    client: Option<axum::Extension<crate::edge::ClientIp>>,
-    Path(id): Path<String>,
-    body: Result<Bytes, axum::extract::rejection::BytesRejection>,
+    Client(client): Client,
+    GameId(id): GameId,
+    OptionalBody(req): OptionalBody<HintRequest>,
 ) -> Result<Json<wire::Hint>, ApiError> {
-    check_id(&id)?;
-    let req: HintRequest = optional_body(body)?;
     let level = search::hint_level(req.level)?;
     let loaded = app.games.load(&id).await?;
     loaded.may_search()?;
@@ -439,7 +252,7 @@ async fn hint(
     }
     let seed = ai::seed(&id, loaded.move_number());
     // The asker's address is its share of the AI's threads (as the creator's for a game).
-    let address = client.map_or(peer.ip(), |axum::Extension(c)| c.0).to_string();
+    let address = client.to_string();
     Ok(Json(
         search::hint(&app.searches, &address, loaded.game, level, seed).await?,
     ))
@@ -448,14 +261,12 @@ async fn hint(
 /// Every colour's win estimate at every position of the game, and the moves that lost most.
 async fn analysis(
     State(app): Shared,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    client: Option<axum::Extension<crate::edge::ClientIp>>,
-    Path(id): Path<String>,
+    Client(client): Client,
+    GameId(id): GameId,
 ) -> Result<Json<wire::Analysis>, ApiError> {
-    check_id(&id)?;
     let loaded = app.games.load(&id).await?;
     loaded.may_search()?;
-    let address = client.map_or(peer.ip(), |axum::Extension(c)| c.0).to_string();
+    let address = client.to_string();
     let answer = search::analysis(&app.searches, &address, &id, loaded.game).await?;
     Ok(Json((*answer).clone()))
 }
@@ -471,19 +282,17 @@ struct MoveRequest {
 
 async fn submit_move(
     State(app): Shared,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-    body: Result<Bytes, axum::extract::rejection::BytesRejection>,
+    GameId(id): GameId,
+    Bearer(bearer): Bearer,
+    JsonBody(req): JsonBody<MoveRequest>,
 ) -> Result<Response, ApiError> {
-    check_id(&id)?;
-    let req: MoveRequest = parse_body(body)?;
     if req.placement.len() > 200 {
         return Err(ApiError::bad_request(
             "malformed_move",
             "a placement is at most 200 characters",
         ));
     }
-    let token = bearer(&headers).or(req.token);
+    let token = bearer.or(req.token);
     let accepted = app
         .games
         .submit(&id, Actor::Token(token), req.placement, req.expected_move_number)
@@ -507,13 +316,11 @@ struct UndoRequest {
 
 async fn undo(
     State(app): Shared,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-    body: Result<Bytes, axum::extract::rejection::BytesRejection>,
+    GameId(id): GameId,
+    Bearer(bearer): Bearer,
+    JsonBody(req): JsonBody<UndoRequest>,
 ) -> Result<Response, ApiError> {
-    check_id(&id)?;
-    let req: UndoRequest = parse_body(body)?;
-    let token = bearer(&headers).or(req.token);
+    let token = bearer.or(req.token);
     let undone = app.games.undo(&id, token, req.expected_move_number).await?;
     Ok(Json(undone).into_response())
 }
@@ -527,28 +334,14 @@ struct ResignRequest {
     seat: Option<usize>,
 }
 
-/// A body that may be left out (`{}` then).
-fn optional_body<T: DeserializeOwned + Default>(
-    body: Result<Bytes, axum::extract::rejection::BytesRejection>,
-) -> Result<T, ApiError> {
-    let empty = body.as_ref().is_ok_and(|b| b.iter().all(u8::is_ascii_whitespace));
-    if empty {
-        Ok(T::default())
-    } else {
-        parse_body(body)
-    }
-}
-
 /// A seat resigns: its colours are out; the game goes on for the others.
 async fn resign(
     State(app): Shared,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-    body: Result<Bytes, axum::extract::rejection::BytesRejection>,
+    GameId(id): GameId,
+    Bearer(bearer): Bearer,
+    OptionalBody(req): OptionalBody<ResignRequest>,
 ) -> Result<Response, ApiError> {
-    check_id(&id)?;
-    let req: ResignRequest = optional_body(body)?;
-    let token = bearer(&headers).or(req.token);
+    let token = bearer.or(req.token);
     Ok(Json(app.games.resign(&id, token, req.seat).await?).into_response())
 }
 
@@ -566,13 +359,11 @@ struct LeaveRequest {
 /// A player leaves: the AI plays the seat from now on.
 async fn leave(
     State(app): Shared,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-    body: Result<Bytes, axum::extract::rejection::BytesRejection>,
+    GameId(id): GameId,
+    Bearer(bearer): Bearer,
+    OptionalBody(req): OptionalBody<LeaveRequest>,
 ) -> Result<Response, ApiError> {
-    check_id(&id)?;
-    let req: LeaveRequest = optional_body(body)?;
-    let token = bearer(&headers).or(req.token);
+    let token = bearer.or(req.token);
     Ok(Json(app.games.leave(&id, token, req.seat, req.level).await?).into_response())
 }
 
@@ -586,18 +377,15 @@ struct DeleteRequest {
 /// Deletes a game its creator made and nobody else joined.
 async fn delete_game(
     State(app): Shared,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-    body: Result<Bytes, axum::extract::rejection::BytesRejection>,
+    GameId(id): GameId,
+    Bearer(bearer): Bearer,
+    OptionalBody(req): OptionalBody<DeleteRequest>,
 ) -> Result<Response, ApiError> {
-    check_id(&id)?;
-    let req: DeleteRequest = optional_body(body)?;
-    let token = bearer(&headers).or(req.token);
+    let token = bearer.or(req.token);
     Ok(Json(app.games.delete(&id, token).await?).into_response())
 }
 
-async fn get_record(State(app): Shared, Path(id): Path<String>) -> Result<Response, ApiError> {
-    check_id(&id)?;
+async fn get_record(State(app): Shared, GameId(id): GameId) -> Result<Response, ApiError> {
     let mut loaded = app.games.load(&id).await?;
     loaded
         .game
@@ -615,31 +403,4 @@ async fn get_record(State(app): Shared, Path(id): Path<String>) -> Result<Respon
         text,
     )
         .into_response())
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct CubeRequest {
-    size: String,
-    #[serde(default)]
-    moves: Vec<String>,
-}
-
-/// The cube solitaire: the box after the client's stones, each checked by the core.
-async fn puzzle_cube(
-    body: Result<Bytes, axum::extract::rejection::BytesRejection>,
-) -> Result<Json<wire::PuzzleState>, ApiError> {
-    let req: CubeRequest = parse_body(body)?;
-    let answer = tokio::task::spawn_blocking(move || rumis_wire::puzzle::cube(&req.size, &req.moves))
-        .await
-        .map_err(|e| ApiError::internal(e.to_string()))??;
-    Ok(Json(answer))
-}
-
-/// A solution to watch, stone by stone: `cube3` or `tower5`.
-async fn puzzle_solution(Path(name): Path<String>) -> Result<Json<wire::PuzzleSolution>, ApiError> {
-    let answer = tokio::task::spawn_blocking(move || rumis_wire::puzzle::solution(&name))
-        .await
-        .map_err(|e| ApiError::internal(e.to_string()))??;
-    Ok(Json(answer))
 }
