@@ -7,7 +7,7 @@ use axum::http::StatusCode;
 use rumis_core::Board;
 
 use crate::error::ApiError;
-use crate::wire;
+use rumis_wire as wire;
 
 pub use rumis_wire::boards::{DEFAULT_FILE, INLINE_FILE, MAX_BOARD_TEXT};
 

@@ -12,7 +12,7 @@ use crate::clock::Clock;
 use crate::error::{printable, GameError};
 use crate::events::Event;
 use crate::store::{GameStatus, MoveRow, Progress, Seat, SeatKind, Setup, StoredGame};
-use crate::wire::{self, GameEvent};
+use rumis_wire::{self as wire, GameEvent};
 
 /// A game read from storage and replayed by the core.
 pub struct Loaded {

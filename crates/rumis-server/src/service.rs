@@ -28,7 +28,7 @@ use crate::game::{authorise, event, hash_token, play, random_hex, repeated, repl
 pub use crate::game::{new_setup, start_game, AskedSetup, Loaded};
 use crate::queue::{AiQueue, Job};
 use crate::store::{GameStatus, NewGame, Progress, Seat, SeatKind, Setup, Store, Summary};
-use crate::wire::{self, GameEvent};
+use rumis_wire::{self as wire, GameEvent};
 
 mod ai_turns;
 mod leaving;

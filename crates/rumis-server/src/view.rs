@@ -4,7 +4,7 @@
 use rumis_core::{Game, Move};
 use rumis_wire::game::Frame;
 
-use crate::wire;
+use rumis_wire as wire;
 
 use crate::service::Loaded;
 use crate::store::Summary;

@@ -25,7 +25,7 @@ use crate::events::{self, Event};
 use crate::game::{authorise, event, hash_token, replay, Loaded};
 use crate::queue::Job;
 use crate::store::{GameStatus, SeatKind, Store};
-use crate::wire::{self, GameEvent};
+use rumis_wire::{self as wire, GameEvent};
 
 /// The AI level that takes over a seat whose player leaves, when none is asked for.
 pub const DEFAULT_LEAVE_LEVEL: u8 = 3;

@@ -10,7 +10,7 @@ use crate::error::GameError;
 use crate::game::{authorise, event, replay, Loaded};
 use crate::service::{now_ms, Games};
 use crate::store::{GameStatus, Progress, Store};
-use crate::wire::{self, GameEvent};
+use rumis_wire::{self as wire, GameEvent};
 
 /// Calls a game off inside a write: status `aborted`, no rating, no AI fill.
 pub(super) async fn call_off_in(conn: &mut sqlx::AnyConnection, loaded: &Loaded) -> Result<(), GameError> {

@@ -32,7 +32,7 @@ use crate::error::GameError;
 use crate::events::{self, Event};
 use crate::game::Loaded;
 use crate::store::{GameStatus, SeatKind, Setup, Store};
-use crate::wire::GameEvent;
+use rumis_wire::GameEvent;
 
 pub mod asked;
 mod ending;

@@ -5,7 +5,7 @@ use crate::error::GameError;
 use crate::ratings;
 use crate::service::{now_ms, Games};
 use crate::store::{GameStatus, PlayerGame, PlayerRow, SeatKind, SeatPlayer};
-use crate::wire;
+use rumis_wire as wire;
 
 pub(super) fn rating_of(p: &PlayerRow) -> wire::Rating {
     wire::Rating {

@@ -12,7 +12,7 @@ use crate::error::GameError;
 use crate::game::{event, hash_token};
 use crate::service::{now_ms, Games};
 use crate::store::{GameStatus, LobbyRow, SeatKind, Store};
-use crate::wire::{self, GameEvent};
+use rumis_wire::{self as wire, GameEvent};
 
 /// The clock of a quick-play game: 10 minutes a seat and 5 seconds a move; a seat out of
 /// time forfeits.

@@ -8,7 +8,7 @@ use crate::error::GameError;
 use crate::game::{event, hash_token, replay};
 use crate::service::{now_ms, Games};
 use crate::store::{GameStatus, LobbyRow, SeatKind, Store};
-use crate::wire::{self, GameEvent};
+use rumis_wire::{self as wire, GameEvent};
 
 impl Games {
     /// A rematch of a lobby game that ended: the first player to ask makes it (same setup,

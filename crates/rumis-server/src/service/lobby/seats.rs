@@ -10,7 +10,7 @@ use crate::error::GameError;
 use crate::game::{event, hash_token, random_hex, replay, start_game};
 use crate::service::{now_ms, Games};
 use crate::store::{GameStatus, LobbyRow, NewGame, PlayerRow, Progress, SeatKind, SeatPlayer, Setup, Store};
-use crate::wire::{self, GameEvent};
+use rumis_wire::{self as wire, GameEvent};
 
 /// Seeks (lobby games waiting for players) one player may have open at once.
 pub const SEEKS_PER_PLAYER: i64 = 3;
