@@ -23,9 +23,10 @@
 //!   threads and their root statistics added, the guarded choice, the trees kept below the
 //!   moves played;
 //! - `watch.rs`: which other colours play as greedy players (level 9's model of the others);
-//! - `tree.rs`: one tree's search (`TreeSearch`): the nodes, selection and back-up;
+//! - `tree.rs`: one tree's search (`TreeSearch`): the nodes, selection, the playout and
+//!   back-up;
 //! - `expand.rs`: expansion and the children's priors;
-//! - `playout.rs`: the playout policy and the simulations' playouts ([`playout()`]);
+//! - `playout.rs`: the playout policy, and a playout of its own ([`playout()`]);
 //! - `tests.rs`: the tests.
 
 mod config;
