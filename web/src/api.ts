@@ -1,8 +1,34 @@
 // The server's API (docs/server-api.md). The browser only asks; every rule lives in the core.
-import type { ClockInfo, LeftInfo } from "./game/clockapi";
 
 export type Letter = "R" | "Y" | "G" | "B" | "X";
 export type Xyz = [number, number, number];
+
+// A game's clock in an answer or an event (docs/server-api.md, "Clocks"); its calls and
+// the server's time as estimated here are game/clockapi.ts's.
+export interface SeatClock {
+  seat: number;
+  remaining_ms: number;
+}
+
+export interface ClockInfo {
+  kind: "realtime" | "correspondence";
+  initial_ms: number;
+  increment_ms: number;
+  per_move_ms: number;
+  on_timeout: "out" | "ai";
+  ai_level: number | null;
+  /** The server's time when it wrote this (ms since the epoch). */
+  now: number;
+  running_seat: number | null;
+  /** Each seat's time left at `now`. */
+  seats: SeatClock[];
+}
+
+export interface LeftInfo {
+  colour: Letter;
+  after_move: number;
+  reason: string | null;
+}
 
 export interface LayoutCell {
   cell: string;
@@ -122,7 +148,7 @@ export interface GameState {
   legal_moves: string[];
   last_move?: (MoveInfo & { cubes: Xyz[] }) | null;
   position: { cube_count: number; columns: Column[] };
-  /** The game's clock (game/clockapi.ts), if it has one. */
+  /** The game's clock, if it has one. */
   clock?: ClockInfo | null;
   /** Colours that left the game (resigned, or out of time). */
   left?: LeftInfo[];

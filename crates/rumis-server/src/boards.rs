@@ -1,22 +1,13 @@
-//! Board files for the board editor (rules §3): a board file checked by the core, and a
-//! built-in board's file to start from. Nothing here reads a board itself: the verdict,
-//! its messages and their lines are `Board::from_toml`'s, the same as for `--board-file`.
+//! Board files (rules §3) as the server takes them: their sizes and body limits, and a
+//! board file read and checked by the core. Nothing here reads a board itself: the
+//! verdict, its messages and their lines are `Board::from_toml`'s, the same as for
+//! `--board-file`. The routes of the board editor are `routes/boards.rs`.
 
-use std::sync::Arc;
-
-use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
-use axum::extract::Path;
-use axum::http::{header, StatusCode};
-use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
-use axum::{Json, Router};
+use axum::http::StatusCode;
 use rumis_core::Board;
-use serde::Deserialize;
 
-use crate::error::{printable, ApiError};
-use crate::wire;
-use crate::App;
+use crate::error::ApiError;
+use rumis_wire as wire;
 
 pub use rumis_wire::boards::{DEFAULT_FILE, INLINE_FILE, MAX_BOARD_TEXT};
 
@@ -27,36 +18,6 @@ pub const BOARD_BODY_LIMIT: usize = 3 * MAX_BOARD_TEXT;
 /// Whether a path's body may carry a board file (game creation, the board check).
 pub fn takes_board_file(path: &str) -> bool {
     path == "/api/v1/games" || path == "/api/v1/boards/check"
-}
-
-/// `POST /api/v1/boards/check` and `GET /api/v1/boards/{name}/toml`.
-pub fn routes() -> Router<Arc<App>> {
-    Router::new()
-        .route(
-            "/api/v1/boards/check",
-            post(check).layer(axum::extract::DefaultBodyLimit::max(BOARD_BODY_LIMIT)),
-        )
-        .route("/api/v1/boards/{name}/toml", get(builtin_toml))
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct CheckRequest {
-    /// The board file's text.
-    toml: String,
-    /// The file's name, for the messages (`my.toml:5: ...`).
-    file: Option<String>,
-}
-
-async fn check(body: Result<Bytes, BytesRejection>) -> Result<Json<wire::BoardChecked>, ApiError> {
-    let req: CheckRequest = crate::api::parse_body(body)?;
-    let file = req
-        .file
-        .as_deref()
-        .map(printable)
-        .filter(|f| !f.trim().is_empty())
-        .unwrap_or_else(|| DEFAULT_FILE.to_string());
-    check_board(&file, &req.toml).map(|board| Json(wire::BoardChecked { board }))
 }
 
 /// The core's verdict on a board file: the board as JSON, or its error with the line.
@@ -84,20 +45,4 @@ pub fn check_size(text: &str) -> Result<(), ApiError> {
 pub fn read_board(file: &str, text: &str) -> Result<Board, ApiError> {
     check_size(text)?;
     Board::from_toml(file, text).map_err(ApiError::from)
-}
-
-async fn builtin_toml(Path(name): Path<String>) -> Response {
-    match Board::builtin_file(&name) {
-        Some(text) => ([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response(),
-        None => ApiError::new(
-            StatusCode::NOT_FOUND,
-            "unknown_board",
-            format!(
-                "unknown board '{}'; the boards are {}",
-                printable(&name),
-                Board::builtin_names()
-            ),
-        )
-        .into_response(),
-    }
 }

@@ -8,7 +8,7 @@
 //! Time runs only for a human seat to move; an AI seat's moves are not timed.
 
 use crate::error::GameError;
-use crate::wire;
+use rumis_wire as wire;
 
 /// The smallest real-time clock: 0.1 minute (6 s), for bullet play and the browser tests.
 pub const MIN_MINUTES: f64 = 0.1;

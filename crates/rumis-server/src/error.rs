@@ -11,7 +11,7 @@ use axum::response::{IntoResponse, Response};
 use rumis_core::{Board, BoardError, SetupError};
 use rumis_wire::puzzle::PuzzleError;
 
-use crate::wire::{ErrorBody, ErrorDetail};
+use rumis_wire::{ErrorBody, ErrorDetail};
 
 /// Why the game service refused or failed a request.
 #[derive(Clone, Debug, thiserror::Error)]

@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex};
 use serde::{Deserialize, Serialize};
 use tokio::sync::broadcast;
 
-use crate::wire::GameEvent;
+use rumis_wire::GameEvent;
 
 /// The PostgreSQL channel of game events.
 pub const CHANNEL: &str = "rumis_events";

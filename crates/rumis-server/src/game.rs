@@ -11,8 +11,8 @@ use sha2::{Digest, Sha256};
 use crate::clock::Clock;
 use crate::error::{printable, GameError};
 use crate::events::Event;
-use crate::store::{MoveRow, Progress, Seat, SeatKind, Setup, StoredGame};
-use crate::wire::{self, GameEvent};
+use crate::store::{GameStatus, MoveRow, Progress, Seat, SeatKind, Setup, StoredGame};
+use rumis_wire::{self as wire, GameEvent};
 
 /// A game read from storage and replayed by the core.
 pub struct Loaded {
@@ -21,8 +21,7 @@ pub struct Loaded {
     pub seats: Vec<Seat>,
     pub moves: Vec<MoveRow>,
     pub game: Game,
-    /// `open`, `finished` or `abandoned`.
-    pub status: String,
+    pub status: GameStatus,
     pub created: i64,
     pub updated: i64,
     /// The game's clock, if it has one.
@@ -33,7 +32,7 @@ pub struct Loaded {
 impl Loaded {
     /// The seat whose time runs now: a human seat to move in a game still played.
     pub(crate) fn clock_seat(&self) -> Option<usize> {
-        if self.status != "open" {
+        if self.status != GameStatus::Open {
             return None;
         }
         self.seat_to_move()
@@ -92,7 +91,7 @@ impl Loaded {
     /// spectators alike, while people play it against each other (more than one person),
     /// and allowed once it is over; a game against the AI alone keeps them.
     pub(crate) fn may_search(&self) -> Result<(), GameError> {
-        let over = self.game.is_over() || self.status != "open";
+        let over = self.game.is_over() || self.status != GameStatus::Open;
         if !over && self.people() > 1 {
             return Err(GameError::FairPlay);
         }
@@ -102,7 +101,7 @@ impl Loaded {
     /// Whether a hint now assists a player: the game is still played (by one person
     /// against the AI, as [`Loaded::may_search`] allows).
     pub(crate) fn hint_assists(&self) -> bool {
-        self.status == "open" && !self.game.is_over()
+        self.status == GameStatus::Open && !self.game.is_over()
     }
 
     pub fn has_human(&self) -> bool {
@@ -111,13 +110,13 @@ impl Loaded {
 
     /// Whether an AI seat is to move in a game still played.
     pub(crate) fn ai_to_move(&self) -> bool {
-        self.status == "open" && self.seat_to_move().is_some_and(|s| s.kind == SeatKind::Ai)
+        self.status == GameStatus::Open && self.seat_to_move().is_some_and(|s| s.kind == SeatKind::Ai)
     }
 
     pub(crate) fn progress(&self) -> Progress {
         let over = self.game.is_over();
         Progress {
-            status: if over { "finished" } else { "open" },
+            status: if over { GameStatus::Finished } else { GameStatus::Open },
             to_move: self.game.to_move(),
             move_count: self.game.moves().len() as i64,
             ai_to_move: !over && self.seat_to_move().is_some_and(|s| s.kind == SeatKind::Ai),
@@ -567,7 +566,7 @@ mod tests {
                     created: 0,
                 })
                 .collect(),
-            status: "finished".into(),
+            status: GameStatus::Finished,
             created: 0,
             updated: 0,
             clock: None,

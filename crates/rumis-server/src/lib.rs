@@ -8,29 +8,28 @@
 //! one turn unable to both succeed. AI seats are played on blocking worker threads.
 //! The JSON shapes are in `docs/server-api.md`.
 //!
-//! The layers: `api` (HTTP: extract and answer) → `service` (the game service: rules
+//! The layers: `routes` (HTTP: extract (`extract`) and answer) → `service` (the game service: rules
 //! through the core (`game`), transactions, events, AI work) → `store` (SQL). `error` maps the
 //! service's errors to statuses; `events` is the hub of per-game channels; `queue` and `ai`
 //! play the AI seats; `wire` holds the typed answers and events.
 
 mod ai;
-mod api;
 mod boards;
 pub mod client;
 mod clock;
 pub mod edge;
 mod error;
 mod events;
+mod extract;
 mod game;
 mod guard;
 mod lessons;
-mod lobby_api;
 mod lobby_feed;
 mod metrics;
-mod ops;
 mod queue;
 mod ratelimit;
 mod ratings;
+mod routes;
 mod search;
 mod service;
 mod store;
@@ -290,7 +289,7 @@ pub async fn start(config: Config) -> Result<Server, String> {
             let feed = app.lobby_feed.clone();
             feed.run(changes, |version| {
                 let app = app.clone();
-                async move { lobby_api::lobby_message(&app, version).await }
+                async move { routes::lobby::lobby_message(&app, version).await }
             })
             .await
         }));
@@ -346,7 +345,7 @@ pub async fn start(config: Config) -> Result<Server, String> {
         }));
     }
     let router =
-        api::router(app.clone()).layer(axum::middleware::from_fn_with_state(guard::Guard::new(), guard::check));
+        routes::router(app.clone()).layer(axum::middleware::from_fn_with_state(guard::Guard::new(), guard::check));
     let fds = edge::raise_fd_limit();
     let limits = app.config.limits.clone();
     let total = edge::cap_for_fds(limits.connections, fds);

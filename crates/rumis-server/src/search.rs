@@ -13,7 +13,8 @@ use rumis_core::Game;
 
 use crate::error::ApiError;
 use crate::queue::AiQueue;
-use crate::{view, wire};
+use crate::view;
+use rumis_wire as wire;
 
 /// How long a request waits for a thread before `503 busy`.
 const WAIT: Duration = Duration::from_secs(30);

@@ -27,8 +27,8 @@ use crate::events::{self, Event, Hub};
 use crate::game::{authorise, event, hash_token, play, random_hex, repeated, replay};
 pub use crate::game::{new_setup, start_game, AskedSetup, Loaded};
 use crate::queue::{AiQueue, Job};
-use crate::store::{NewGame, Progress, Seat, SeatKind, Setup, Store, Summary};
-use crate::wire::{self, GameEvent};
+use crate::store::{GameStatus, NewGame, Progress, Seat, SeatKind, Setup, Store, Summary};
+use rumis_wire::{self as wire, GameEvent};
 
 mod ai_turns;
 mod leaving;
@@ -348,7 +348,11 @@ impl Games {
                 })
                 .collect(),
             progress: Progress {
-                status: if to_move.is_some() { "open" } else { "finished" },
+                status: if to_move.is_some() {
+                    GameStatus::Open
+                } else {
+                    GameStatus::Finished
+                },
                 to_move,
                 move_count: 0,
                 ai_to_move: ai_first,
@@ -476,7 +480,7 @@ impl Games {
                 None => Err(stale()),
             };
         }
-        if loaded.status == "abandoned" {
+        if loaded.status == GameStatus::Abandoned {
             return Err(GameError::Abandoned);
         }
         lobby::playable(&loaded)?;
@@ -558,7 +562,7 @@ impl Games {
         if !loaded.setup.hot_seat {
             return Err(GameError::UndoNotAllowed);
         }
-        if loaded.status == "abandoned" {
+        if loaded.status == GameStatus::Abandoned {
             return Err(GameError::Abandoned);
         }
         lobby::playable(&loaded)?;

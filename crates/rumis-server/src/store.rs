@@ -29,7 +29,10 @@ mod group;
 mod leases;
 pub mod ops;
 mod players;
+mod status;
 pub use players::{LobbyRow, PlayerGame, PlayerRow, RatingChange, SeatPlayer};
+use status::status_from;
+pub use status::GameStatus;
 
 /// How long SQLite waits for another connection's lock before saying busy.
 pub const BUSY_TIMEOUT: Duration = Duration::from_millis(1_000);
@@ -98,8 +101,7 @@ pub struct StoredGame {
     pub setup: Setup,
     pub seats: Vec<Seat>,
     pub moves: Vec<MoveRow>,
-    /// `open`, `finished` or `abandoned`.
-    pub status: String,
+    pub status: GameStatus,
     pub created: i64,
     pub updated: i64,
     /// The game's clock, if it has one.
@@ -132,7 +134,7 @@ pub struct NewGame<'a> {
 /// What a write changes in a game's row.
 #[derive(Clone, Debug)]
 pub struct Progress {
-    pub status: &'static str,
+    pub status: GameStatus,
     pub to_move: Option<Colour>,
     pub move_count: i64,
     pub ai_to_move: bool,
@@ -145,7 +147,7 @@ pub struct Summary {
     pub board: String,
     pub players: i64,
     pub variant: String,
-    pub status: String,
+    pub status: GameStatus,
     pub to_move: String,
     pub move_count: i64,
     pub created: i64,
@@ -393,7 +395,7 @@ impl Store {
         .bind(colours_text(&g.setup.colours))
         .bind(g.setup.ruins.join(" "))
         .bind(g.setup.hot_seat as i64)
-        .bind(g.progress.status)
+        .bind(g.progress.status.as_str())
         .bind(g.progress.to_move.map(|c| c.to_string()).unwrap_or_default())
         .bind(g.progress.move_count)
         .bind(g.now)
@@ -466,7 +468,7 @@ impl Store {
 
     pub async fn set_progress(conn: &mut AnyConnection, id: &str, p: &Progress) -> Result<(), GameError> {
         sqlx::query("UPDATE games SET status = $1, to_move = $2, move_count = $3, ai_to_move = $4 WHERE id = $5")
-            .bind(p.status)
+            .bind(p.status.as_str())
             .bind(p.to_move.map(|c| c.to_string()).unwrap_or_default())
             .bind(p.move_count)
             .bind(p.ai_to_move as i64)
@@ -555,7 +557,7 @@ impl Store {
             setup,
             seats,
             moves,
-            status: row.try_get("status")?,
+            status: status_from(&row, "status")?,
             created: row.try_get("created")?,
             updated: row.try_get("updated")?,
             clock: Store::read_clock_in(&mut *conn, id).await?,
@@ -800,7 +802,7 @@ impl Store {
                     board: r.try_get("board")?,
                     players: r.try_get("players")?,
                     variant: r.try_get("variant")?,
-                    status: r.try_get("status")?,
+                    status: status_from(r, "status")?,
                     to_move: r.try_get("to_move")?,
                     move_count: r.try_get("move_count")?,
                     created: r.try_get("created")?,

@@ -4,7 +4,7 @@
 use rumis_core::{Game, Move};
 use rumis_wire::game::Frame;
 
-use crate::wire;
+use rumis_wire as wire;
 
 use crate::service::Loaded;
 use crate::store::Summary;
@@ -33,7 +33,7 @@ pub fn placements(l: &Loaded, at: Option<usize>) -> wire::Placements {
 pub fn state(l: &Loaded, at: Option<usize>) -> wire::State {
     let frame = Frame {
         id: l.id.clone(),
-        status: l.status.clone(),
+        status: l.status.to_string(),
         created: l.created,
         updated: l.updated,
         hot_seat: l.setup.hot_seat,
@@ -70,7 +70,7 @@ pub fn summary(s: &Summary) -> wire::Summary {
         board: s.board.clone(),
         players: s.players,
         variant: s.variant.clone(),
-        status: s.status.clone(),
+        status: s.status.to_string(),
         to_move: (!s.to_move.is_empty()).then(|| s.to_move.clone()),
         moves_played: s.move_count,
         move_number: s.move_count + 1,

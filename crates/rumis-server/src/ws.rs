@@ -1,7 +1,7 @@
-//! The WebSocket of a game's events (`GET /api/v1/games/{id}/events`), kept cheap and
-//! bounded: small read and write buffers, a ping every so often and the socket dropped when
-//! no answer comes, and a client too slow to take its events dropped rather than buffered
-//! for. The caps (429 beyond) keep strangers from locking the players out:
+//! The event WebSockets' bounds and caps (a game's events, `routes/game_events.rs`; the
+//! lobby's, `lobby_feed.rs`), kept cheap and bounded: small read and write buffers, a ping
+//! every so often and the socket dropped when no answer comes, and a client too slow to
+//! take its events dropped rather than buffered for. The caps (429 beyond) keep strangers from locking the players out:
 //! - a **watcher** (a socket without a seat's token) counts against its address's cap, its
 //!   game's cap and the server's cap on all watchers, which is kept below the connection
 //!   cap, so that watchers cannot take every place;
@@ -15,22 +15,14 @@
 //! the server then selects) — never in the URL. A token that holds no seat makes a watcher.
 
 use std::collections::HashMap;
-use std::net::{IpAddr, SocketAddr};
+use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{ConnectInfo, Path, State};
-use axum::http::{header, HeaderMap, StatusCode};
-use axum::response::Response;
-use axum::Extension;
-use serde::Serialize;
-use tokio::sync::broadcast::error::RecvError;
+use axum::extract::ws::WebSocketUpgrade;
+use axum::http::StatusCode;
 
-use crate::edge::ClientIp;
 use crate::error::ApiError;
-use crate::wire::{GameEvent, Snapshot};
-use crate::{events, view, App};
 
 /// The limits of the sockets (`rumis serve` options, and fixed caps).
 #[derive(Clone, Debug)]
@@ -95,10 +87,10 @@ const WRITE_BUFFER: usize = 8 * 1024;
 /// lobby's list).
 const MAX_WRITE_BUFFER: usize = 256 * 1024;
 /// A client has nothing to say but pongs and close frames.
-const MAX_MESSAGE: usize = 4096;
+pub(crate) const MAX_MESSAGE: usize = 4096;
 
 /// Whether a socket's read failed on a message or frame over [`MAX_MESSAGE`].
-fn too_big(e: axum::Error) -> bool {
+pub(crate) fn too_big(e: axum::Error) -> bool {
     e.into_inner()
         .downcast_ref::<tungstenite::Error>()
         .is_some_and(|e| matches!(e, tungstenite::Error::Capacity(_)))
@@ -117,21 +109,6 @@ pub(crate) fn bounded(ws: WebSocketUpgrade) -> WebSocketUpgrade {
 pub const PROTOCOL: &str = "rumis";
 /// The prefix of the subprotocol that carries a token.
 pub const TOKEN_PROTOCOL: &str = "rumis.token.";
-
-/// The token a socket's request shows: its bearer, or its `rumis.token.` subprotocol.
-fn offered_token(headers: &HeaderMap, ws: &WebSocketUpgrade) -> Option<String> {
-    let bearer = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.trim().split_once(' '))
-        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
-        .map(|(_, t)| t.trim().to_string());
-    bearer.or_else(|| {
-        ws.requested_protocols()
-            .filter_map(|v| v.to_str().ok())
-            .find_map(|p| p.trim().strip_prefix(TOKEN_PROTOCOL).map(String::from))
-    })
-}
 
 /// What a socket is, for the caps.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -293,175 +270,9 @@ impl Drop for Place {
     }
 }
 
-pub(crate) async fn events(
-    State(app): State<Arc<App>>,
-    Extension(sockets): Extension<Arc<Sockets>>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    client: Option<Extension<ClientIp>>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-    ws: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
-) -> Result<Response, ApiError> {
-    crate::api::check_id(&id)?;
-    let ws = ws.map_err(|e| {
-        ApiError::bad_request(
-            "not_websocket",
-            format!("this endpoint is a WebSocket: {}", e.body_text()),
-        )
-    })?;
-    let ip = client.map_or(peer.ip(), |Extension(c)| c.0);
-    let token = offered_token(&headers, &ws);
-    // A watcher is admitted, or refused, before anything is read; a token is checked
-    // against the game's seats first.
-    let early = match token {
-        None => Some(sockets.admit(ip, Kind::Watcher(id.clone()))?),
-        Some(_) => None,
-    };
-    // Subscribe before reading the snapshot, so that no event falls between them.
-    let rx = app.events.subscribe(&id);
-    let loaded = app.games.load(&id).await?;
-    let place = match early {
-        Some(place) => place,
-        None => match crate::game::authorise(&loaded, token.as_deref()) {
-            Ok(seats) => sockets.admit(ip, Kind::Seated(id.clone(), seats[0]))?,
-            Err(_) => sockets.admit(ip, Kind::Watcher(id.clone()))?,
-        },
-    };
-    let count = loaded.game.moves().len() as i64;
-    let snapshot = snapshot_of(&loaded);
-    drop(loaded);
-    let limits = sockets.limits.clone();
-    let closed = sockets.closed();
-    Ok(bounded(ws.protocols([PROTOCOL])).on_upgrade(move |socket| async move {
-        session(app, socket, id, rx, snapshot, count, limits, closed).await;
-        drop(place);
-    }))
-}
-
-/// Sends a snapshot, then every event of the game, until the client goes, stops
-/// answering pings or cannot keep up, or the server stops (`closed`).
-#[allow(clippy::too_many_arguments)] // one call, from `events`, which has them all
-async fn session(
-    app: Arc<App>,
-    mut socket: WebSocket,
-    id: String,
-    mut rx: events::Receiver,
-    snapshot: Snapshot,
-    mut count: i64,
-    limits: WsLimits,
-    closed: impl std::future::Future<Output = ()>,
-) {
-    tokio::pin!(closed);
-    let send_timeout = limits.send_timeout;
-    async fn send_within<T: Serialize>(socket: &mut WebSocket, v: &T, within: Duration) -> bool {
-        let Ok(text) = serde_json::to_string(v) else {
-            return false;
-        };
-        matches!(
-            tokio::time::timeout(within, socket.send(Message::Text(text.into()))).await,
-            Ok(Ok(()))
-        )
-    }
-    macro_rules! send {
-        ($v:expr) => {
-            send_within(&mut socket, $v, send_timeout).await
-        };
-    }
-    if !send!(&snapshot) {
-        return;
-    }
-    drop(snapshot);
-    let mut ping = tokio::time::interval(limits.ping_every);
-    ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    ping.tick().await;
-    // When the last ping unanswered was sent.
-    let mut waiting: Option<tokio::time::Instant> = None;
-    loop {
-        let pong_deadline = waiting.map(|t| t + limits.pong_timeout);
-        tokio::select! {
-            incoming = socket.recv() => match incoming {
-                Some(Err(e)) => {
-                    // A message over the size allowed: the client hears why, as the
-                    // protocol says (1009), rather than a dropped connection.
-                    if too_big(e) {
-                        let close = axum::extract::ws::CloseFrame {
-                            code: 1009,
-                            reason: format!("a message is at most {MAX_MESSAGE} bytes").into(),
-                        };
-                        let _ = tokio::time::timeout(send_timeout, socket.send(Message::Close(Some(close)))).await;
-                    }
-                    return;
-                }
-                Some(Ok(Message::Close(_))) | None => return,
-                // Anything from the client shows it is there; pings are answered by the library.
-                Some(Ok(_)) => waiting = None,
-            },
-            _ = ping.tick() => {
-                let sent = tokio::time::timeout(send_timeout, socket.send(Message::Ping(Default::default()))).await;
-                if !matches!(sent, Ok(Ok(()))) {
-                    return;
-                }
-                waiting.get_or_insert_with(tokio::time::Instant::now);
-            }
-            _ = sleep_until_some(pong_deadline) => return, // no pong: gone
-            _ = &mut closed => {
-                let close = axum::extract::ws::CloseFrame {
-                    code: CLOSE_RESTART,
-                    reason: "the server is restarting; connect again".into(),
-                };
-                let _ = tokio::time::timeout(send_timeout, socket.send(Message::Close(Some(close)))).await;
-                return;
-            }
-            event = rx.recv() => match event {
-                Ok(e) if e.game == events::ALL || e.body.is_none() => {
-                    // Events may have been lost (a listener reconnected): a fresh snapshot.
-                    let Some(v) = fresh_snapshot(&app, &id, &mut count).await else { return };
-                    if !send!(&v) {
-                        return;
-                    }
-                }
-                Ok(e) => {
-                    let Some(body) = &e.body else { continue };
-                    if e.game != id || e.after_move.is_some_and(|n| n <= count) {
-                        continue;
-                    }
-                    // `count` is what the last snapshot held; moves taken back are no
-                    // longer in it.
-                    if let GameEvent::Undo { move_number, .. } = body {
-                        count = count.min(move_number - 1);
-                    }
-                    if !send!(body) {
-                        return;
-                    }
-                }
-                Err(RecvError::Lagged(_)) => {
-                    // Too slow to keep up: a fresh snapshot instead of the missed events.
-                    let Some(v) = fresh_snapshot(&app, &id, &mut count).await else { return };
-                    if !send!(&v) {
-                        return;
-                    }
-                }
-                Err(RecvError::Closed) => return,
-            },
-        }
-    }
-}
-
 pub(crate) async fn sleep_until_some(deadline: Option<tokio::time::Instant>) {
     match deadline {
         Some(d) => tokio::time::sleep_until(d).await,
         None => std::future::pending().await,
     }
-}
-
-fn snapshot_of(loaded: &crate::service::Loaded) -> Snapshot {
-    Snapshot::Snapshot {
-        state: Box::new(view::state(loaded, None)),
-    }
-}
-
-async fn fresh_snapshot(app: &App, id: &str, count: &mut i64) -> Option<Snapshot> {
-    let loaded = app.games.load(id).await.ok()?;
-    *count = loaded.game.moves().len() as i64;
-    Some(snapshot_of(&loaded))
 }

@@ -1,32 +1,8 @@
 // Clocks, resigning and leaving in the server's API (docs/server-api.md, "Clocks"): the
-// shapes, the calls, and the server's time as this browser estimates it.
+// clock asked for, the calls, and the server's time as this browser estimates it. The
+// clock's shapes in answers (ClockInfo, LeftInfo) are api.ts's, with the rest of them.
 import { call } from "../api";
-import type { Letter } from "../api";
-
-export interface SeatClock {
-  seat: number;
-  remaining_ms: number;
-}
-
-export interface ClockInfo {
-  kind: "realtime" | "correspondence";
-  initial_ms: number;
-  increment_ms: number;
-  per_move_ms: number;
-  on_timeout: "out" | "ai";
-  ai_level: number | null;
-  /** The server's time when it wrote this (ms since the epoch). */
-  now: number;
-  running_seat: number | null;
-  /** Each seat's time left at `now`. */
-  seats: SeatClock[];
-}
-
-export interface LeftInfo {
-  colour: Letter;
-  after_move: number;
-  reason: string | null;
-}
+import type { ClockInfo, Letter } from "../api";
 
 /** A clock as the new-game form asks for it. */
 export interface ClockChoice {

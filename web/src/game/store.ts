@@ -5,8 +5,7 @@
 // page re-read "now" on every event and so lost `ai_thinking`). The whole state is read again
 // only on a gap too long to walk, an undo, a resynchronisation or a reconnection.
 import type { EventStream, GameBackend } from "../engine/backend";
-import type { GameEvent, GameState, Letter, Placement, Xyz } from "../api";
-import type { ClockInfo } from "./clockapi";
+import type { ClockInfo, GameEvent, GameState, Letter, Placement, Xyz } from "../api";
 import { Emitter } from "./emitter";
 
 /** A move as the page shows it. */

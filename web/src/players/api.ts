@@ -2,8 +2,7 @@
 // lobby"). The player's key is kept in this browser only and sent as the bearer; it moves
 // for every seat its player holds (it is those seats' token).
 import { ApiError, reconnectDelay, tokens } from "../api";
-import type { Letter } from "../api";
-import type { ClockInfo } from "../game/clockapi";
+import type { ClockInfo, Letter } from "../api";
 
 export interface Rating {
   rating: number;

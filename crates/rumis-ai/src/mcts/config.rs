@@ -1,13 +1,13 @@
 //! The search's settings: [`MctsConfig`] (its default, the level 9 settings), the stop flag,
 //! and where the priors come from.
 
+use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
 use rumis_core::Site;
 
-use super::plan::ModelSource;
 use crate::priors::{self, PriorModel};
 use crate::scenario;
 
@@ -310,6 +310,30 @@ impl MctsConfig {
             simulations: Some(simulations),
             label: format!("mcts:{simulations}"),
             ..MctsConfig::default()
+        }
+    }
+}
+
+/// Where a search's learned move priors come from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ModelSource {
+    /// The scenario's own model (`scenario-priors.toml`), by the board's name.
+    Scenario(String),
+    /// The general model learned from games of this many players (`player-count-priors.toml`).
+    PlayerCount(usize),
+    /// The model learned from games of every count (`priors.toml`).
+    Builtin,
+    /// One given to the search (`PriorSource::Learned`: an experiment's).
+    Given,
+}
+
+impl fmt::Display for ModelSource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ModelSource::Scenario(name) => write!(f, "{name}'s own model (scenario-priors.toml)"),
+            ModelSource::PlayerCount(n) => write!(f, "the {n}-player model (player-count-priors.toml)"),
+            ModelSource::Builtin => write!(f, "the general model (priors.toml)"),
+            ModelSource::Given => write!(f, "a model given to the search"),
         }
     }
 }

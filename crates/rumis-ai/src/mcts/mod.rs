@@ -24,9 +24,10 @@
 //!   moves played;
 //! - `plan.rs`: the settings resolved for one site ([`Plan`]: what `rumis levels` prints);
 //! - `watch.rs`: which other colours play as greedy players (level 9's model of the others);
-//! - `tree.rs`: one tree's search (`TreeSearch`): the nodes, selection and back-up;
+//! - `tree.rs`: one tree's search (`TreeSearch`): the nodes, selection, the playout and
+//!   back-up;
 //! - `expand.rs`: expansion and the children's priors;
-//! - `playout.rs`: the playout policy and the simulations' playouts ([`playout()`]);
+//! - `playout.rs`: the playout policy, and a playout of its own ([`playout()`]);
 //! - `tests.rs`: the tests.
 
 mod config;
@@ -37,8 +38,8 @@ mod search;
 mod tree;
 mod watch;
 
-pub use config::{MctsConfig, PriorSource, RoomEstimateAt, Stop, GUARD_STONES};
-pub use plan::{LearnedAt, ModelSource, Plan};
+pub use config::{MctsConfig, ModelSource, PriorSource, RoomEstimateAt, Stop, GUARD_STONES};
+pub use plan::{LearnedAt, Plan};
 pub use playout::playout;
 pub use search::{Mcts, SearchResult};
 

@@ -9,22 +9,9 @@ use std::time::Duration;
 
 use rumis_core::Site;
 
-use super::config::{MctsConfig, PriorSource, RoomEstimateAt};
+use super::config::{MctsConfig, ModelSource, PriorSource, RoomEstimateAt};
 use crate::priors::PriorModel;
 use crate::scenario;
-
-/// Where a search's learned move priors come from.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ModelSource {
-    /// The scenario's own model (`scenario-priors.toml`), by the board's name.
-    Scenario(String),
-    /// The general model learned from games of this many players (`player-count-priors.toml`).
-    PlayerCount(usize),
-    /// The model learned from games of every count (`priors.toml`).
-    Builtin,
-    /// One given to the search (`PriorSource::Learned`: an experiment's).
-    Given,
-}
 
 /// At which nodes the learned priors are used (the others keep the hand-made ones).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -114,17 +101,6 @@ impl MctsConfig {
             outlet_guard: self.outlet_guard,
         };
         (plan, learned.map(|(_, m)| m))
-    }
-}
-
-impl fmt::Display for ModelSource {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ModelSource::Scenario(name) => write!(f, "{name}'s own model (scenario-priors.toml)"),
-            ModelSource::PlayerCount(n) => write!(f, "the {n}-player model (player-count-priors.toml)"),
-            ModelSource::Builtin => write!(f, "the general model (priors.toml)"),
-            ModelSource::Given => write!(f, "a model given to the search"),
-        }
     }
 }
 

@@ -1,10 +1,8 @@
-//! The playout policy ([`PlayoutPolicy`]: answer the last move, bigger stones first) and the
-//! simulations' playouts ([`TreeSearch::playout`], with the informed plies of a learned
-//! model).
+//! The playout policy ([`PlayoutPolicy`]: answer the last move, bigger stones first), which
+//! a tree's simulations play out by (`TreeSearch::playout`, in `tree.rs`), and a playout
+//! of its own ([`playout()`]).
 
 use rumis_core::{Move, Position, Rng, Site};
-
-use super::tree::TreeSearch;
 
 /// The playout policy, on the core's move bitsets without listing the moves: per generator
 /// chunk, the slots of stones of 2, 3 and 4 cubes ("bigger stones first") and, per column,
@@ -190,58 +188,5 @@ pub fn playout(site: &Site, pos: &mut Position, rng: &mut Rng) {
         let m = policy.pick(site, &set, n, last, rng);
         pos.play_unchecked(site, m);
         last = Some(m);
-    }
-}
-
-impl TreeSearch<'_> {
-    /// Playout: plays the game to its end from where the simulation left the tree.
-    pub(super) fn playout(&mut self, pos: &mut Position) {
-        let (site, cfg) = (self.site, self.cfg);
-        if cfg.rave <= 0.0 && !cfg.big_stones_first && !cfg.answer_last_move {
-            // Uniform playouts on the core's fastest path: nothing to record.
-            rumis_core::random_playout_in_place(site, pos, &mut self.rng, self.code_path, &mut self.set)
-                .expect("the active code path is available");
-        }
-        if pos.to_move(site).is_none() {
-            return;
-        }
-        // One generation a ply: each placement leaves the next colour's placements in the
-        // set (`play_generate_with`), where `legal_set` then `play_unchecked` generated
-        // twice (the placements, then whether the next colour can place) and placed on the
-        // scalar path. The same games. Nothing reads the hash of a playout's positions.
-        let path = self.code_path;
-        let mut n = pos
-            .legal_set_with(site, path, &mut self.set)
-            .expect("the active code path is available");
-        let mut informed = self.informed_plies;
-        while let Some(colour) = pos.to_move(site) {
-            let last = self.played.last().map(|p| p.1);
-            let mut draws = PlyDraws::default();
-            let mut m = self
-                .policy
-                .pick_again(site, &self.set, n, last, &mut self.rng, &mut draws);
-            if informed > 0 {
-                informed -= 1;
-                if let Some(scorer) = self.scorer.as_ref() {
-                    let view = &mut self.score_view;
-                    scorer.look(site, pos, colour, view);
-                    let score = |m| scorer.score(site, view, m);
-                    let mut best = score(m);
-                    for _ in 1..cfg.playout_candidates {
-                        let c = self
-                            .policy
-                            .pick_again(site, &self.set, n, last, &mut self.rng, &mut draws);
-                        let v = score(c);
-                        if v > best {
-                            (best, m) = (v, c);
-                        }
-                    }
-                }
-            }
-            self.played.push((colour.index() as u8, m));
-            n = pos
-                .play_generate_unhashed_with(site, m, path, &mut self.set)
-                .expect("the active code path is available");
-        }
     }
 }

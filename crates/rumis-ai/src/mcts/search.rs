@@ -7,7 +7,7 @@ use std::time::Instant;
 use rumis_core::{Colour, Game, Move, Position, Site};
 
 use super::config::{MctsConfig, GUARD_STONES};
-use super::tree::{run_tree, Node};
+use super::tree::{run_tree, Node, TreeStats};
 use super::watch::Watch;
 use crate::endgame::{stones_in_play, Solver};
 use crate::eval;
@@ -27,10 +27,6 @@ pub struct SearchResult {
     /// every colour from this position.
     pub estimates: [f32; 4],
 }
-
-/// A tree's root children as (move, visits, summed reward), its simulations, and the summed
-/// reward of each colour over them.
-pub(super) type TreeStats = (Vec<(Move, u32, f32)>, u64, [f32; 4]);
 
 pub struct Mcts {
     pub config: MctsConfig,

@@ -1,6 +1,6 @@
 //! One tree's search ([`TreeSearch`], run by [`run_tree`]): its nodes, a simulation's
-//! selection, back-up and the root statistics. Expansion is in `expand.rs`, the playouts in
-//! `playout.rs`.
+//! selection, playout and back-up, and the root statistics. Expansion is in `expand.rs`,
+//! the playout policy in `playout.rs`.
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -10,11 +10,14 @@ use rumis_core::{Colour, Move, Position, Rng, Site};
 use super::config::{MctsConfig, RoomEstimateAt};
 #[cfg(test)]
 use super::oracle;
-use super::playout::PlayoutPolicy;
-use super::search::TreeStats;
+use super::playout::{PlayoutPolicy, PlyDraws};
 use crate::eval::{self, Weights};
 use crate::priors::{self, PriorModel, SiteShape};
 use crate::reward::rewards;
+
+/// A tree's root children as (move, visits, summed reward), its simulations, and the summed
+/// reward of each colour over them.
+pub(super) type TreeStats = (Vec<(Move, u32, f32)>, u64, [f32; 4]);
 
 #[derive(Clone, Copy)]
 pub(super) struct Node {
@@ -441,5 +444,58 @@ impl<'a> TreeSearch<'a> {
             })
             .collect();
         ((stats, self.sims, self.sums), self.nodes)
+    }
+}
+
+impl TreeSearch<'_> {
+    /// Playout: plays the game to its end from where the simulation left the tree.
+    pub(super) fn playout(&mut self, pos: &mut Position) {
+        let (site, cfg) = (self.site, self.cfg);
+        if cfg.rave <= 0.0 && !cfg.big_stones_first && !cfg.answer_last_move {
+            // Uniform playouts on the core's fastest path: nothing to record.
+            rumis_core::random_playout_in_place(site, pos, &mut self.rng, self.code_path, &mut self.set)
+                .expect("the active code path is available");
+        }
+        if pos.to_move(site).is_none() {
+            return;
+        }
+        // One generation a ply: each placement leaves the next colour's placements in the
+        // set (`play_generate_with`), where `legal_set` then `play_unchecked` generated
+        // twice (the placements, then whether the next colour can place) and placed on the
+        // scalar path. The same games. Nothing reads the hash of a playout's positions.
+        let path = self.code_path;
+        let mut n = pos
+            .legal_set_with(site, path, &mut self.set)
+            .expect("the active code path is available");
+        let mut informed = self.informed_plies;
+        while let Some(colour) = pos.to_move(site) {
+            let last = self.played.last().map(|p| p.1);
+            let mut draws = PlyDraws::default();
+            let mut m = self
+                .policy
+                .pick_again(site, &self.set, n, last, &mut self.rng, &mut draws);
+            if informed > 0 {
+                informed -= 1;
+                if let Some(scorer) = self.scorer.as_ref() {
+                    let view = &mut self.score_view;
+                    scorer.look(site, pos, colour, view);
+                    let score = |m| scorer.score(site, view, m);
+                    let mut best = score(m);
+                    for _ in 1..cfg.playout_candidates {
+                        let c = self
+                            .policy
+                            .pick_again(site, &self.set, n, last, &mut self.rng, &mut draws);
+                        let v = score(c);
+                        if v > best {
+                            (best, m) = (v, c);
+                        }
+                    }
+                }
+            }
+            self.played.push((colour.index() as u8, m));
+            n = pos
+                .play_generate_unhashed_with(site, m, path, &mut self.set)
+                .expect("the active code path is available");
+        }
     }
 }

@@ -24,8 +24,8 @@ use crate::error::GameError;
 use crate::events::{self, Event};
 use crate::game::{authorise, event, hash_token, replay, Loaded};
 use crate::queue::Job;
-use crate::store::{SeatKind, Store};
-use crate::wire::{self, GameEvent};
+use crate::store::{GameStatus, SeatKind, Store};
+use rumis_wire::{self as wire, GameEvent};
 
 /// The AI level that takes over a seat whose player leaves, when none is asked for.
 pub const DEFAULT_LEAVE_LEVEL: u8 = 3;
@@ -216,7 +216,7 @@ impl Games {
         if colours.is_empty() {
             return Ok((ack(&loaded, &[]), Vec::new(), None));
         }
-        if loaded.status == "abandoned" {
+        if loaded.status == GameStatus::Abandoned {
             return Err(GameError::Abandoned);
         }
         let after_move = loaded.game.moves().len() as i64;
@@ -299,7 +299,7 @@ impl Games {
             };
             return Ok((ack, Vec::new(), None));
         }
-        if loaded.status == "abandoned" {
+        if loaded.status == GameStatus::Abandoned {
             return Err(GameError::Abandoned);
         }
         if loaded.game.is_over() {

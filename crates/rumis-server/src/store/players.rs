@@ -4,7 +4,7 @@
 use sqlx::any::AnyRow;
 use sqlx::{AnyConnection, Row};
 
-use super::{clock_from, SeatKind, Store, CLOCK_COLUMNS};
+use super::{clock_from, status_from, GameStatus, SeatKind, Store, CLOCK_COLUMNS};
 use crate::clock::Clock;
 use crate::error::GameError;
 
@@ -61,7 +61,7 @@ pub struct PlayerGame {
     pub board: String,
     pub players: i64,
     pub variant: String,
-    pub status: String,
+    pub status: GameStatus,
     pub move_count: i64,
     pub created: i64,
     pub updated: i64,
@@ -148,7 +148,7 @@ fn game_from(r: &AnyRow) -> Result<PlayerGame, sqlx::Error> {
         board: r.try_get("board")?,
         players: r.try_get("players")?,
         variant: r.try_get("variant")?,
-        status: r.try_get("status")?,
+        status: status_from(r, "status")?,
         move_count: r.try_get("move_count")?,
         created: r.try_get("created")?,
         updated: r.try_get("updated")?,
@@ -434,13 +434,17 @@ impl Store {
     }
 
     /// Lobby games of a status, newest first, with their seats.
-    pub async fn lobby_games(&self, status: &str, limit: i64) -> Result<Vec<(PlayerGame, Vec<SeatPlayer>)>, GameError> {
+    pub async fn lobby_games(
+        &self,
+        status: GameStatus,
+        limit: i64,
+    ) -> Result<Vec<(PlayerGame, Vec<SeatPlayer>)>, GameError> {
         let q = format!(
             "SELECT g.id, g.board, g.players, g.variant, g.status, g.move_count, g.created, g.updated, {LOBBY_COLUMNS}, {CLOCK_COLUMNS} \
              FROM lobby_games l JOIN games g ON g.id = l.game WHERE g.status = $1 ORDER BY g.created DESC, g.id LIMIT $2"
         );
         let rows = sqlx::query(sqlx::AssertSqlSafe(q))
-            .bind(status)
+            .bind(status.as_str())
             .bind(limit)
             .fetch_all(&self.pool)
             .await?;

@@ -9,8 +9,8 @@ use super::lobby_changed;
 use crate::error::GameError;
 use crate::game::{authorise, event, replay, Loaded};
 use crate::service::{now_ms, Games};
-use crate::store::{Progress, Store};
-use crate::wire::{self, GameEvent};
+use crate::store::{GameStatus, Progress, Store};
+use rumis_wire::{self as wire, GameEvent};
 
 /// Calls a game off inside a write: status `aborted`, no rating, no AI fill.
 pub(super) async fn call_off_in(conn: &mut sqlx::AnyConnection, loaded: &Loaded) -> Result<(), GameError> {
@@ -18,7 +18,7 @@ pub(super) async fn call_off_in(conn: &mut sqlx::AnyConnection, loaded: &Loaded)
         conn,
         &loaded.id,
         &Progress {
-            status: "aborted",
+            status: GameStatus::Aborted,
             to_move: loaded.game.to_move(),
             move_count: loaded.game.moves().len() as i64,
             ai_to_move: false,
@@ -50,11 +50,11 @@ impl Games {
                             .ok_or_else(|| GameError::UnknownGame(id.into()))?;
                         let loaded = replay(stored)?;
                         authorise(&loaded, token)?;
-                        match loaded.status.as_str() {
-                            "waiting" | "open" => {}
-                            "aborted" => return Err(GameError::Aborted),
-                            "abandoned" => return Err(GameError::Abandoned),
-                            _ => return Err(GameError::GameOver),
+                        match loaded.status {
+                            GameStatus::Waiting | GameStatus::Open => {}
+                            GameStatus::Aborted => return Err(GameError::Aborted),
+                            GameStatus::Abandoned => return Err(GameError::Abandoned),
+                            GameStatus::Finished => return Err(GameError::GameOver),
                         }
                         let played = loaded.game.moves().len();
                         if played >= 2 {
@@ -72,7 +72,7 @@ impl Games {
                         Ok((
                             wire::AbortAck {
                                 game: id.clone(),
-                                status: "aborted".into(),
+                                status: GameStatus::Aborted.to_string(),
                             },
                             events,
                             None::<bool>,
@@ -113,7 +113,7 @@ impl Games {
                     };
                     let seen = Store::player_seen_in(&mut w.tx, &lobby.created_by).await?;
                     let cutoff = now - self.limits.seek_idle.as_millis() as i64;
-                    if stored.status != "waiting" || seen.is_none_or(|s| s >= cutoff) {
+                    if stored.status != GameStatus::Waiting || seen.is_none_or(|s| s >= cutoff) {
                         return Ok(None);
                     }
                     let loaded = replay(stored)?;

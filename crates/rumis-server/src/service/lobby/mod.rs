@@ -32,8 +32,8 @@ use crate::error::GameError;
 use crate::events::{self, Event};
 use crate::game::Loaded;
 use crate::queue::Job;
-use crate::store::{SeatKind, Setup, Store};
-use crate::wire::GameEvent;
+use crate::store::{GameStatus, SeatKind, Setup, Store};
+use rumis_wire::GameEvent;
 
 pub mod asked;
 mod ending;
@@ -95,16 +95,16 @@ pub struct Quick {
 /// Refuses a move in a game that is not being played: still waiting for players, or
 /// aborted (the game service asks this before a move and an undo).
 pub(crate) fn playable(loaded: &Loaded) -> Result<(), GameError> {
-    match loaded.status.as_str() {
-        "waiting" => Err(GameError::WaitingForPlayers {
+    match loaded.status {
+        GameStatus::Waiting => Err(GameError::WaitingForPlayers {
             free: loaded
                 .seats
                 .iter()
                 .filter(|s| s.kind == SeatKind::Human && s.token_hash.is_empty())
                 .count(),
         }),
-        "aborted" => Err(GameError::Aborted),
-        _ => Ok(()),
+        GameStatus::Aborted => Err(GameError::Aborted),
+        GameStatus::Open | GameStatus::Finished | GameStatus::Abandoned => Ok(()),
     }
 }
 

@@ -4,8 +4,8 @@
 use crate::error::GameError;
 use crate::ratings;
 use crate::service::{now_ms, Games};
-use crate::store::{PlayerGame, PlayerRow, SeatKind, SeatPlayer};
-use crate::wire;
+use crate::store::{GameStatus, PlayerGame, PlayerRow, SeatKind, SeatPlayer};
+use rumis_wire as wire;
 
 pub(super) fn rating_of(p: &PlayerRow) -> wire::Rating {
     wire::Rating {
@@ -49,10 +49,10 @@ pub(super) fn free_count(seats: &[SeatPlayer]) -> usize {
 
 fn table(g: &PlayerGame, seats: &[SeatPlayer]) -> wire::Table {
     let lobby = g.lobby.clone().unwrap_or_default();
-    let live = g.status == "waiting" || g.status == "open";
+    let live = g.status.is_live();
     wire::Table {
         game: g.id.clone(),
-        status: g.status.clone(),
+        status: g.status.to_string(),
         board: g.board.clone(),
         players: g.players,
         variant: g.variant.clone(),
@@ -100,7 +100,7 @@ impl Games {
                 board: g.board.clone(),
                 players: g.players,
                 variant: g.variant.clone(),
-                status: g.status.clone(),
+                status: g.status.to_string(),
                 rated: g.lobby.as_ref().is_some_and(|l| l.rated),
                 assisted: g.lobby.as_ref().is_some_and(|l| l.assisted),
                 seat: seats
@@ -122,7 +122,7 @@ impl Games {
                     _ => None,
                 }),
             };
-            if g.status == "waiting" || g.status == "open" {
+            if g.status.is_live() {
                 page.open.push(item);
             } else {
                 page.finished.push(item);
@@ -133,8 +133,8 @@ impl Games {
 
     /// The lobby: seeks waiting for players, and lobby games in play to watch.
     pub async fn lobby(&self, limit: i64) -> Result<wire::Lobby, GameError> {
-        let seeks = self.store.lobby_games("waiting", limit).await?;
-        let playing = self.store.lobby_games("open", limit).await?;
+        let seeks = self.store.lobby_games(GameStatus::Waiting, limit).await?;
+        let playing = self.store.lobby_games(GameStatus::Open, limit).await?;
         Ok(wire::Lobby {
             seeks: seeks.iter().map(|(g, s)| table(g, s)).collect(),
             playing: playing.iter().map(|(g, s)| table(g, s)).collect(),
@@ -155,7 +155,7 @@ impl Games {
             board: stored.setup.board.clone(),
             players: stored.setup.players as i64,
             variant: stored.setup.variant.name().into(),
-            status: stored.status.clone(),
+            status: stored.status,
             move_count: stored.moves.len() as i64,
             created: stored.created,
             updated: stored.updated,

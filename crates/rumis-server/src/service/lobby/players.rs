@@ -9,7 +9,7 @@ use crate::game::{hash_token, random_hex};
 use crate::ratings;
 use crate::service::{now_ms, Games};
 use crate::store::{PlayerRow, Store};
-use crate::wire;
+use rumis_wire as wire;
 
 impl Games {
     /// A new player: the key is in this answer and nowhere else, ever; only its hash is

@@ -11,8 +11,8 @@ use crate::clock::{Kind, OnTimeout, Rule};
 use crate::error::GameError;
 use crate::game::{event, hash_token};
 use crate::service::{now_ms, Games};
-use crate::store::{LobbyRow, SeatKind, Store};
-use crate::wire::{self, GameEvent};
+use crate::store::{GameStatus, LobbyRow, SeatKind, Store};
+use rumis_wire::{self as wire, GameEvent};
 
 /// The clock of a quick-play game: 10 minutes a seat and 5 seconds a move; a seat out of
 /// time forfeits.
@@ -146,7 +146,7 @@ impl Games {
                     };
                     let status = Store::read_in(&mut w.tx, idr).await?.map(|s| s.status);
                     // Claimed by another instance, or started meanwhile.
-                    if lobby.fill_at == 0 || lobby.fill_at > now_ms() || status.as_deref() != Some("waiting") {
+                    if lobby.fill_at == 0 || lobby.fill_at > now_ms() || status != Some(GameStatus::Waiting) {
                         return Ok(None);
                     }
                     let seats = Store::seat_players_in(&mut w.tx, idr).await?;

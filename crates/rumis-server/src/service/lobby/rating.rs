@@ -16,7 +16,7 @@ use crate::game::{event, replay, Loaded};
 use crate::ratings;
 use crate::service::{now_ms, Games};
 use crate::store::{RatingChange, SeatKind, SeatPlayer, Store};
-use crate::wire::GameEvent;
+use rumis_wire::GameEvent;
 
 impl Games {
     /// Finished rated games not counted yet: each claimed (pending → done) and counted in

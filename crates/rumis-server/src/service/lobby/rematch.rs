@@ -7,8 +7,8 @@ use super::{lobby_changed, Seek, Slot};
 use crate::error::GameError;
 use crate::game::{event, hash_token, replay};
 use crate::service::{now_ms, Games};
-use crate::store::{LobbyRow, SeatKind, Store};
-use crate::wire::{self, GameEvent};
+use crate::store::{GameStatus, LobbyRow, SeatKind, Store};
+use rumis_wire::{self as wire, GameEvent};
 
 impl Games {
     /// A rematch of a lobby game that ended: the first player to ask makes it (same setup,
@@ -50,7 +50,7 @@ impl Games {
                 let stored = Store::read_in(&mut w.tx, idr)
                     .await?
                     .ok_or_else(|| GameError::UnknownGame(idr.into()))?;
-                if stored.status == "waiting" || stored.status == "open" {
+                if stored.status.is_live() {
                     return Err(GameError::NoRematch("the game is not over".into()));
                 }
                 let seats = Store::seat_players_in(&mut w.tx, idr).await?;
@@ -182,7 +182,7 @@ impl Games {
         let stored = Store::read_in(&mut w.tx, &re)
             .await?
             .ok_or_else(|| GameError::NoRematch("no rematch is offered after this game".into()))?;
-        if stored.status != "waiting" {
+        if stored.status != GameStatus::Waiting {
             return Err(GameError::NoRematch(format!(
                 "the rematch is no longer waiting for its players (it is {})",
                 stored.status
@@ -218,7 +218,7 @@ impl Games {
             wire::DeclineAck {
                 game: id.into(),
                 rematch: re,
-                status: "aborted".into(),
+                status: GameStatus::Aborted.to_string(),
             },
             events,
         ))

@@ -10,8 +10,8 @@ use crate::error::GameError;
 use crate::game::{event, hash_token, random_hex, replay, start_game};
 use crate::queue::Job;
 use crate::service::{now_ms, Games};
-use crate::store::{LobbyRow, NewGame, PlayerRow, Progress, SeatKind, SeatPlayer, Setup, Store};
-use crate::wire::{self, GameEvent};
+use crate::store::{GameStatus, LobbyRow, NewGame, PlayerRow, Progress, SeatKind, SeatPlayer, Setup, Store};
+use rumis_wire::{self as wire, GameEvent};
 
 /// Seeks (lobby games waiting for players) one player may have open at once.
 pub const SEEKS_PER_PLAYER: i64 = 3;
@@ -56,7 +56,7 @@ impl Games {
                 })
                 .collect(),
             progress: Progress {
-                status: "waiting",
+                status: GameStatus::Waiting,
                 to_move: game.to_move(),
                 move_count: 0,
                 ai_to_move: false,
@@ -102,7 +102,7 @@ impl Games {
         Store::clear_fill_in(conn, id).await?;
         // Every seat is taken: the clock (if the seek asked for one) starts for the human
         // seat to move. The state carries it; the seated event tells clients to look.
-        loaded.status = progress.status.to_string();
+        loaded.status = progress.status;
         crate::service::leaving::pass_clock(conn, &mut loaded, false, now_ms()).await?;
         Ok(progress
             .ai_to_move
@@ -170,7 +170,7 @@ impl Games {
             game: id.into(),
             seat,
             colours,
-            status: if started { "open" } else { "waiting" }.into(),
+            status: if started { GameStatus::Open } else { GameStatus::Waiting }.to_string(),
             started,
             state_url: format!("/api/v1/games/{id}"),
             events_url: format!("/api/v1/games/{id}/events"),
@@ -226,12 +226,12 @@ impl Games {
         let stored = Store::read_in(conn, id)
             .await?
             .ok_or_else(|| GameError::UnknownSeek(id.into()))?;
-        match stored.status.as_str() {
-            "waiting" => {}
-            "open" => return Err(GameError::GameFull),
-            "aborted" => return Err(GameError::Aborted),
-            "abandoned" => return Err(GameError::Abandoned),
-            _ => return Err(GameError::GameOver),
+        match stored.status {
+            GameStatus::Waiting => {}
+            GameStatus::Open => return Err(GameError::GameFull),
+            GameStatus::Aborted => return Err(GameError::Aborted),
+            GameStatus::Abandoned => return Err(GameError::Abandoned),
+            GameStatus::Finished => return Err(GameError::GameOver),
         }
         let seats = Store::seat_players_in(conn, id).await?;
         let mine = |s: &SeatPlayer| s.player.as_ref().is_some_and(|p| p.id == me.id);
@@ -288,7 +288,7 @@ impl Games {
                 game: id.into(),
                 seat: chosen,
                 colours,
-                status: if started { "open" } else { "waiting" }.into(),
+                status: if started { GameStatus::Open } else { GameStatus::Waiting }.to_string(),
                 started,
                 state_url: format!("/api/v1/games/{id}"),
                 events_url: format!("/api/v1/games/{id}/events"),

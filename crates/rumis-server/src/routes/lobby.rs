@@ -6,26 +6,23 @@
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use axum::body::Bytes;
-use axum::extract::{ConnectInfo, Path, Query, State};
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::extract::{ConnectInfo, Path, State};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Extension, Json, Router};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use crate::api::parse_body;
-use crate::edge::ClientIp;
+use super::games::ClockRequest;
+use super::Shared;
 use crate::error::{ApiError, GameError};
+use crate::extract::{is_id, Bearer, Client, GameId, JsonBody, OptionalBody, Params};
 use crate::service::{QuickAsked, SeatAsked, SeekAsked};
 use crate::ws::{Kind, Sockets};
 use crate::App;
 
-type Shared = State<Arc<App>>;
-type Body = Result<Bytes, axum::extract::rejection::BytesRejection>;
-
-pub fn routes() -> Router<Arc<App>> {
+pub(super) fn routes() -> Router<Arc<App>> {
     Router::new()
         .route("/api/v1/players", post(new_player))
         .route("/api/v1/players/me", get(me))
@@ -43,26 +40,6 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/api/v1/ratings", get(leaderboard))
 }
 
-fn bearer(headers: &HeaderMap) -> Option<String> {
-    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?.trim();
-    let (scheme, token) = value.split_once(' ')?;
-    scheme.eq_ignore_ascii_case("bearer").then(|| token.trim().to_string())
-}
-
-/// Ids are 16 hex digits; anything else names nothing, without asking the database.
-fn is_id(id: &str) -> bool {
-    id.len() == 16 && id.bytes().all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
-}
-
-/// A body that may be empty (then the default).
-fn optional_body<T: serde::de::DeserializeOwned + Default>(body: Body) -> Result<T, ApiError> {
-    if body.as_ref().is_ok_and(|b| b.iter().all(u8::is_ascii_whitespace)) {
-        Ok(T::default())
-    } else {
-        parse_body(body)
-    }
-}
-
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct NewPlayerRequest {
@@ -71,11 +48,10 @@ struct NewPlayerRequest {
 
 async fn new_player(
     State(app): Shared,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    client: Option<Extension<ClientIp>>,
-    body: Body,
+    Client(ip): Client,
+    // Read after the key limit: a refused request is refused whatever its body.
+    body: Result<JsonBody<NewPlayerRequest>, ApiError>,
 ) -> Result<Response, ApiError> {
-    let ip = client.map_or(peer.ip(), |Extension(c)| c.0);
     if let Err(wait) = app.key_limiter.check(ip) {
         let secs = wait.ceil().max(1.0) as u64;
         return Err(ApiError::new(
@@ -88,19 +64,19 @@ async fn new_player(
         )
         .retry_after(secs));
     }
-    let req: NewPlayerRequest = parse_body(body)?;
+    let JsonBody(req) = body?;
     let created = app.games.new_player(&req.name).await?;
     Ok((StatusCode::CREATED, Json(created)).into_response())
 }
 
-async fn me(State(app): Shared, headers: HeaderMap) -> Result<Json<Value>, ApiError> {
-    let p = app.games.player_for_key(bearer(&headers).as_deref()).await?;
+async fn me(State(app): Shared, Bearer(key): Bearer) -> Result<Json<Value>, ApiError> {
+    let p = app.games.player_for_key(key.as_deref()).await?;
     Ok(Json(json!(app.games.player_page(&p.id).await?)))
 }
 
 /// The presence ping: the key's player is here (their waiting games do not expire).
-async fn presence(State(app): Shared, headers: HeaderMap) -> Result<Json<Value>, ApiError> {
-    Ok(Json(json!(app.games.presence(bearer(&headers).as_deref()).await?)))
+async fn presence(State(app): Shared, Bearer(key): Bearer) -> Result<Json<Value>, ApiError> {
+    Ok(Json(json!(app.games.presence(key.as_deref()).await?)))
 }
 
 async fn player(State(app): Shared, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
@@ -114,8 +90,7 @@ async fn lobby(State(app): Shared) -> Result<Json<Value>, ApiError> {
     Ok(Json(json!(app.games.lobby(app.config.list_limit).await?)))
 }
 
-async fn table(State(app): Shared, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
-    crate::api::check_id(&id)?;
+async fn table(State(app): Shared, GameId(id): GameId) -> Result<Json<Value>, ApiError> {
     Ok(Json(json!(app.games.table(&id).await?)))
 }
 
@@ -125,11 +100,7 @@ struct LeaderboardParams {
     limit: Option<i64>,
 }
 
-async fn leaderboard(
-    State(app): Shared,
-    params: Result<Query<LeaderboardParams>, axum::extract::rejection::QueryRejection>,
-) -> Result<Json<Value>, ApiError> {
-    let Query(params) = params.map_err(|e| ApiError::bad_request("bad_query", e.body_text()))?;
+async fn leaderboard(State(app): Shared, Params(params): Params<LeaderboardParams>) -> Result<Json<Value>, ApiError> {
     let limit = params.limit.unwrap_or(100).clamp(1, 500);
     Ok(Json(json!(app.games.leaderboard(limit).await?)))
 }
@@ -155,16 +126,15 @@ struct SeekRequest {
     seats: Vec<SeekSeat>,
     /// A clock as at game creation (`POST /games`); it starts when the last seat is taken.
     #[serde(default)]
-    clock: Option<crate::api::ClockRequest>,
+    clock: Option<ClockRequest>,
 }
 
 async fn seek(
     State(app): Shared,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    headers: HeaderMap,
-    body: Body,
+    Bearer(key): Bearer,
+    JsonBody(req): JsonBody<SeekRequest>,
 ) -> Result<Response, ApiError> {
-    let req: SeekRequest = parse_body(body)?;
     let asked = SeekAsked {
         board: req.board,
         players: req.players,
@@ -179,9 +149,9 @@ async fn seek(
                 level: s.level,
             })
             .collect(),
-        clock: req.clock.map(crate::api::ClockRequest::asked),
+        clock: req.clock.map(ClockRequest::asked),
     };
-    let seated = app.games.seek(bearer(&headers), asked, &peer.ip().to_string()).await?;
+    let seated = app.games.seek(key, asked, &peer.ip().to_string()).await?;
     Ok((StatusCode::CREATED, Json(seated)).into_response())
 }
 
@@ -205,10 +175,9 @@ struct QuickRequest {
 async fn quick(
     State(app): Shared,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    headers: HeaderMap,
-    body: Body,
+    Bearer(key): Bearer,
+    OptionalBody(req): OptionalBody<QuickRequest>,
 ) -> Result<Response, ApiError> {
-    let req: QuickRequest = optional_body(body)?;
     let asked = QuickAsked {
         board: req.board,
         players: req.players,
@@ -216,10 +185,7 @@ async fn quick(
         ai_level: req.ai_level,
         wait_seconds: req.wait_seconds,
     };
-    let seated = app
-        .games
-        .quick_play(bearer(&headers), asked, &peer.ip().to_string())
-        .await?;
+    let seated = app.games.quick_play(key, asked, &peer.ip().to_string()).await?;
     Ok((StatusCode::CREATED, Json(seated)).into_response())
 }
 
@@ -233,39 +199,37 @@ struct JoinRequest {
 async fn join(
     State(app): Shared,
     Path(id): Path<String>,
-    headers: HeaderMap,
-    body: Body,
+    Bearer(key): Bearer,
+    // Read after the id is checked: an unknown seek is told before a bad body.
+    body: Result<OptionalBody<JoinRequest>, ApiError>,
 ) -> Result<Response, ApiError> {
     if !is_id(&id) {
         return Err(GameError::UnknownSeek(id).into());
     }
-    let req: JoinRequest = optional_body(body)?;
-    let seated = app.games.join(&id, bearer(&headers), req.seat).await?;
+    let OptionalBody(req) = body?;
+    let seated = app.games.join(&id, key, req.seat).await?;
     Ok((StatusCode::CREATED, Json(seated)).into_response())
 }
 
 /// Abort takes a player's key or a guest's seat token, both as the bearer.
-async fn abort(State(app): Shared, Path(id): Path<String>, headers: HeaderMap) -> Result<Response, ApiError> {
-    crate::api::check_id(&id)?;
-    let token = bearer(&headers).ok_or(GameError::MissingToken)?;
+async fn abort(State(app): Shared, GameId(id): GameId, Bearer(key): Bearer) -> Result<Response, ApiError> {
+    let token = key.ok_or(GameError::MissingToken)?;
     Ok(Json(app.games.abort(&id, Some(token)).await?).into_response())
 }
 
 async fn rematch(
     State(app): Shared,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
+    GameId(id): GameId,
+    Bearer(key): Bearer,
 ) -> Result<Response, ApiError> {
-    crate::api::check_id(&id)?;
-    let seated = app.games.rematch(&id, bearer(&headers), &peer.ip().to_string()).await?;
+    let seated = app.games.rematch(&id, key, &peer.ip().to_string()).await?;
     Ok((StatusCode::CREATED, Json(seated)).into_response())
 }
 
 /// Declines the rematch offered after game `id` (by the player's key).
-async fn decline_rematch(State(app): Shared, Path(id): Path<String>, headers: HeaderMap) -> Result<Response, ApiError> {
-    crate::api::check_id(&id)?;
-    Ok(Json(app.games.decline_rematch(&id, bearer(&headers)).await?).into_response())
+async fn decline_rematch(State(app): Shared, GameId(id): GameId, Bearer(key): Bearer) -> Result<Response, ApiError> {
+    Ok(Json(app.games.decline_rematch(&id, key).await?).into_response())
 }
 
 /// The lobby's WebSocket: `{type: "lobby", version, seeks, playing}` at once and after
@@ -274,13 +238,11 @@ async fn decline_rematch(State(app): Shared, Path(id): Path<String>, headers: He
 async fn lobby_events(
     State(app): Shared,
     Extension(sockets): Extension<Arc<Sockets>>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    client: Option<Extension<ClientIp>>,
+    Client(ip): Client,
     mut req: axum::extract::Request,
 ) -> Result<Response, ApiError> {
     let accept = crate::lobby_feed::accept_key(req.headers())
         .map_err(|e| ApiError::bad_request("not_websocket", format!("this endpoint is a WebSocket: {e}")))?;
-    let ip = client.map_or(peer.ip(), |Extension(c)| c.0);
     let place = sockets.admit(ip, Kind::Lobby)?;
     let upgrade = hyper::upgrade::on(&mut req);
     let feed = app.lobby_feed.subscribe();
