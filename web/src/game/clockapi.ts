@@ -1,32 +1,7 @@
 // Clocks, resigning and leaving in the server's API (docs/server-api.md, "Clocks"): the
 // shapes, the calls, and the server's time as this browser estimates it.
 import { call } from "../api";
-import type { Letter } from "../api";
-
-export interface SeatClock {
-  seat: number;
-  remaining_ms: number;
-}
-
-export interface ClockInfo {
-  kind: "realtime" | "correspondence";
-  initial_ms: number;
-  increment_ms: number;
-  per_move_ms: number;
-  on_timeout: "out" | "ai";
-  ai_level: number | null;
-  /** The server's time when it wrote this (ms since the epoch). */
-  now: number;
-  running_seat: number | null;
-  /** Each seat's time left at `now`. */
-  seats: SeatClock[];
-}
-
-export interface LeftInfo {
-  colour: Letter;
-  after_move: number;
-  reason: string | null;
-}
+import type { ClockInfo, LeaveAck, ResignAck } from "../wire";
 
 /** A clock as the new-game form asks for it. */
 export interface ClockChoice {
@@ -42,9 +17,9 @@ const game = (id: string) => `/games/${encodeURIComponent(id)}`;
 
 export const clockApi = {
   resign: (id: string, token: string, seat?: number) =>
-    call<{ seat: number; retired: Letter[]; to_move: Letter | null; over: boolean }>("POST", `${game(id)}/resign`, seat === undefined ? {} : { seat }, token),
+    call<ResignAck>("POST", `${game(id)}/resign`, seat === undefined ? {} : { seat }, token),
   leave: (id: string, token: string, seat?: number) =>
-    call<{ seat: number; kind: string; level: number; changed: boolean }>("POST", `${game(id)}/leave`, seat === undefined ? {} : { seat }, token),
+    call<LeaveAck>("POST", `${game(id)}/leave`, seat === undefined ? {} : { seat }, token),
 };
 
 /**
