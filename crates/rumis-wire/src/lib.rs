@@ -1,7 +1,7 @@
 //! The API's answers and events as typed structs: what goes over the wire is what these
-//! serialize to. The web app's TypeScript types are written from them ([`contract`], with
-//! the feature `contract`), and `tests/server/openapi.rs` checks every field of the server's
-//! answers against `docs/server-openapi.yaml`.
+//! serialize to. The web app's TypeScript types are written from them (the module
+//! `contract`, with the feature `contract`), and `tests/server/openapi.rs` checks every field
+//! of the server's answers against `docs/server-openapi.yaml`.
 //!
 //! The server (`rumis-server`) and the engine in the browser (`rumis-wasm`) both answer in
 //! these shapes, so the web app reads one shape from either; the answers that need no game
