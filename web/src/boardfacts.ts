@@ -1,7 +1,7 @@
 // What is known about a board, for its card on the start page: where its shape comes from
 // (provenance) and the sourced facts it was fitted to, each with what the tests check of it
 // (`[[evidence]]` in the board files, given by `GET /api/v1/boards`).
-import type { BoardInfo } from "./api";
+import type { BoardInfo } from "./wire";
 import { t } from "./i18n";
 import { h } from "./ui";
 

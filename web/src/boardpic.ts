@@ -6,7 +6,7 @@
 // Why not WebGL: rendering the six pictures with the 3D view and reading them back cost
 // about 1 CPU-second per start page on a software renderer (2.0 → 1.0 CPU-s per page load in
 // Chromium with SwiftShader, six loads), and a WebGL context on a phone only for pictures.
-import type { LayoutCell } from "./api";
+import type { LayoutCell } from "./wire";
 import { type Box, corners, paintBoxes, Projection } from "./paint";
 
 /** The picture's size in CSS pixels (as the 3D view's off-screen preview was). */

@@ -2,7 +2,8 @@
 // stone, orientation and place are chosen, the ghost that snaps, the pointer and the keys.
 // Used by the game and the puzzle pages. It only ever offers placements from the list it was
 // given (the engine's); what it shows in the panel is drawn by placertray.ts.
-import type { Letter, Placement, StoneInfo, Xyz } from "./api";
+import type { Xyz } from "./api";
+import type { Letter, Placement, StoneInfo } from "./wire";
 import type { Structure3D } from "./view3d";
 import { t } from "./i18n";
 import { h, toast } from "./ui";

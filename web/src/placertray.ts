@@ -2,7 +2,7 @@
 // the strip of its orientations that have a place, the turn buttons, "next place" and
 // "Place". Only drawing: every number comes from the placer (placer.ts), which takes it from
 // the legal placements it was given, and every button calls back into it.
-import type { Letter, StoneInfo } from "./api";
+import type { Letter, StoneInfo } from "./wire";
 import { t } from "./i18n";
 import { stoneThumbnail } from "./thumbs";
 import { h, stoneIcon } from "./ui";

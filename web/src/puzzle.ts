@@ -2,7 +2,8 @@
 // server, or watch a solution — a 3 × 3 × 3 filling, or the 5 × 5 × 5 in turn — stone by stone.
 import { eitherEngine } from "./engine/fallback";
 import { errorText } from "./errors";
-import type { Letter, PuzzleSolution, PuzzleState, StoneInfo, Xyz } from "./api";
+import type { Xyz } from "./api";
+import type { Letter, PuzzleSolution, PuzzleState, StoneInfo } from "./wire";
 import { Structure3D } from "./view3d";
 import type { ColumnCubes } from "./view3d";
 import { Placer, typing, viewKey, viewTools } from "./placer";

@@ -2,7 +2,7 @@
 // scenario, players, variant and seats; join by link; recent games.
 import { api, tokens } from "./api";
 import { errorText } from "./errors";
-import type { BoardInfo, Letter } from "./api";
+import type { BoardInfo, Boards, Layout, Letter, PerCount } from "./wire";
 import { h, swatch, toast } from "./ui";
 import { languagePicker, t } from "./i18n";
 import { boardPicture } from "./boardpic";
@@ -97,7 +97,7 @@ export class StartPage {
       document.getElementById("lobby-link")?.setAttribute("hidden", "");
       this.el.join.hidden = true;
       try {
-        this.boards = (await engine.call<{ boards: BoardInfo[] }>({ cmd: "boards" })).boards;
+        this.boards = (await engine.call<Boards>({ cmd: "boards" })).boards;
       } catch (e) {
         this.el.boards.textContent = t("start.unreachable", { reason: errorText(e) });
         return;
@@ -130,7 +130,7 @@ export class StartPage {
 
   /** The board's picture: its volume for the player count whose limits apply. */
   private preview(b: BoardInfo): string {
-    const cells = b.layouts?.[String(this.limitPlayers())]?.cells ?? [];
+    const cells = b.layouts[String(this.limitPlayers()) as keyof PerCount<Layout>]?.cells ?? [];
     return boardPicture(b.files, b.ranks, cells) ?? "";
   }
 
@@ -148,7 +148,7 @@ export class StartPage {
     el.replaceChildren(h("h2", {}, t("start.scenario")));
     const grid = h("div", { class: "board-grid" });
     for (const b of this.boards) {
-      const layout = b.layouts?.[String(this.limitPlayers())];
+      const layout = b.layouts[String(this.limitPlayers()) as keyof PerCount<Layout>];
       const facts = [
         NICKNAMED.includes(b.name) ? t(`start.nick.${b.name}`) : (b.aliases[0] ?? ""),
         `${b.files}×${b.ranks}`,

@@ -7,7 +7,7 @@
 // (each read-back waits for the GPU). The stone is a few unit cubes seen from one fixed
 // direction, so painting their visible faces back to front gives the same picture for
 // a fraction of the cost, with or without a GPU.
-import type { Letter, StoneInfo } from "./api";
+import type { Letter, StoneInfo } from "./wire";
 import { COLOURS } from "./view3d";
 import { type Box, type Vec, dot, paintBoxes, Projection } from "./paint";
 

@@ -1,5 +1,5 @@
 // Small DOM helpers shared by the pages.
-import type { Letter, StoneInfo } from "./api";
+import type { Letter, StoneInfo } from "./wire";
 import { t } from "./i18n";
 import { COLOURS } from "./view3d";
 

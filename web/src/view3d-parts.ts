@@ -1,7 +1,7 @@
 // Pictures drawn on canvases for the 3D view: letters and patterns on cubes, numbers on
 // board tiles, and small text labels that always face the camera.
 import * as THREE from "three";
-import type { Letter } from "./api";
+import type { Letter } from "./wire";
 
 type World = (x: number, y: number) => THREE.Vector3;
 

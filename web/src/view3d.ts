@@ -2,7 +2,8 @@
 // knows no rule. Game coordinates: x = file (0 = a), y = rank (0 = rank 1), z = level.
 import * as THREE from "three";
 import { OrbitControls } from "three/examples/jsm/controls/OrbitControls.js";
-import type { Letter, Xyz } from "./api";
+import type { Xyz } from "./api";
+import type { Letter } from "./wire";
 import { coordinateLabels, labelTexture, limitOutline, softwareRenderer, tileTexture } from "./view3d-parts";
 
 export const COLOURS: Record<Letter, number> = {

@@ -1,5 +1,7 @@
 //! The API's answers and events as typed structs: what goes over the wire is what these
-//! serialize to. `tests/server/openapi.rs` checks every field against `docs/server-openapi.yaml`.
+//! serialize to. The web app's TypeScript types are written from them (the module
+//! `contract`, with the feature `contract`), and `tests/server/openapi.rs` checks every field
+//! of the server's answers against `docs/server-openapi.yaml`.
 //!
 //! The server (`rumis-server`) and the engine in the browser (`rumis-wasm`) both answer in
 //! these shapes, so the web app reads one shape from either; the answers that need no game
@@ -9,6 +11,8 @@
 use serde::{Deserialize, Serialize};
 
 pub mod boards;
+#[cfg(feature = "contract")]
+pub mod contract;
 pub mod game;
 mod lobby;
 pub mod puzzle;
@@ -17,29 +21,37 @@ pub use lobby::*;
 /// `201` to `POST /games/{id}/moves` (and `200` with the same body to the same move sent
 /// again).
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 pub struct MoveAck {
     pub number: i64,
+    #[cfg_attr(feature = "contract", ts(type = "Colour"))]
     pub colour: String,
     pub placement: String,
     pub move_number: i64,
+    #[cfg_attr(feature = "contract", ts(type = "Colour | null"))]
     pub to_move: Option<String>,
+    #[cfg_attr(feature = "contract", ts(type = "Array<Colour>"))]
     pub out: Vec<String>,
     /// Under the pass rule (rules §6): the colours that could not place after this move
     /// and passed (they stay in).
+    #[cfg_attr(feature = "contract", ts(type = "Array<Colour>"))]
     pub passed: Vec<String>,
     pub over: bool,
 }
 
 /// `200` to `POST /games/{id}/undo`.
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 pub struct UndoAck {
     pub removed: Vec<i64>,
     pub move_number: i64,
+    #[cfg_attr(feature = "contract", ts(type = "Colour | null"))]
     pub to_move: Option<String>,
 }
 
 /// `200` to `DELETE /games/{id}`.
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 pub struct Deleted {
     pub id: String,
     pub deleted: bool,
@@ -47,9 +59,12 @@ pub struct Deleted {
 
 /// A seat in `201` to `POST /games`.
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 pub struct CreatedSeat {
     pub seat: usize,
+    #[cfg_attr(feature = "contract", ts(type = "Array<Colour>"))]
     pub colours: Vec<String>,
+    #[cfg_attr(feature = "contract", ts(type = "\"human\" | \"ai\""))]
     pub kind: String,
     pub level: Option<u8>,
     pub token: Option<String>,
@@ -57,6 +72,7 @@ pub struct CreatedSeat {
 
 /// `201` to `POST /games`.
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 pub struct Created {
     pub id: String,
     pub hot_seat: bool,
@@ -69,7 +85,9 @@ pub struct Created {
 
 /// A colour's score in `game_over`.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 pub struct Score {
+    #[cfg_attr(feature = "contract", ts(type = "Colour"))]
     pub colour: String,
     pub score: i32,
 }
@@ -77,21 +95,27 @@ pub struct Score {
 /// The events of a game's WebSocket (besides `snapshot`), by `type`. (Read back from
 /// PostgreSQL's notifications too.)
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum GameEvent {
     Move {
         game: String,
         number: i64,
+        #[cfg_attr(feature = "contract", ts(type = "Colour"))]
         colour: String,
         placement: String,
+        #[cfg_attr(feature = "contract", ts(type = "\"human\" | \"ai\""))]
         by: String,
         move_number: i64,
+        #[cfg_attr(feature = "contract", ts(type = "Colour | null"))]
         to_move: Option<String>,
         /// The colours that passed after this move (the pass rule, rules §6).
+        #[cfg_attr(feature = "contract", ts(type = "Array<Colour>"))]
         passed: Vec<String>,
     },
     Out {
         game: String,
+        #[cfg_attr(feature = "contract", ts(type = "Colour"))]
         colour: String,
         after_move: i64,
     },
@@ -111,10 +135,12 @@ pub enum GameEvent {
         game: String,
         removed: Vec<i64>,
         move_number: i64,
+        #[cfg_attr(feature = "contract", ts(type = "Colour | null"))]
         to_move: Option<String>,
     },
     AiThinking {
         game: String,
+        #[cfg_attr(feature = "contract", ts(type = "Colour"))]
         colour: String,
         move_number: i64,
         level: u8,
@@ -153,6 +179,7 @@ pub enum GameEvent {
     Resigned {
         game: String,
         seat: usize,
+        #[cfg_attr(feature = "contract", ts(type = "Array<Colour>"))]
         colours: Vec<String>,
         after_move: i64,
     },
@@ -161,7 +188,9 @@ pub enum GameEvent {
     Timeout {
         game: String,
         seat: usize,
+        #[cfg_attr(feature = "contract", ts(type = "Array<Colour>"))]
         colours: Vec<String>,
+        #[cfg_attr(feature = "contract", ts(type = "\"out\" | \"ai\""))]
         rule: String,
         level: Option<u8>,
         after_move: i64,
@@ -171,6 +200,7 @@ pub enum GameEvent {
     SeatChanged {
         game: String,
         seat: usize,
+        #[cfg_attr(feature = "contract", ts(type = "\"human\" | \"ai\""))]
         kind: String,
         level: Option<u8>,
         reason: String,
@@ -179,6 +209,7 @@ pub enum GameEvent {
 
 /// A seat's time left in a clock.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 pub struct SeatClock {
     pub seat: usize,
     pub remaining_ms: i64,
@@ -187,11 +218,14 @@ pub struct SeatClock {
 /// A game's clock in its state and in `clock` events: the rule, the server's time `now`
 /// and each seat's time left at `now` (the running seat's goes on running from then).
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 pub struct ClockInfo {
+    #[cfg_attr(feature = "contract", ts(type = "\"realtime\" | \"correspondence\""))]
     pub kind: String,
     pub initial_ms: i64,
     pub increment_ms: i64,
     pub per_move_ms: i64,
+    #[cfg_attr(feature = "contract", ts(type = "\"out\" | \"ai\""))]
     pub on_timeout: String,
     pub ai_level: Option<u8>,
     pub now: i64,
@@ -201,7 +235,9 @@ pub struct ClockInfo {
 
 /// A colour that left the game (resigned, or ran out of time), in a state.
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 pub struct LeftInfo {
+    #[cfg_attr(feature = "contract", ts(type = "Colour"))]
     pub colour: String,
     pub after_move: usize,
     pub reason: Option<String>,
@@ -209,18 +245,23 @@ pub struct LeftInfo {
 
 /// `200` to `POST /games/{id}/resign`.
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 pub struct ResignAck {
     pub seat: usize,
     /// The colours this resignation put out (empty when they were out already).
+    #[cfg_attr(feature = "contract", ts(type = "Array<Colour>"))]
     pub retired: Vec<String>,
+    #[cfg_attr(feature = "contract", ts(type = "Colour | null"))]
     pub to_move: Option<String>,
     pub over: bool,
 }
 
 /// `200` to `POST /games/{id}/leave`.
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 pub struct LeaveAck {
     pub seat: usize,
+    #[cfg_attr(feature = "contract", ts(type = "\"human\" | \"ai\""))]
     pub kind: String,
     pub level: u8,
     /// `false`: the AI played the seat already; nothing changed.
@@ -232,6 +273,7 @@ pub type Cube = [u8; 3];
 
 /// A placement with the cubes it would occupy (`/placements`, hints).
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 pub struct Placement {
     pub placement: String,
     pub stone: String,
@@ -241,20 +283,24 @@ pub struct Placement {
 
 /// `200` to `GET /games/{id}/placements`.
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 pub struct Placements {
     pub move_number: usize,
+    #[cfg_attr(feature = "contract", ts(type = "Colour | null"))]
     pub colour: Option<String>,
     pub placements: Vec<Placement>,
 }
 
 /// A game in `GET /games`.
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 pub struct Summary {
     pub id: String,
     pub board: String,
     pub players: i64,
     pub variant: String,
     pub status: String,
+    #[cfg_attr(feature = "contract", ts(type = "Colour | null"))]
     pub to_move: Option<String>,
     pub moves_played: i64,
     pub move_number: i64,
@@ -266,6 +312,7 @@ pub struct Summary {
 
 /// `200` to `GET /games`.
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 pub struct GameList {
     pub status: String,
     pub games: Vec<Summary>,
@@ -273,17 +320,21 @@ pub struct GameList {
 
 /// The setup part of a state.
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 pub struct SiteInfo {
     pub board: String,
     pub files: usize,
     pub ranks: usize,
     pub players: usize,
     pub variant: String,
+    #[cfg_attr(feature = "contract", ts(type = "Array<Colour>"))]
     pub colours: Vec<String>,
+    #[cfg_attr(feature = "contract", ts(type = "Colour | null"))]
     pub ruin_colour: Option<String>,
     pub ruins: Vec<String>,
     pub hmax: u8,
     /// `out` or `pass`: what happens to a colour that cannot place (rules §6).
+    #[cfg_attr(feature = "contract", ts(type = "\"out\" | \"pass\""))]
     pub stuck_rule: String,
     /// Whether the board is one of the players' own, not a scenario.
     pub custom: bool,
@@ -293,15 +344,20 @@ pub struct SiteInfo {
 
 /// A seat in a state (no token).
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 pub struct SeatInfo {
     pub seat: usize,
+    #[cfg_attr(feature = "contract", ts(type = "Array<Colour>"))]
     pub colours: Vec<String>,
+    #[cfg_attr(feature = "contract", ts(type = "\"human\" | \"ai\""))]
     pub kind: String,
     pub level: Option<u8>,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 pub struct ColourInfo {
+    #[cfg_attr(feature = "contract", ts(type = "Colour"))]
     pub colour: String,
     pub name: String,
     pub seat: Option<usize>,
@@ -311,36 +367,45 @@ pub struct ColourInfo {
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 pub struct MoveInfo {
     pub number: i64,
+    #[cfg_attr(feature = "contract", ts(type = "Colour"))]
     pub colour: String,
     pub placement: String,
     pub created: i64,
     /// The colours that passed after this move (the pass rule, rules §6).
+    #[cfg_attr(feature = "contract", ts(type = "Array<Colour>"))]
     pub passed: Vec<String>,
 }
 
 /// The move just before `at`, with the cubes it took.
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 pub struct LastMove {
     pub number: usize,
+    #[cfg_attr(feature = "contract", ts(type = "Colour"))]
     pub colour: String,
     pub placement: String,
     pub cubes: Vec<Cube>,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 pub struct ColumnInfo {
     pub cell: String,
     pub x: usize,
     pub y: usize,
     pub limit: u8,
     pub height: u8,
+    #[cfg_attr(feature = "contract", ts(type = "Letter | null"))]
     pub top: Option<String>,
+    #[cfg_attr(feature = "contract", ts(type = "Array<Letter>"))]
     pub cubes: Vec<String>,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 pub struct PositionInfo {
     pub cube_count: usize,
     pub columns: Vec<ColumnInfo>,
@@ -349,6 +414,7 @@ pub struct PositionInfo {
 /// The first message of a game's WebSocket, and the one after events may have been missed:
 /// `{ "type": "snapshot", "state": ... }`.
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Snapshot {
     Snapshot { state: Box<State> },
@@ -356,6 +422,9 @@ pub enum Snapshot {
 
 /// `200` to `GET /games/{id}`, and the snapshot of the events.
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+// The app has states of its own (the editor's, the store's): this one is the game's.
+#[cfg_attr(feature = "contract", ts(rename = "GameState"))]
 pub struct State {
     pub id: String,
     pub status: String,
@@ -367,6 +436,7 @@ pub struct State {
     pub moves_played: usize,
     pub at: usize,
     pub move_number: usize,
+    #[cfg_attr(feature = "contract", ts(type = "Colour | null"))]
     pub to_move: Option<String>,
     pub seat_to_move: Option<usize>,
     pub over: bool,
@@ -391,6 +461,7 @@ pub struct State {
 
 /// Every 4xx and 5xx answer: a stable code, a sentence, and for some codes a detail.
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 pub struct ErrorBody {
     pub error: String,
     pub reason: String,
@@ -400,33 +471,43 @@ pub struct ErrorBody {
 
 /// The details some errors carry (absent fields are not sent).
 #[derive(Clone, Debug, Default, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 pub struct ErrorDetail {
     /// `429` and `503`: when to try again (also in `Retry-After`).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
     pub retry_after_seconds: Option<u64>,
     /// `stale_move_number`: the next move's number.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
     pub move_number: Option<i64>,
     /// `not_your_turn`: whose turn it is (`null`: nobody's).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional, type = "Colour | null"))]
     pub to_move: Option<Option<String>>,
     /// `bad_move` of a puzzle: which of the moves sent.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
     pub index: Option<usize>,
     /// `bad_board`: where in the file, and what.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
     pub file: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
     pub line: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
     pub message: Option<String>,
     /// `waiting_for_players`: how many seats are still free.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
     pub free_seats: Option<usize>,
 }
 
 /// `200` to `GET /api/v1`.
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 pub struct Index {
     pub name: String,
     pub api: u32,
@@ -435,6 +516,7 @@ pub struct Index {
 
 /// A value for each player count, keyed `"2"`, `"3"`, `"4"`.
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 pub struct PerCount<T> {
     #[serde(rename = "2")]
     pub two: T,
@@ -456,6 +538,7 @@ impl<T> PerCount<T> {
 
 /// A buildable cell of a board for a player count (frames applied).
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 pub struct LayoutCell {
     pub cell: String,
     pub x: usize,
@@ -465,6 +548,7 @@ pub struct LayoutCell {
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 pub struct Layout {
     pub hmax: u8,
     pub cells: Vec<LayoutCell>,
@@ -472,6 +556,7 @@ pub struct Layout {
 
 /// A scenario in `GET /boards`.
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 pub struct BoardInfo {
     pub name: String,
     pub aliases: Vec<String>,
@@ -479,6 +564,7 @@ pub struct BoardInfo {
     pub ranks: usize,
     pub hmax: PerCount<u8>,
     pub columns: PerCount<usize>,
+    #[cfg_attr(feature = "contract", ts(type = "\"printed-rules\" | \"reconstruction\""))]
     pub provenance: String,
     pub source: String,
     pub layouts: PerCount<Layout>,
@@ -488,6 +574,7 @@ pub struct BoardInfo {
 
 /// `200` to `GET /boards`.
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 pub struct Boards {
     pub boards: Vec<BoardInfo>,
 }
@@ -495,6 +582,7 @@ pub struct Boards {
 /// A stone in `GET /stones`: each orientation's cells, and where a quarter turn about x, y
 /// or z takes it.
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 pub struct StoneInfo {
     pub code: String,
     pub size: usize,
@@ -504,12 +592,14 @@ pub struct StoneInfo {
 
 /// `200` to `GET /stones`.
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 pub struct Stones {
     pub stones: Vec<StoneInfo>,
 }
 
 /// A footprint cell in a checked board (its printed height, if any).
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 pub struct FootprintCell {
     pub cell: String,
     pub x: usize,
@@ -519,6 +609,7 @@ pub struct FootprintCell {
 
 /// A red frame: its text and its file and rank ranges.
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 pub struct FrameInfo {
     pub text: String,
     pub files: [u8; 2],
@@ -527,6 +618,7 @@ pub struct FrameInfo {
 
 /// A constraint as a board file writes it, with the core's words for it.
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum ConstraintInfo {
     MinCells { players: usize, value: usize, text: String },
@@ -536,6 +628,7 @@ pub enum ConstraintInfo {
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 pub struct EvidenceInfo {
     pub fact: String,
     pub source: String,
@@ -545,9 +638,11 @@ pub struct EvidenceInfo {
 /// A board as the editor needs it: every field of its file, and what the core derives from
 /// it for each player count.
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 pub struct CheckedBoard {
     pub name: String,
     pub aliases: Vec<String>,
+    #[cfg_attr(feature = "contract", ts(type = "\"printed-rules\" | \"reconstruction\""))]
     pub provenance: String,
     pub source: String,
     pub files: usize,
@@ -563,6 +658,7 @@ pub struct CheckedBoard {
 
 /// `200` to `POST /boards/check`.
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 pub struct BoardChecked {
     pub board: CheckedBoard,
 }
@@ -570,9 +666,11 @@ pub struct BoardChecked {
 /// `200` to `POST /games/{id}/hint`: a placement for the colour to move, with the search's
 /// figures.
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 pub struct Hint {
     #[serde(flatten)]
     pub placement: Placement,
+    #[cfg_attr(feature = "contract", ts(type = "Colour"))]
     pub colour: String,
     /// The mover's mean reward over the whole search.
     pub estimate: f64,
@@ -582,8 +680,10 @@ pub struct Hint {
 
 /// A move of an analysis and what it lost for its colour.
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 pub struct MoveLoss {
     pub number: usize,
+    #[cfg_attr(feature = "contract", ts(type = "Colour"))]
     pub colour: String,
     pub placement: String,
     pub loss: f64,
@@ -591,7 +691,9 @@ pub struct MoveLoss {
 
 /// `200` to `GET /games/{id}/analysis`.
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 pub struct Analysis {
+    #[cfg_attr(feature = "contract", ts(type = "Array<Colour>"))]
     pub colours: Vec<String>,
     pub moves_played: usize,
     pub simulations: u64,
@@ -603,6 +705,7 @@ pub struct Analysis {
 
 /// A stone in a puzzle box.
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 pub struct Placed {
     pub placement: String,
     pub stone: String,
@@ -611,6 +714,7 @@ pub struct Placed {
 
 /// `200` to `POST /puzzles/cube`.
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 pub struct PuzzleState {
     pub size: [usize; 3],
     pub volume: usize,
@@ -624,7 +728,9 @@ pub struct PuzzleState {
 
 /// A stone of a solution, with its colour.
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 pub struct Step {
+    #[cfg_attr(feature = "contract", ts(type = "Colour"))]
     pub colour: String,
     pub placement: String,
     pub cubes: Vec<Cube>,
@@ -632,6 +738,7 @@ pub struct Step {
 
 /// `200` to `GET /puzzles/{name}`.
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 pub struct PuzzleSolution {
     pub name: String,
     pub size: [usize; 3],

@@ -6,6 +6,7 @@ use serde::Serialize;
 /// A rating as shown: `rating` on the Elo-like scale (1500 for a new player), from the
 /// Weng-Lin `mu` and `sigma` it is computed from.
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 pub struct Rating {
     pub rating: i64,
     pub mu: f64,
@@ -17,6 +18,7 @@ pub struct Rating {
 
 /// `201` to `POST /players`: the only answer that ever holds the key.
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 pub struct NewPlayer {
     pub id: String,
     pub name: String,
@@ -27,6 +29,7 @@ pub struct NewPlayer {
 
 /// A player as others see it.
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 pub struct PlayerRef {
     pub id: String,
     pub name: String,
@@ -36,19 +39,24 @@ pub struct PlayerRef {
 
 /// A seat at a table: who sits there (or that it is free, or offered to a player).
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 pub struct TableSeat {
     pub seat: usize,
+    #[cfg_attr(feature = "contract", ts(type = "Array<Colour>"))]
     pub colours: Vec<String>,
+    #[cfg_attr(feature = "contract", ts(type = "\"human\" | \"ai\""))]
     pub kind: String,
     pub level: Option<u8>,
     /// `taken` (a player or a guest holds it), `free`, `offered` (a rematch waits for
     /// that player) or `ai`.
+    #[cfg_attr(feature = "contract", ts(type = "\"taken\" | \"free\" | \"offered\" | \"ai\""))]
     pub state: String,
     pub player: Option<PlayerRef>,
 }
 
 /// A game as the lobby shows it (`GET /games/{id}/table`, the lobby's lists).
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 pub struct Table {
     pub game: String,
     pub status: String,
@@ -80,6 +88,7 @@ pub struct Table {
 
 /// `200` to `GET /lobby`, and the lobby socket's `lobby` message.
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 pub struct Lobby {
     /// Games waiting for players, newest first.
     pub seeks: Vec<Table>,
@@ -90,9 +99,11 @@ pub struct Lobby {
 /// `201` to joining, seeking, quick play and rematch: the seat this player holds now. The
 /// player's key moves for it (no other token).
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 pub struct Seated {
     pub game: String,
     pub seat: usize,
+    #[cfg_attr(feature = "contract", ts(type = "Array<Colour>"))]
     pub colours: Vec<String>,
     pub status: String,
     pub started: bool,
@@ -103,6 +114,7 @@ pub struct Seated {
 /// `200` to `POST /players/me/presence`: the player is seen now; their waiting games expire
 /// when they are not seen for `seek_idle_ms`.
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 pub struct Presence {
     pub player: String,
     pub seen: i64,
@@ -112,6 +124,7 @@ pub struct Presence {
 /// `200` to `POST /games/{id}/rematch/decline`: the rematch offered after game `game` is
 /// called off.
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 pub struct DeclineAck {
     pub game: String,
     pub rematch: String,
@@ -120,6 +133,7 @@ pub struct DeclineAck {
 
 /// `200` to `POST /games/{id}/abort`.
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 pub struct AbortAck {
     pub game: String,
     pub status: String,
@@ -127,6 +141,7 @@ pub struct AbortAck {
 
 /// A rated game's effect on a player.
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 pub struct RatingDelta {
     pub place: i64,
     pub before: i64,
@@ -135,6 +150,7 @@ pub struct RatingDelta {
 
 /// A game on a player's page.
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 pub struct PlayerGame {
     pub game: String,
     pub board: String,
@@ -153,11 +169,13 @@ pub struct PlayerGame {
     /// A rated game that finished but was not counted, and why: `too_few_moves` (it ended
     /// in a forfeit before every player had made two moves) or `same_pair_today` (two of
     /// its players had three rated games together that day already).
+    #[cfg_attr(feature = "contract", ts(type = "\"too_few_moves\" | \"same_pair_today\" | null"))]
     pub not_counted: Option<String>,
 }
 
 /// `200` to `GET /players/{id}` and `GET /players/me`.
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 pub struct PlayerPage {
     pub id: String,
     pub name: String,
@@ -171,8 +189,10 @@ pub struct PlayerPage {
 
 /// A line of the leaderboard: a player, or an AI level on the same scale.
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 pub struct LeaderboardEntry {
     pub place: usize,
+    #[cfg_attr(feature = "contract", ts(type = "\"player\" | \"ai\""))]
     pub kind: String,
     pub id: Option<String>,
     pub name: Option<String>,
@@ -184,6 +204,7 @@ pub struct LeaderboardEntry {
 
 /// `200` to `GET /ratings`.
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 pub struct Leaderboard {
     pub entries: Vec<LeaderboardEntry>,
     /// Distinct opponents (players, or AI levels) a player must have met in rated games to

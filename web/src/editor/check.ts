@@ -5,11 +5,11 @@
 // static copy of the app, or offline) the engine in this browser answers each of them in
 // the server's shapes: the same core reads the file.
 import { ApiError } from "../api";
-import type { BoardInfo } from "../api";
 import { engine } from "../engine/client";
 import { serverOr } from "../engine/fallback";
 import { Emitter } from "./state";
-import type { CheckedBoard, Target, Written } from "./toml";
+import type { Target, Written } from "./toml";
+import type { BoardChecked, Boards, CheckedBoard, ErrorBody } from "../wire";
 
 /** The core's refusal of a file: its words, and where it is. */
 export interface Fault {
@@ -48,7 +48,7 @@ async function call(method: string, path: string, body?: unknown): Promise<Respo
     throw new ApiError(0, "network", "the server cannot be reached");
   }
   if (!res.ok) {
-    const e = (await res.json().catch(() => ({}))) as { error?: string; reason?: string; line?: number; message?: string };
+    const e = (await res.json().catch(() => ({}))) as Partial<ErrorBody>;
     // Not the API's error body (a static file server's page): there is no server here.
     if (!e.error) throw new ApiError(res.status, "http", `${res.status} ${res.statusText}`);
     const reason = e.reason ?? `${res.status} ${res.statusText}`;
@@ -74,8 +74,8 @@ export async function checkText(toml: string, file?: string): Promise<{ board: C
   try {
     const body = file ? { toml, file } : { toml };
     return await serverOr(
-      async () => (await (await call("POST", "/boards/check", body)).json()) as { board: CheckedBoard },
-      () => local<{ board: CheckedBoard }>({ cmd: "check_board", ...body }),
+      async () => (await (await call("POST", "/boards/check", body)).json()) as BoardChecked,
+      () => local<BoardChecked>({ cmd: "check_board", ...body }),
     );
   } catch (e) {
     if (e instanceof Refused) return { fault: e.fault };
@@ -86,8 +86,8 @@ export async function checkText(toml: string, file?: string): Promise<{ board: C
 export const builtins = async () =>
   (
     await serverOr(
-      async () => (await (await call("GET", "/boards")).json()) as { boards: BoardInfo[] },
-      () => local<{ boards: BoardInfo[] }>({ cmd: "boards" }),
+      async () => (await (await call("GET", "/boards")).json()) as Boards,
+      () => local<Boards>({ cmd: "boards" }),
     )
   ).boards;
 

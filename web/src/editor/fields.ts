@@ -6,7 +6,8 @@ import { t } from "../i18n";
 import { COUNTS, MAX_FILES, MAX_RANKS } from "./state";
 import type { Count, EditorState } from "./state";
 import type { Fault } from "./check";
-import type { CheckedBoard, Target } from "./toml";
+import type { Target } from "./toml";
+import type { CheckedBoard } from "../wire";
 
 /** The groups a refusal can be shown at. */
 type Slot = "name" | "aliases" | "provenance" | "source" | "hmax" | "frames";

@@ -7,7 +7,7 @@ import { fitCamera } from "../fit";
 import { Structure3D } from "../view3d";
 import { COUNTS, Emitter } from "./state";
 import type { Count } from "./state";
-import type { CheckedBoard } from "./toml";
+import type { CheckedBoard } from "../wire";
 
 export interface PreviewEvents {
   /** The player count shown changed. */
@@ -72,7 +72,7 @@ export class PreviewView extends Emitter<PreviewEvents> {
     if (!b) return;
     // One view for the page, made when there is first something to show (WebGL contexts are few).
     this.view ??= new Structure3D(this.stage);
-    const key = String(this.shown);
+    const key = `${this.shown}` as const;
     const layout = b.layouts[key];
     // Drawn again only when the shape changed: a new name or fact leaves the picture (and
     // the camera the person may have turned) as it is.
@@ -98,6 +98,6 @@ export class PreviewView extends Emitter<PreviewEvents> {
 
   /** The frame of the count shown, as the core read it (for the grid to draw). */
   frame() {
-    return this.board?.frames[String(this.shown)] ?? null;
+    return this.board?.frames[`${this.shown}`] ?? null;
   }
 }

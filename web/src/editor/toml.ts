@@ -2,7 +2,7 @@
 // (boards/*.toml), with a map from each line to the field it holds — so that the core's
 // "file:line: message" can be shown next to that field. And the way back: a board the core
 // has read (its JSON) as a draft.
-import type { LayoutCell } from "../api";
+import type { CheckedBoard } from "../wire";
 import { COUNTS } from "./state";
 import type { Count, Draft, EvidenceDraft } from "./state";
 
@@ -79,27 +79,6 @@ export function writeToml(d: Draft): Written {
     if (e.frames_for) add(`frames_for = [${e.frames_for.join(", ")}]`, at);
   });
   return { text: out.map((l) => l[0]).join("\n") + "\n", lines: out.map((l) => l[1]) };
-}
-
-/** A board as the server's check answers it (docs/server-api.md). */
-export interface CheckedBoard {
-  name: string;
-  aliases: string[];
-  provenance: "printed-rules" | "reconstruction";
-  source: string;
-  files: number;
-  ranks: number;
-  footprint: { cell: string; x: number; y: number; printed: number | null }[];
-  hmax: Record<string, number>;
-  frames: Record<string, { text: string; files: [number, number]; ranks: [number, number] } | null>;
-  columns: Record<string, number>;
-  volume: Record<string, number>;
-  layouts: Record<string, { hmax: number; cells: LayoutCell[] }>;
-  evidence: {
-    fact: string;
-    source: string;
-    constraints: { kind: string; players?: number; value?: number; counts?: number[]; text: string }[];
-  }[];
 }
 
 /** The draft a read board is: every field of its file, as the core read it. */

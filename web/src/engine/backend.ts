@@ -3,7 +3,8 @@
 // Web Worker (local.ts: hot-seat and against the AI, in this browser, no server needed).
 // Either way the rules are the core's: the page only asks.
 import { api, Events } from "../api";
-import type { Analysis, GameEvent, GameState, Hint, PlacementsAnswer, StoneInfo } from "../api";
+import type { GameMessage } from "../api";
+import type { Analysis, GameState, Hint, Placements, StoneInfo } from "../wire";
 
 export interface EventStream {
   close(): void;
@@ -14,7 +15,7 @@ export interface GameBackend {
   readonly local: boolean;
   stones(): Promise<StoneInfo[]>;
   state(id: string, at?: number): Promise<GameState>;
-  placements(id: string): Promise<PlacementsAnswer>;
+  placements(id: string): Promise<Placements>;
   move(id: string, token: string, placement: string, expected: number): Promise<{ number: number; move_number: number }>;
   undo(id: string, token: string, expected: number): Promise<{ removed: number[] }>;
   hint(id: string, level: number): Promise<Hint>;
@@ -22,7 +23,7 @@ export interface GameBackend {
   /** Where the record downloads from. */
   recordUrl(id: string): string;
   /** The game's events, in order (a snapshot first); `onStatus` says whether they flow. */
-  events(id: string, onEvent: (e: GameEvent) => void, onStatus: (up: boolean) => void): EventStream;
+  events(id: string, onEvent: (e: GameMessage) => void, onStatus: (up: boolean) => void): EventStream;
 }
 
 export const serverBackend: GameBackend = {

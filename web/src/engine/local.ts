@@ -3,7 +3,8 @@
 // (client.ts), and the events the page follows are made here in the order things happen —
 // a person's move, then each AI seat's, one after another.
 import { ApiError, tokens } from "../api";
-import type { Analysis, GameEvent, GameState, Hint, Letter, PlacementsAnswer, StoneInfo } from "../api";
+import type { GameMessage } from "../api";
+import type { Analysis, Colour, GameState, Hint, Placements, Stones } from "../wire";
 import type { EventStream, GameBackend } from "./backend";
 import { engine } from "./client";
 import { localGames, localGameUrl } from "./games";
@@ -25,10 +26,10 @@ export interface LocalSetup {
 interface Played {
   record: string;
   number: number;
-  colour: Letter;
+  colour: Colour;
   placement: string;
-  to_move: Letter | null;
-  out: Letter[];
+  to_move: Colour | null;
+  out: Colour[];
   over: boolean;
 }
 
@@ -40,7 +41,7 @@ function game(id: string): LocalGame {
 
 class LocalBackend implements GameBackend {
   readonly local = true;
-  private listeners = new Map<string, Set<(e: GameEvent) => void>>();
+  private listeners = new Map<string, Set<(e: GameMessage) => void>>();
   /** Per game: the AI's turns run one at a time, after whatever came before. */
   private queues = new Map<string, Promise<void>>();
 
@@ -80,7 +81,7 @@ class LocalBackend implements GameBackend {
   }
 
   stones() {
-    return engine.call<{ stones: StoneInfo[] }>({ cmd: "stones" }).then((r) => r.stones);
+    return engine.call<Stones>({ cmd: "stones" }).then((r) => r.stones);
   }
 
   state(id: string, at?: number): Promise<GameState> {
@@ -89,7 +90,7 @@ class LocalBackend implements GameBackend {
   }
 
   placements(id: string) {
-    return engine.call<PlacementsAnswer>({ cmd: "placements", record: game(id).record });
+    return engine.call<Placements>({ cmd: "placements", record: game(id).record });
   }
 
   async move(id: string, _token: string, placement: string, expected: number) {
@@ -124,7 +125,7 @@ class LocalBackend implements GameBackend {
     return `data:text/plain;charset=utf-8,${encodeURIComponent(localGames.get(id)?.record ?? "")}`;
   }
 
-  events(id: string, onEvent: (e: GameEvent) => void, onStatus: (up: boolean) => void): EventStream {
+  events(id: string, onEvent: (e: GameMessage) => void, onStatus: (up: boolean) => void): EventStream {
     const set = this.listeners.get(id) ?? new Set();
     this.listeners.set(id, set);
     set.add(onEvent);
@@ -141,7 +142,7 @@ class LocalBackend implements GameBackend {
     return { close: () => set.delete(onEvent) };
   }
 
-  private emit(id: string, e: GameEvent) {
+  private emit(id: string, e: GameMessage) {
     for (const l of this.listeners.get(id) ?? []) l(e);
   }
 
@@ -155,10 +156,12 @@ class LocalBackend implements GameBackend {
     const p = await engine.call<Played>({ cmd: "play", record: g.record, placement });
     g.record = p.record;
     await localGames.save(g);
-    this.emit(g.id, { type: "move", game: g.id, number: p.number, colour: p.colour, placement: p.placement, by, move_number: p.number + 1, to_move: p.to_move });
+    // The state names who passed after the move (the pass rule, rules §6), as the server's event does.
+    const s = await this.state(g.id);
+    const passed = s.moves[p.number - 1]?.passed ?? [];
+    this.emit(g.id, { type: "move", game: g.id, number: p.number, colour: p.colour, placement: p.placement, by, move_number: p.number + 1, to_move: p.to_move, passed });
     for (const c of p.out) this.emit(g.id, { type: "out", game: g.id, colour: c, after_move: p.number });
     if (p.over) {
-      const s = await this.state(g.id);
       const scores = s.colours.map((c) => ({ colour: c.colour, score: c.score ?? 0 }));
       this.emit(g.id, { type: "game_over", game: g.id, after_move: p.number, scores, winners: s.winners ?? [], places: s.places ?? [], forfeited: s.forfeited ?? [] });
     }

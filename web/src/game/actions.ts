@@ -1,5 +1,5 @@
 // The buttons and settings under the tray, the share links and the keys.
-import type { GameState, Hint } from "../api";
+import type { GameState, Hint } from "../wire";
 import { t } from "../i18n";
 import { h, prefs } from "../ui";
 import { playerName } from "./panels";

@@ -2,7 +2,7 @@
 // the AI a level stronger — on the server or in this browser, as the game was. This browser
 // takes the same seats as before.
 import { api, tokens } from "../api";
-import type { GameState } from "../api";
+import type { GameState } from "../wire";
 import type { ClockChoice } from "./clockapi";
 import { localBackend } from "../engine/local";
 

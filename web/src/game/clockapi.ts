@@ -1,8 +1,7 @@
 // Clocks, resigning and leaving in the server's API (docs/server-api.md, "Clocks"): the
-// clock asked for, the calls, and the server's time as this browser estimates it. The
-// clock's shapes in answers (ClockInfo, LeftInfo) are api.ts's, with the rest of them.
+// shapes, the calls, and the server's time as this browser estimates it.
 import { call } from "../api";
-import type { ClockInfo, Letter } from "../api";
+import type { ClockInfo, LeaveAck, ResignAck } from "../wire";
 
 /** A clock as the new-game form asks for it. */
 export interface ClockChoice {
@@ -18,9 +17,9 @@ const game = (id: string) => `/games/${encodeURIComponent(id)}`;
 
 export const clockApi = {
   resign: (id: string, token: string, seat?: number) =>
-    call<{ seat: number; retired: Letter[]; to_move: Letter | null; over: boolean }>("POST", `${game(id)}/resign`, seat === undefined ? {} : { seat }, token),
+    call<ResignAck>("POST", `${game(id)}/resign`, seat === undefined ? {} : { seat }, token),
   leave: (id: string, token: string, seat?: number) =>
-    call<{ seat: number; kind: string; level: number; changed: boolean }>("POST", `${game(id)}/leave`, seat === undefined ? {} : { seat }, token),
+    call<LeaveAck>("POST", `${game(id)}/leave`, seat === undefined ? {} : { seat }, token),
 };
 
 /**

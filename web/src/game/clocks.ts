@@ -3,7 +3,7 @@
 // is estimated from a state read's round trip (clockapi.ts ServerTime), so a slow network
 // neither adds nor takes time; the server alone decides when time runs out.
 import { api } from "../api";
-import type { ClockInfo, GameState } from "../api";
+import type { ClockInfo, GameState } from "../wire";
 import { t } from "../i18n";
 import { h, swatch } from "../ui";
 import { ServerTime, formatLeft, timeLeft } from "./clockapi";

@@ -1,7 +1,7 @@
 // The end of a game: the final scores, the replay controls, and the win-estimate graph
 // (axes: move number, win chance 0–100 %; a legend of the colours).
 import type { GameBackend } from "../engine/backend";
-import type { Analysis, GameState, Letter } from "../api";
+import type { Analysis, GameState, Letter } from "../wire";
 import { t } from "../i18n";
 import { colourName, h, hex, swatch } from "../ui";
 import { topsOf } from "./panels";

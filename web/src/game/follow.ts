@@ -2,7 +2,7 @@
 // into place (about half a second), the next waits for it. `skip` shows what is queued at
 // once; the setting `animate` turns dropping off. Every move shown is recorded in order in
 // `window.__rumisShownMoves` (the browser tests compare it with the server's record).
-import type { GameState, Placement } from "../api";
+import type { GameState, Placement } from "../wire";
 import { Emitter } from "./emitter";
 import type { MoveShown } from "./store";
 import type { GameView } from "./view";

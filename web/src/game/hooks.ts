@@ -1,5 +1,5 @@
 // Hooks for the browser tests: where things are on screen, and what the page holds.
-import type { Letter } from "../api";
+import type { Letter } from "../wire";
 import type { Placer } from "../placer";
 import type { GameView } from "./view";
 

@@ -2,7 +2,7 @@
 // move it followed each player who resigned, ran out of time, left or can place no more.
 // Pointing at a move (or clicking it, which keeps it marked until the next move, Esc or a
 // second click) asks for its stone to be highlighted.
-import type { GameState, Letter } from "../api";
+import type { GameState, Letter } from "../wire";
 import { t } from "../i18n";
 import { colourName, h, swatch } from "../ui";
 import { Emitter } from "./emitter";

@@ -3,7 +3,7 @@
 // stays a few seconds (the toast, announced politely to screen readers), and, for the move
 // list, the move after which each was first seen here (the state says it of resignations and
 // timeouts only).
-import type { GameState } from "../api";
+import type { GameState } from "../wire";
 import { toast } from "../ui";
 import { departureKey, departureText, departures, resultLine, yourResult, yourResultText } from "./result";
 import type { Departure, Names } from "./result";

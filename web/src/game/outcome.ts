@@ -3,7 +3,7 @@
 // game/table.ts, into `rematchSlot`), the same game again or the AI a level stronger (a game
 // against the AI, here or on the server), back to the lobby, or a new game.
 import "./endings.css";
-import type { GameState } from "../api";
+import type { GameState } from "../wire";
 import { t } from "../i18n";
 import { h, toast } from "../ui";
 import { errorText } from "./errors";

@@ -4,7 +4,8 @@
 import { ApiError, tokens } from "../api";
 import { serverBackend } from "../engine/backend";
 import type { GameBackend } from "../engine/backend";
-import type { GameState, Hint, Letter, Placement, StoneInfo, Xyz } from "../api";
+import type { Xyz } from "../api";
+import type { GameState, Hint, Letter, Placement, StoneInfo } from "../wire";
 import { t } from "../i18n";
 import { Placer, typing, viewKey, viewTools } from "../placer";
 import { h, knock, prefs, toast } from "../ui";

@@ -1,6 +1,6 @@
 // The status line and the players' table, drawn from the state shown; the scores explain
 // themselves ("seen from above − stones not placed").
-import type { GameState, Letter } from "../api";
+import type { GameState, Letter } from "../wire";
 import { t } from "../i18n";
 import { colourName, h, swatch } from "../ui";
 import type { Thinking } from "./store";

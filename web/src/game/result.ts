@@ -2,7 +2,7 @@
 // time, left (the AI plays on) or is out of places, the result line that says why, and the
 // result of the seat this browser holds. Nothing is ranked here: `places`, `forfeited` and
 // `winners` are the server's (the core's outcome), only put into words.
-import type { GameState, Letter } from "../api";
+import type { GameState, Letter } from "../wire";
 import { t } from "../i18n";
 import { colourName } from "../ui";
 

@@ -1,7 +1,7 @@
 // The seat's part of the game page: the clocks, resign and leave, and the your-turn signal,
 // drawn from the state shown and the newest state known.
 import { tokens } from "../api";
-import type { ClockInfo, GameState } from "../api";
+import type { ClockInfo, GameState } from "../wire";
 import { t } from "../i18n";
 import { colourName } from "../ui";
 import { Clocks } from "./clocks";

@@ -1,7 +1,7 @@
 // Resign and leave, for a seat this browser holds: each asks to be confirmed in place (a
 // second click on "Yes"), then tells the server, which decides (resign: the seat's colours
 // are out and the others play on; leave: the AI plays the seat from now on).
-import type { GameState } from "../api";
+import type { GameState } from "../wire";
 import { t } from "../i18n";
 import { h, toast } from "../ui";
 import { clockApi } from "./clockapi";

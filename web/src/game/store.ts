@@ -5,7 +5,8 @@
 // page re-read "now" on every event and so lost `ai_thinking`). The whole state is read again
 // only on a gap too long to walk, an undo, a resynchronisation or a reconnection.
 import type { EventStream, GameBackend } from "../engine/backend";
-import type { ClockInfo, GameEvent, GameState, Letter, Placement, Xyz } from "../api";
+import type { GameMessage, Xyz } from "../api";
+import type { ClockInfo, GameState, Letter, Placement } from "../wire";
 import { Emitter } from "./emitter";
 
 /** A move as the page shows it. */
@@ -117,7 +118,7 @@ export class GameStore extends Emitter<StoreEvents> {
     return this.queue;
   }
 
-  private async apply(e: GameEvent) {
+  private async apply(e: GameMessage) {
     const cur = this.state?.moves_played ?? 0;
     switch (e.type) {
       case "snapshot": {
@@ -144,7 +145,6 @@ export class GameStore extends Emitter<StoreEvents> {
         if (e.after_move > cur) await this.walk(e.after_move);
         return;
       case "undo":
-      case "resync":
         await this.fresh();
         return;
       case "clock":

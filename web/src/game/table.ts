@@ -7,12 +7,12 @@
 // server for the table again. While it is open it tells the server this player is here, so
 // that a seek of theirs waiting for players does not expire.
 import { Events, tokens } from "../api";
-import type { GameEvent } from "../api";
+import type { GameMessage } from "../api";
 import { errorText } from "../errors";
 import { t } from "../i18n";
 import { h, toast } from "../ui";
 import { keepPresence, me, players, sitDown } from "../players/api";
-import type { Table } from "../players/api";
+import type { Table } from "../wire";
 import { playerLabel } from "../lobby/view";
 
 const present = (...xs: (HTMLElement | null)[]) => xs.filter((x): x is HTMLElement => x !== null);
@@ -125,7 +125,7 @@ export function attachTable(id: string, slot: HTMLElement, hooks: TableHooks = {
   };
   new Events(
     id,
-    (e: GameEvent | { type: string }) => {
+    (e: GameMessage | { type: string }) => {
       // On the rematch's own page its end is explained; on the finished game's, the offer
       // just goes (and the Rematch button comes back).
       if (e.type === "expired" || (e.type === "rematch_declined" && "rematch" in e && e.rematch === id)) endedBy = ENDED_BY[e.type];

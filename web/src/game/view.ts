@@ -3,7 +3,8 @@
 // every legal place of the chosen stone, a stone that drops into place, a highlighted move,
 // and a camera that turns to where the chosen stone can go. It draws what it is told.
 import * as THREE from "three";
-import type { Letter, Xyz } from "../api";
+import type { Xyz } from "../api";
+import type { Letter } from "../wire";
 import { BoardCell, COLOURS, Structure3D, cubeGeometry, outlineGeometry } from "../view3d";
 import { textSprite } from "../view3d-parts";
 

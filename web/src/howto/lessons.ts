@@ -3,7 +3,8 @@
 import { call } from "../api";
 import { engine } from "../engine/client";
 import { serverOr } from "../engine/fallback";
-import type { Letter, Xyz } from "../api";
+import type { Xyz } from "../api";
+import type { Letter } from "../wire";
 import type { SceneBoard } from "./scene";
 
 export interface LessonBoard extends SceneBoard {

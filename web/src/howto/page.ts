@@ -3,7 +3,8 @@
 // never disagree with the engine.
 import { eitherEngine } from "../engine/fallback";
 import { errorText } from "../errors";
-import type { Letter, StoneInfo, Xyz } from "../api";
+import type { Xyz } from "../api";
+import type { Letter, StoneInfo } from "../wire";
 import { h, toast } from "../ui";
 import { languagePicker, t } from "../i18n";
 import { lessons } from "./lessons";

@@ -8,7 +8,8 @@
 // about as much as a game page on a software renderer, for still pictures of unit cubes
 // that a painter's drawing of their visible faces gives as well (as the start page's board
 // pictures and the stone tray's).
-import type { Letter, Xyz } from "../api";
+import type { Xyz } from "../api";
+import type { Letter } from "../wire";
 import { COLOURS } from "../view3d";
 import { type Box, type Vec, corners, dot, paintBoxes, Projection } from "../paint";
 

@@ -4,7 +4,7 @@ import { errorText } from "../errors";
 import { languagePicker, t } from "../i18n";
 import { h, toast } from "../ui";
 import { keepPresence, LobbyFeed, me, players, sitDown } from "../players/api";
-import type { Lobby } from "../players/api";
+import type { Lobby } from "../wire";
 import { identity, nameForm, quickForm, seekForm } from "./controls";
 import type { QuickChoice, SeekChoice } from "./controls";
 import { ratingText, renderList } from "./view";
@@ -16,7 +16,7 @@ export class LobbyPage {
   private lobby: Lobby = { seeks: [], playing: [] };
   private handlers: LobbyHandlers = {
     join: (game) => void this.act(() => players.join(game)),
-    open: (game, seat) => sitDown({ game, seat, started: true }),
+    open: (game, seat) => sitDown({ game, seat }),
     watch: (game) => (location.href = `/game/${game}`),
   };
 

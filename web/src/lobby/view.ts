@@ -1,9 +1,8 @@
 // The lobby's lists: seeks waiting for players and games in play, each a card with who
 // sits where. The view only draws; what a click means is the page's (typed handlers).
-import type { Letter } from "../api";
 import { t } from "../i18n";
 import { h, swatch } from "../ui";
-import type { Table, TableSeat } from "../players/api";
+import type { Letter, Table, TableSeat } from "../wire";
 import { ruleText } from "../game/clocks";
 
 export interface LobbyHandlers {

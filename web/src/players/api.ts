@@ -2,93 +2,7 @@
 // lobby"). The player's key is kept in this browser only and sent as the bearer; it moves
 // for every seat its player holds (it is those seats' token).
 import { ApiError, reconnectDelay, tokens } from "../api";
-import type { ClockInfo, Letter } from "../api";
-
-export interface Rating {
-  rating: number;
-  mu: number;
-  sigma: number;
-  games: number;
-  provisional: boolean;
-}
-export interface PlayerRef {
-  id: string;
-  name: string;
-  rating: number;
-  provisional: boolean;
-}
-export interface TableSeat {
-  seat: number;
-  colours: Letter[];
-  kind: "human" | "ai";
-  level: number | null;
-  state: "taken" | "free" | "offered" | "ai";
-  player: PlayerRef | null;
-}
-export interface Table {
-  game: string;
-  status: string;
-  board: string;
-  players: number;
-  variant: string;
-  lobby: boolean;
-  rated: boolean;
-  /** A rated game against the AI alone in which a hint was asked for. */
-  assisted?: boolean;
-  quick: boolean;
-  /** The game's clock as in its state (a seek's: nobody's time running yet), or null. */
-  clock: ClockInfo | null;
-  fill_at: number | null;
-  fill_level: number | null;
-  seats: TableSeat[];
-  free_seats: number;
-  moves_played: number;
-  can_abort: boolean;
-  rematch: string | null;
-  rematch_of: string | null;
-}
-export interface Lobby {
-  seeks: Table[];
-  playing: Table[];
-}
-export interface Seated {
-  game: string;
-  seat: number;
-  started: boolean;
-}
-export interface PlayerGame {
-  game: string;
-  board: string;
-  players: number;
-  status: string;
-  rated: boolean;
-  /** A rated game against the AI alone in which a hint was asked for. */
-  assisted?: boolean;
-  seat: number | null;
-  seats: TableSeat[];
-  moves_played: number;
-  record_url: string;
-  rating_change: { place: number; before: number; after: number } | null;
-  /** A rated game that finished but was not counted, and why. */
-  not_counted?: "too_few_moves" | "same_pair_today" | null;
-}
-export interface PlayerPage {
-  id: string;
-  name: string;
-  rating: Rating;
-  open: PlayerGame[];
-  finished: PlayerGame[];
-}
-export interface LeaderboardEntry {
-  place: number;
-  kind: "player" | "ai";
-  id: string | null;
-  name: string | null;
-  level: number | null;
-  rating: number;
-  provisional: boolean;
-  games: number | null;
-}
+import type { AbortAck, DeclineAck, Leaderboard, Lobby, NewPlayer, PlayerPage, Presence, Seated, Table } from "../wire";
 
 /** Who this browser is: the player's id, name and key (or nobody yet). */
 export interface Me {
@@ -133,14 +47,14 @@ const g = (id: string) => encodeURIComponent(id);
 const key = () => me.get()?.key;
 
 /** Keeps the seat's token (the player's key) for the game page, then goes there. */
-export function sitDown(s: Seated) {
+export function sitDown(s: Pick<Seated, "game" | "seat">) {
   const k = key();
   if (k) tokens.add(s.game, s.seat, k);
   location.href = `/game/${s.game}`;
 }
 
 export const players = {
-  create: (name: string) => call<{ id: string; name: string; key: string }>("POST", "/players", { name }),
+  create: (name: string) => call<NewPlayer>("POST", "/players", { name }),
   /** Who a key belongs to (for importing a key on this device). */
   whoIs: (k: string) => call<PlayerPage>("GET", "/players/me", undefined, k),
   page: (id: string) => call<PlayerPage>("GET", `/players/${g(id)}`),
@@ -149,13 +63,13 @@ export const players = {
   seek: (body: unknown) => call<Seated>("POST", "/lobby/seeks", body, key()),
   quick: (body: unknown) => call<Seated>("POST", "/lobby/quick", body, key()),
   join: (id: string) => call<Seated>("POST", `/games/${g(id)}/join`, {}, key()),
-  abort: (id: string, token: string) => call<{ status: string }>("POST", `/games/${g(id)}/abort`, {}, token),
+  abort: (id: string, token: string) => call<AbortAck>("POST", `/games/${g(id)}/abort`, {}, token),
   rematch: (id: string) => call<Seated>("POST", `/games/${g(id)}/rematch`, {}, key()),
   /** Declines the rematch offered after game `id`: it is called off. */
-  declineRematch: (id: string) => call<{ game: string; rematch: string; status: string }>("POST", `/games/${g(id)}/rematch/decline`, {}, key()),
+  declineRematch: (id: string) => call<DeclineAck>("POST", `/games/${g(id)}/rematch/decline`, {}, key()),
   /** The presence ping: this player is here, so their waiting games do not expire. */
-  presence: (k: string) => call<{ player: string; seen: number; seek_idle_ms: number }>("POST", "/players/me/presence", {}, k),
-  leaderboard: () => call<{ entries: LeaderboardEntry[]; min_opponents: number }>("GET", "/ratings"),
+  presence: (k: string) => call<Presence>("POST", "/players/me/presence", {}, k),
+  leaderboard: () => call<Leaderboard>("GET", "/ratings"),
 };
 
 /** How often a page of the app tells the server this player is here. */

@@ -6,7 +6,7 @@ import { errorText } from "../errors";
 import { t } from "../i18n";
 import { h, toast } from "../ui";
 import { me, players, sitDown } from "./api";
-import type { PlayerGame, PlayerPage as Page } from "./api";
+import type { PlayerGame, PlayerPage as Page } from "../wire";
 import { ratingText } from "../lobby/view";
 
 function gameRow(g: PlayerGame, mine: boolean): HTMLElement {
@@ -16,7 +16,7 @@ function gameRow(g: PlayerGame, mine: boolean): HTMLElement {
     : g.not_counted
       ? h("span", { class: "not-counted" }, ` (${t(`players.not_counted.${g.not_counted}`)})`)
       : null;
-  const open = () => (mine && g.seat !== null && g.status !== "finished" ? sitDown({ game: g.game, seat: g.seat, started: true }) : (location.href = `/game/${g.game}`));
+  const open = () => (mine && g.seat !== null && g.status !== "finished" ? sitDown({ game: g.game, seat: g.seat }) : (location.href = `/game/${g.game}`));
   return h(
     "li",
     { class: "player-game", "data-game": g.game },

@@ -5,7 +5,7 @@
 import { tokens } from "../api";
 import { serverBackend } from "../engine/backend";
 import type { EventStream, GameBackend } from "../engine/backend";
-import type { GameState, Letter, Placement } from "../api";
+import type { GameState, Letter, Placement } from "../wire";
 import { h, toast } from "../ui";
 import { t } from "../i18n";
 import { lessons } from "../howto/lessons";

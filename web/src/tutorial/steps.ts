@@ -1,7 +1,7 @@
 // The guide's steps, in order, each with the moment it first matters. A step only says
 // when to explain; what is legal stays the core's (the game page marks the core's legal
 // places, and the pictures are the lessons the core judged).
-import type { GameState, Letter, Placement } from "../api";
+import type { GameState, Letter, Placement } from "../wire";
 
 export interface Moment {
   state: GameState;

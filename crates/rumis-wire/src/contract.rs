@@ -1,0 +1,115 @@
+//! The contract written from the wire types: `web/src/wire.ts`, the web app's types for
+//! every answer and event. `tests/contract.rs` fails when the checked-in file differs from
+//! what this writes, and writes it with `UPDATE_CONTRACT=1`.
+
+use ts_rs::{Config, TS};
+
+use crate::*;
+
+/// Where the TypeScript types go, from the workspace's root.
+pub const TYPESCRIPT_FILE: &str = "web/src/wire.ts";
+
+/// The wire types carry colours as `String`s; the app narrows them to the letters the core
+/// writes: a player's colour, and a cube's letter (`X`, a ruin).
+const LETTERS: &str = "/** A player's colour: red, yellow, green or blue. */\n\
+                       export type Colour = \"R\" | \"Y\" | \"G\" | \"B\";\n\n\
+                       /** A cube's letter: its colour, or `X` for a ruin. */\n\
+                       export type Letter = Colour | \"X\";\n";
+
+/// Appends `T`'s declaration, with its documentation.
+fn declare<T: TS + ?Sized + 'static>(cfg: &Config, out: &mut String) {
+    out.push('\n');
+    if let Some(docs) = T::docs() {
+        out.push_str(&docs);
+    }
+    out.push_str("export ");
+    out.push_str(&T::decl(cfg));
+    out.push('\n');
+}
+
+/// `web/src/wire.ts`: every answer and event type, in one module (they name each other,
+/// so none imports).
+pub fn typescript() -> String {
+    // The API's integers are JSON numbers well within a double's 53 bits (ids are strings,
+    // times milliseconds since 1970).
+    let cfg = Config::new().with_large_int("number");
+    let mut out = String::from(
+        "// Written by `UPDATE_CONTRACT=1 cargo test -p rumis-wire --test contract` from the\n\
+         // types of crates/rumis-wire: change them, not this file.\n\n",
+    );
+    out.push_str(LETTERS);
+    macro_rules! declare_all {
+        ($($t:ty),* $(,)?) => { $(declare::<$t>(&cfg, &mut out);)* };
+    }
+    declare_all!(
+        // Games: creating, moving, undoing, reading.
+        Created,
+        CreatedSeat,
+        MoveAck,
+        UndoAck,
+        Deleted,
+        ResignAck,
+        LeaveAck,
+        State,
+        SiteInfo,
+        SeatInfo,
+        ColourInfo,
+        MoveInfo,
+        LastMove,
+        PositionInfo,
+        ColumnInfo,
+        LeftInfo,
+        ClockInfo,
+        SeatClock,
+        Placements,
+        Placement,
+        GameList,
+        Summary,
+        Hint,
+        Analysis,
+        MoveLoss,
+        // A game's socket.
+        Snapshot,
+        GameEvent,
+        Score,
+        // Boards, stones, the solitaire.
+        Boards,
+        BoardInfo,
+        PerCount<()>,
+        Layout,
+        LayoutCell,
+        EvidenceInfo,
+        ConstraintInfo,
+        BoardChecked,
+        CheckedBoard,
+        FootprintCell,
+        FrameInfo,
+        Stones,
+        StoneInfo,
+        PuzzleState,
+        Placed,
+        PuzzleSolution,
+        Step,
+        // Players, the lobby, ratings.
+        NewPlayer,
+        Rating,
+        PlayerRef,
+        PlayerPage,
+        PlayerGame,
+        RatingDelta,
+        Lobby,
+        Table,
+        TableSeat,
+        Seated,
+        Presence,
+        DeclineAck,
+        AbortAck,
+        Leaderboard,
+        LeaderboardEntry,
+        // Errors and the index.
+        ErrorBody,
+        ErrorDetail,
+        Index,
+    );
+    out
+}
