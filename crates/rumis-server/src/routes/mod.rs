@@ -20,10 +20,16 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
 
+use tower_http::compression::predicate::{DefaultPredicate, Predicate, SizeAbove};
+use tower_http::compression::CompressionLayer;
+
 use crate::error::ApiError;
 use crate::{wire, App};
 
 type Shared = State<Arc<App>>;
+
+/// Answers from this many bytes on are compressed (gzip) when the client accepts it.
+const COMPRESS_FROM: u64 = 4096;
 
 pub fn router(app: Arc<App>) -> Router {
     let limit = app.config.body_limit;
@@ -36,6 +42,15 @@ pub fn router(app: Arc<App>) -> Router {
         .merge(puzzles::routes())
         .route("/api/v1/lessons", get(crate::lessons::handler))
         .route("/api/v1/games/{id}/events", get(game_events::events))
+        // Answers of a few KB or more are compressed for a client that accepts gzip: a
+        // position's placements on the largest board are ~600 KB of JSON, and ~10 times
+        // less gzipped. (WebSocket upgrades have no body, the web app's files their own
+        // precompressed copies: webapp.rs.)
+        .route_layer(
+            CompressionLayer::new()
+                .gzip(true)
+                .compress_when(DefaultPredicate::new().and(SizeAbove::new(COMPRESS_FROM))),
+        )
         // Every route above notes its template for the metrics (metrics.rs).
         .route_layer(middleware::from_fn(crate::metrics::mark_route))
         .fallback(web)

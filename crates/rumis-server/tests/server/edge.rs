@@ -659,3 +659,44 @@ async fn at_the_total_cap_the_heaviest_address_gives_way() {
     assert!(closed(&mut again).await, "refused at the total");
     server.stop().await;
 }
+
+/// All the bytes of the answer to a raw request from 127.0.0.1.
+async fn raw_bytes(to: SocketAddr, request: &[u8]) -> Vec<u8> {
+    let mut s = tokio::net::TcpStream::connect(to).await.unwrap();
+    s.write_all(request).await.unwrap();
+    let mut buf = Vec::new();
+    tokio::time::timeout(WAIT, s.read_to_end(&mut buf)).await.expect("answered").unwrap();
+    buf
+}
+
+/// A large answer (a position's placements) goes gzipped to a client that accepts it, and
+/// plain to one that does not; a small one goes plain.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn large_answers_are_gzipped_for_who_accepts_it() {
+    let db = TempDir::new("edge-gzip");
+    let server = start(config(&db.db_url())).await;
+    let addr = server.addr;
+    let id = s(&create(addr, json!({ "board": "coricancha", "players": 4 })).await["id"]);
+    let ask = |encoding: &str| {
+        format!("GET /api/v1/games/{id}/placements HTTP/1.1\r\nhost: x\r\nconnection: close\r\n{encoding}\r\n")
+    };
+    let plain = raw_bytes(addr, ask("").as_bytes()).await;
+    let gzipped = raw_bytes(addr, ask("accept-encoding: gzip\r\n").as_bytes()).await;
+    let head = |b: &[u8]| {
+        let end = b.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
+        String::from_utf8_lossy(&b[..end]).to_ascii_lowercase()
+    };
+    assert!(head(&plain).starts_with("http/1.1 200"), "{}", head(&plain));
+    assert!(!head(&plain).contains("content-encoding"), "{}", head(&plain));
+    assert!(head(&gzipped).contains("content-encoding: gzip"), "{}", head(&gzipped));
+    assert!(
+        gzipped.len() * 4 < plain.len(),
+        "{} bytes gzipped, {} plain",
+        gzipped.len(),
+        plain.len()
+    );
+    // A small answer is not worth it.
+    let index = raw_bytes(addr, b"GET /api/v1 HTTP/1.1\r\nhost: x\r\nconnection: close\r\naccept-encoding: gzip\r\n\r\n").await;
+    assert!(!head(&index).contains("content-encoding"), "{}", head(&index));
+    server.stop().await;
+}
