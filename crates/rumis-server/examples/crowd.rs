@@ -187,11 +187,13 @@ fn cpu_seconds(pid: u32) -> f64 {
     let rest = text.rsplit_once(')').map(|(_, r)| r).unwrap_or("");
     let f: Vec<&str> = rest.split_whitespace().collect();
     let ticks = |i: usize| f.get(i - 3).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
+    // SAFETY: sysconf only reads a constant.
     let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as f64;
     (ticks(14) + ticks(15)) / hz.max(1.0)
 }
 
 fn own_cpu_seconds() -> f64 {
+    // SAFETY: rusage is a struct of integers, for which all zeroes is a value.
     let mut u: libc::rusage = unsafe { std::mem::zeroed() };
     // SAFETY: getrusage writes the struct given.
     unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) };

@@ -19,13 +19,13 @@ pub(super) const RESERVED_FDS: u64 = 128;
 #[allow(clippy::unnecessary_cast)] // rlim_t is not u64 everywhere
 pub fn raise_fd_limit() -> Option<u64> {
     #[cfg(unix)]
-    unsafe {
+    {
         let mut lim = libc::rlimit {
             rlim_cur: 0,
             rlim_max: 0,
         };
-        // SAFETY: getrlimit/setrlimit only read and write the struct given.
-        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) != 0 {
+        // SAFETY: getrlimit only writes the struct given, which lives here.
+        if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) } != 0 {
             return None;
         }
         if lim.rlim_cur < lim.rlim_max {
@@ -33,7 +33,8 @@ pub fn raise_fd_limit() -> Option<u64> {
                 rlim_cur: lim.rlim_max,
                 rlim_max: lim.rlim_max,
             };
-            if libc::setrlimit(libc::RLIMIT_NOFILE, &raised) == 0 {
+            // SAFETY: setrlimit only reads the struct given.
+            if unsafe { libc::setrlimit(libc::RLIMIT_NOFILE, &raised) } == 0 {
                 lim.rlim_cur = lim.rlim_max;
             }
         }
