@@ -2,10 +2,12 @@
 
 mod ai;
 mod bench;
+#[cfg(feature = "server")]
 mod db;
 mod engine;
 mod experiment;
 mod play;
+#[cfg(feature = "server")]
 mod serve;
 mod solve;
 mod source;
@@ -120,11 +122,21 @@ enum Command {
     /// Measure move generation, perft and random playouts (docs/performance.md).
     Bench(bench::BenchArgs),
     /// Run the game server: JSON API and WebSockets under /api/v1 (docs/server-api.md).
+    #[cfg(feature = "server")]
     Serve(serve::ServeArgs),
     /// The server's database: back it up (while the server runs), restore, check.
+    #[cfg(feature = "server")]
     #[command(subcommand)]
     Db(db::DbCommand),
+    /// Built without the server: `serve`, `db` and `config` say how to get it.
+    #[cfg(not(feature = "server"))]
+    #[command(name = "serve", aliases = ["db", "config"], hide = true)]
+    NoServer {
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        _args: Vec<String>,
+    },
     /// The server's configuration file (docs/hosting.md).
+    #[cfg(feature = "server")]
     Config {
         /// Write a commented file with every option of `rumis serve` and its default.
         #[arg(long, required = true)]
@@ -161,7 +173,8 @@ fn main() -> ExitCode {
         }
     };
     init_logs(match &cli.command {
-        Command::Serve(args) => Some(args.log_format()),
+        #[cfg(feature = "server")]
+        Command::Serve(args) => Some(args.log_format() == serve::LogFormat::Json),
         _ => None,
     });
     match run(cli.command) {
@@ -184,7 +197,8 @@ fn main() -> ExitCode {
 /// was a tenth of a clean test build (issue #19). A `RUST_LOG` that does not parse is
 /// said once and `info` used. `rumis serve --log-format json` writes one JSON object a
 /// line, with the current span (a request's, holding its id) in each.
-fn init_logs(server: Option<serve::LogFormat>) {
+/// `server`: the server's logs, as JSON when `Some(true)`.
+fn init_logs(server: Option<bool>) {
     use tracing_subscriber::filter::Targets;
     use tracing_subscriber::layer::SubscriberExt;
     use tracing_subscriber::util::SubscriberInitExt;
@@ -204,7 +218,7 @@ fn init_logs(server: Option<serve::LogFormat>) {
     let logs = tracing_subscriber::fmt()
         .with_max_level(tracing::Level::TRACE)
         .with_writer(std::io::stderr);
-    if server == Some(serve::LogFormat::Json) {
+    if server == Some(true) {
         logs.json()
             .with_current_span(true)
             .with_span_list(false)
@@ -328,6 +342,7 @@ fn run(command: Command) -> Result<(), String> {
         Command::Bench(args) => bench::run(&args)?,
         // Read again with the environment's and the configuration file's values (serve/config.rs):
         // the arguments after `serve` (the command has no options before its subcommand).
+        #[cfg(feature = "server")]
         Command::Serve(_) => {
             let cli: Vec<std::ffi::OsString> = std::env::args_os()
                 .skip(1)
@@ -337,7 +352,17 @@ fn run(command: Command) -> Result<(), String> {
             let args = serve::config::resolve(&cli, &|name| std::env::var_os(name))?;
             serve::run(&args)?
         }
+        #[cfg(not(feature = "server"))]
+        Command::NoServer { .. } => {
+            return Err(
+                "this rumis was built without the server (the cargo feature `server`, on by default): \
+                        cargo build --release -p rumis-cli"
+                    .into(),
+            )
+        }
+        #[cfg(feature = "server")]
         Command::Config { .. } => print(serve::config::example().trim_end().to_string())?,
+        #[cfg(feature = "server")]
         Command::Db(cmd) => {
             for line in db::run(&cmd)? {
                 print(line)?;

@@ -1098,6 +1098,7 @@ fn match_by_seat() {
 
 /// `rumis serve` reads its file and its variables before it starts: a bad key or value
 /// stops it with one line naming where it came from, before it opens a database.
+#[cfg(feature = "server")]
 #[test]
 fn serve_refuses_a_bad_configuration_before_starting() {
     let dir = std::env::temp_dir().join(format!("rumis-cli-config-{}", std::process::id()));
@@ -1216,4 +1217,12 @@ fn review_marks_moves_and_sums_up_each_colour() {
     assert!(reviewed.iter().any(|m| m["loss"].as_f64().unwrap() > 0.0));
     let e = fails(rumis(&["review", "--record", p, "--level", "0"]));
     assert!(e.contains("--level 0 is not a level"), "{e}");
+}
+
+/// Built without the server, `rumis serve` says so and how to get it.
+#[cfg(not(feature = "server"))]
+#[test]
+fn without_the_server_serve_says_so() {
+    let e = fails(rumis(&["serve", "--addr", "127.0.0.1:0"]));
+    assert!(e.contains("built without the server"), "{e}");
 }

@@ -4,10 +4,15 @@
 //! restart, a crash, the edge limits).
 
 mod commands;
+#[cfg(feature = "server")]
 mod serve_backup;
+#[cfg(feature = "server")]
 mod serve_clock;
+#[cfg(feature = "server")]
 mod serve_crash;
+#[cfg(feature = "server")]
 mod serve_edge;
+#[cfg(feature = "server")]
 mod serve_logs;
 
 /// Where the tests write their files: cargo's scratch directory for integration tests
