@@ -40,6 +40,8 @@ export interface StoreEvents {
   clock: ClockInfo;
   /** The AI took a seat over after this many moves (its player left, or ran out of time). */
   takenOver: { seat: number; after: number };
+  /** Each event of the game's socket, as it comes (before it is applied). */
+  event: GameMessage;
 }
 
 /** Gaps up to this many moves are walked move by move (and shown); longer ones jump. */
@@ -70,7 +72,10 @@ export class GameStore extends Emitter<StoreEvents> {
     await first;
     this.events = this.backend.events(
       this.id,
-      (e) => this.run(() => this.apply(e)),
+      (e) => {
+        this.emit("event", e);
+        void this.run(() => this.apply(e));
+      },
       (up) => {
         const was = this.connected;
         this.connected = up;
