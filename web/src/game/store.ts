@@ -58,7 +58,7 @@ export class GameStore extends Emitter<StoreEvents> {
   private cubes = new Map<number, Xyz[]>();
   /** Since a task failed, until one succeeds; the read again that is waiting, and its delay. */
   private failing = false;
-  private retry = 0;
+  private retry: ReturnType<typeof setTimeout> | 0 = 0;
   private retryDelay = 1000;
 
   constructor(
@@ -146,7 +146,7 @@ export class GameStore extends Emitter<StoreEvents> {
     this.failing = true;
     const later = !(e instanceof ApiError) || e.status === 0 || e.status >= 500;
     if (!later || this.retry) return;
-    this.retry = window.setTimeout(() => {
+    this.retry = setTimeout(() => {
       this.retry = 0;
       void this.run(() => this.fresh());
     }, this.retryDelay);
