@@ -13,7 +13,8 @@
 // Measured in each page (a `WebSocket` wrapped by an init script): every game socket, when
 // it opened and closed (and with which code), and, for a socket opened again, when the page
 // showed at least the move its first message (the snapshot) said the game was at: the
-// page's *wait* for a close is from the close to that moment (or to the end, if never).
+// page's *wait* for a close is from the close to that moment (or, if the page left its
+// game, ended, or the run ended first, to then: *not reopened*).
 // Also counted: the page's uncaught errors and error notices (#toast.error), the most game
 // sockets one page held open at once, and the moves each page saw applied after its Enter
 // (*acknowledged*) that the server's game does not have at the end (*lost*). At the end of
