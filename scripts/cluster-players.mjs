@@ -11,7 +11,8 @@
 //
 // A move is *acknowledged* when its POST answered 201. At the end every game is read
 // again: an acknowledged move missing from it, or another placement at its number, is
-// *lost*. A request *failed* when it got no answer or a 5xx. A game is *stranded* when the
+// *lost*. A socket's *gap* runs from its close to the next socket of its game opening (a
+// game that ended in between is not counted). A request *failed* when it got no answer or a 5xx. A game is *stranded* when the
 // AI is still to move in it after the run plus a wait of two AI leases.
 
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -39,6 +40,7 @@ const figures = {
   ws_still_connecting: 0,
   ws_connect_timeouts: 0,
   ws_events: 0,
+  ws_gap_max_ms: 0,
   ai_moves_seen: 0,
   ai_wait_max_ms: 0,
   ai_waits_over_2s: 0,
@@ -84,6 +86,7 @@ async function call(method, path, { token, body } = {}) {
 function watch(id, game) {
   const wsUrl = url.replace(/^http/, 'ws') + `/api/v1/games/${id}/events`;
   let first = true;
+  let closedAt = null; // when its socket last closed, until one opens again
   const open = () => {
     if (game.done) {
       // Closed, and its game ended before the socket was opened again.
@@ -105,6 +108,8 @@ function watch(id, game) {
       figures.ws_opened++;
       if (!first) figures.ws_reconnects++;
       first = false;
+      if (closedAt !== null) figures.ws_gap_max_ms = Math.max(figures.ws_gap_max_ms, now() - closedAt);
+      closedAt = null;
     };
     ws.onmessage = () => {
       figures.ws_events++;
@@ -113,6 +118,7 @@ function watch(id, game) {
       clearTimeout(patience);
       if (game.done) return;
       figures.ws_closed[e.code] = (figures.ws_closed[e.code] ?? 0) + 1;
+      closedAt ??= now();
       setTimeout(open, 200);
     };
     ws.onerror = () => {};

@@ -1,6 +1,7 @@
 // Following a game in the browser: opponents' moves shown one after another and listed,
 // "thinking" during an AI search, the ghost unlike a placed stone, every legal place
-// marked, the end screen's graph, the phone layout, and the bundle served compressed.
+// marked, the end screen's graph, the phone layout, the bundle served compressed, and an
+// opponent's move shown even when its first read failed.
 // Run: `cd web && npm run build && node --test e2e/follow.test.mjs` (after `cargo build`).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -185,6 +186,35 @@ async function fourPlayerRounds(pages) {
   assert.ok(later.every((m) => !m.animated));
   assert.deepEqual(page.errors, []);
 }
+
+test("an opponent's move whose read failed (503 busy) is read again: the page does not stay a move behind", async () => {
+  const created = await create({ board: "chullpa", players: 2, seats: [{ kind: "human" }, { kind: "human" }] });
+  const page = await newPage();
+  // The read of the state after move 2 (the opponent's) is refused once, as a busy server does.
+  let refused = 0;
+  await page.route(
+    (u) => u.pathname === `/api/v1/games/${created.id}` && u.searchParams.get("at") === "2",
+    (route) =>
+      refused++ === 0
+        ? route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ error: "busy", reason: "The server is busy" }) })
+        : route.continue(),
+  );
+  await openSeat(page, created, 0);
+  assert.ok(await yourTurn(page));
+  await keyboardMove(page);
+  const st = await api(server.url, `/games/${created.id}`);
+  await api(server.url, `/games/${created.id}/moves`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${created.seats[1].token}` },
+    body: JSON.stringify({ placement: st.legal_moves[0], expected_move_number: st.move_number }),
+  });
+  // Shown within a few seconds all the same (the game read again), and it is this page's turn.
+  assert.equal(await waitMovePast(page, 2, 10000), 3);
+  assert.ok(await yourTurn(page, 5000));
+  assert.equal(refused, 1, "the read was refused once");
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
 
 test("a level-9 AI shows 'is thinking' for its whole search", async () => {
   const created = await create({ board: "chullpa", players: 2, seats: [{ kind: "human" }, { kind: "ai", level: 9 }] });

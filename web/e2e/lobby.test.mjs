@@ -1,6 +1,7 @@
 // The lobby in two browsers: Ana and Ben pick names, meet in the lobby, sit down, play two
-// moves with the keyboard and the rest through the API, see their ratings move as the
-// ranking says, start a rematch with the seats rotated, and Ana aborts it after one move.
+// moves with the keyboard (each game page on one socket) and the rest through the API, see
+// their ratings move as the ranking says, start a rematch with the seats rotated, and Ana
+// aborts it after one move.
 // Run: `npm --prefix web run build && node --test e2e/lobby.test.mjs` (after `cargo build`).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -26,6 +27,12 @@ async function newPage(viewport = { width: 1280, height: 800 }) {
   const errors = [];
   page.on("pageerror", (e) => errors.push(String(e)));
   page.errors = errors;
+  // The WebSockets the page holds (made, not yet closed), by address.
+  page.sockets = new Map();
+  page.on("websocket", (ws) => {
+    page.sockets.set(ws, ws.url());
+    ws.on("close", () => page.sockets.delete(ws));
+  });
   return page;
 }
 
@@ -93,6 +100,12 @@ test("two players meet in the lobby, play a rated game, rematch with rotated sea
   // Two moves from the keyboard, the rest through the API with each player's key.
   await keyboardMove(ana);
   await keyboardMove(ben);
+  // One game page, one socket on the game's events (its table, seats and rematch follow the
+  // same one as the board).
+  for (const p of [ana, ben]) {
+    const held = [...p.sockets.values()].filter((u) => u.endsWith(`/api/v1/games/${id}/events`));
+    assert.equal(held.length, 1, `the game sockets of one page: ${JSON.stringify(held)}`);
+  }
   const keys = [a.key, b.key];
   for (;;) {
     const st = await api(server.url, `/games/${id}`);

@@ -29,13 +29,13 @@ if (local && /^[A-Za-z0-9]+$/.test(local)) {
     const page = new GamePage(root, local, localBackend);
     void page.start();
     // A guided first game started without a server is a local one.
-    attachTutorial(local, page.guideSlot, localBackend);
+    attachTutorial(local, page.guideSlot, page.follow, localBackend);
   });
 } else if (game) {
   const page = new GamePage(root, game[1]);
   void page.start();
-  attachTutorial(game[1], page.guideSlot);
-  attachTable(game[1], page.tableSlot, { rematchSlot: page.rematchSlot, table: (names, lobby) => page.setTable(names, lobby) });
+  attachTutorial(game[1], page.guideSlot, page.follow);
+  attachTable(game[1], page.tableSlot, page.follow, { rematchSlot: page.rematchSlot, table: (names, lobby) => page.setTable(names, lobby) });
 } else if (/^\/puzzle\/?$/.test(location.pathname)) void new PuzzlePage(root).start();
 else if (/^\/how-to-play\/?$/.test(location.pathname)) void new HowToPage(root).start();
 else if (/^\/boards\/edit\/?$/.test(location.pathname)) void new EditorPage(root).start();

@@ -259,6 +259,26 @@ describe("GameStore", () => {
     expect(s.seen).toEqual(["move 3 (state 3)"]);
   });
 
+  test("an event whose read failed is not left behind: the whole game is read again after 1 s", async () => {
+    vi.useFakeTimers();
+    const s = await started(2);
+    s.send({ type: "move", game: "g", number: 3 } as GameEvent);
+    await s.settled();
+    expect(s.failures.map((e) => e.message)).toEqual(["no move 3"]);
+    expect(s.store.state?.moves_played).toBe(2);
+    // The server answers again (a busy database, an instance stopping behind a proxy).
+    s.game.moves = 3;
+    s.calls.length = 0;
+    await vi.advanceTimersByTimeAsync(999);
+    expect(s.calls).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    await s.settled();
+    expect(s.calls[0]).toBe("state");
+    expect(s.seen).toEqual(["reset 3"]);
+    expect(s.store.state?.moves_played).toBe(3);
+    expect(s.failures).toHaveLength(1);
+  });
+
   test("catchUp walks to our own move when its event never came", async () => {
     vi.stubGlobal("window", globalThis);
     vi.useFakeTimers();

@@ -3,8 +3,8 @@
 // the panels. Modules tell the page what happened through typed events; the page decides.
 import { ApiError, tokens } from "../api";
 import { serverBackend } from "../engine/backend";
-import type { GameBackend } from "../engine/backend";
-import type { Xyz } from "../api";
+import type { EventStream, GameBackend } from "../engine/backend";
+import type { GameMessage, Xyz } from "../api";
 import type { GameState, Hint, Letter, Placement, StoneInfo } from "../wire";
 import { t } from "../i18n";
 import { Placer, typing, viewKey, viewTools } from "../placer";
@@ -62,6 +62,15 @@ export class GamePage {
   get rematchSlot() {
     return this.outcome.rematchSlot;
   }
+
+  /**
+   * The game's events and whether they flow, from the page's own socket (the store's): what
+   * else on the page follows the game (its table, the guide) needs no socket of its own.
+   */
+  readonly follow = (onEvent: (e: GameMessage) => void, onStatus: (up: boolean) => void): EventStream => {
+    const off = [this.store.on("event", onEvent), this.store.on("connection", onStatus)];
+    return { close: () => off.forEach((f) => f()) };
+  };
 
   constructor(
     private root: HTMLElement,

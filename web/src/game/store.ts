@@ -5,6 +5,7 @@
 // page re-read "now" on every event and so lost `ai_thinking`). The whole state is read again
 // only on a gap too long to walk, an undo, a resynchronisation or a reconnection.
 import type { EventStream, GameBackend } from "../engine/backend";
+import { ApiError } from "../api";
 import type { GameMessage, Xyz } from "../api";
 import type { ClockInfo, GameState, Letter, Placement } from "../wire";
 import { Emitter } from "./emitter";
@@ -40,6 +41,8 @@ export interface StoreEvents {
   clock: ClockInfo;
   /** The AI took a seat over after this many moves (its player left, or ran out of time). */
   takenOver: { seat: number; after: number };
+  /** Each event of the game's socket, as it comes (before it is applied). */
+  event: GameMessage;
 }
 
 /** Gaps up to this many moves are walked move by move (and shown); longer ones jump. */
@@ -53,6 +56,10 @@ export class GameStore extends Emitter<StoreEvents> {
   private queue: Promise<void> = Promise.resolve();
   private events: EventStream | null = null;
   private cubes = new Map<number, Xyz[]>();
+  /** Since a task failed, until one succeeds; the read again that is waiting, and its delay. */
+  private failing = false;
+  private retry: ReturnType<typeof setTimeout> | 0 = 0;
+  private retryDelay = 1000;
 
   constructor(
     readonly id: string,
@@ -70,7 +77,10 @@ export class GameStore extends Emitter<StoreEvents> {
     await first;
     this.events = this.backend.events(
       this.id,
-      (e) => this.run(() => this.apply(e)),
+      (e) => {
+        this.emit("event", e);
+        void this.run(() => this.apply(e));
+      },
       (up) => {
         const was = this.connected;
         this.connected = up;
@@ -114,8 +124,33 @@ export class GameStore extends Emitter<StoreEvents> {
   }
 
   private run(task: () => Promise<void>): Promise<void> {
-    this.queue = this.queue.then(task).catch((e: Error) => this.emit("failed", e));
+    this.queue = this.queue.then(task).then(
+      () => {
+        this.failing = false;
+        this.retryDelay = 1000;
+      },
+      (e: Error) => this.failed(e),
+    );
     return this.queue;
+  }
+
+  /**
+   * A task failed: said once (until one succeeds), and when the server may answer later (no
+   * answer, a 5xx: a busy database, an instance stopping behind a proxy) the whole game is
+   * read again after 1 s, then 2, 4, 8, until it answers. An event whose reads failed is not
+   * sent again: without this the page stayed a move behind, showing the opponent to move
+   * while the game waited for this player (scripts/cluster's browsers saw it).
+   */
+  private failed(e: Error) {
+    if (!this.failing) this.emit("failed", e);
+    this.failing = true;
+    const later = !(e instanceof ApiError) || e.status === 0 || e.status >= 500;
+    if (!later || this.retry) return;
+    this.retry = setTimeout(() => {
+      this.retry = 0;
+      void this.run(() => this.fresh());
+    }, this.retryDelay);
+    this.retryDelay = Math.min(this.retryDelay * 2, 8000);
   }
 
   private async apply(e: GameMessage) {

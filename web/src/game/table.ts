@@ -2,12 +2,14 @@
 // the second move, ask for a rematch after the end (or accept or decline one offered, with
 // the game's other next steps: `TableHooks.rematchSlot`). A quick-play game waiting for
 // players counts down to the AI taking the free seats. The players' names go to the game
-// page (`TableHooks.table`), which names them in its notices. Attached to the game page's panel; it follows the game's own events (seated, aborted,
-// rematch_offered, rematch_declined, expired, rated) on a socket of its own and asks the
-// server for the table again. While it is open it tells the server this player is here, so
-// that a seek of theirs waiting for players does not expire.
-import { Events, tokens } from "../api";
+// page (`TableHooks.table`), which names them in its notices. Attached to the game page's
+// panel; it follows the game's own events (seated, aborted, rematch_offered,
+// rematch_declined, expired, rated) on the game page's socket (`follow`: one socket a game
+// page) and asks the server for the table again. While it is open it tells the server this
+// player is here, so that a seek of theirs waiting for players does not expire.
+import { tokens } from "../api";
 import type { GameMessage } from "../api";
+import type { EventStream } from "../engine/backend";
 import { errorText } from "../errors";
 import { t } from "../i18n";
 import { h, toast } from "../ui";
@@ -35,7 +37,10 @@ const countdown = (at: number) => {
 /** Why a game ended without a result, when an event said so (else it was aborted). */
 const ENDED_BY: Record<string, string> = { expired: "lobby.expired", rematch_declined: "lobby.rematchDeclined" };
 
-export function attachTable(id: string, slot: HTMLElement, hooks: TableHooks = {}) {
+/** The game's events from the game page's socket (`GamePage.follow`). */
+export type Follow = (onEvent: (e: GameMessage) => void, onStatus: (up: boolean) => void) => EventStream;
+
+export function attachTable(id: string, slot: HTMLElement, follow: Follow, hooks: TableHooks = {}) {
   const box = h("div", { class: "table-box", id: "table-box" });
   slot.append(box);
   const rematchBox = hooks.rematchSlot ?? box;
@@ -123,8 +128,7 @@ export function attachTable(id: string, slot: HTMLElement, hooks: TableHooks = {
       toast(errorText(e), true);
     }
   };
-  new Events(
-    id,
+  follow(
     (e: GameMessage | { type: string }) => {
       // On the rematch's own page its end is explained; on the finished game's, the offer
       // just goes (and the Rematch button comes back).

@@ -1,10 +1,11 @@
 // The guide over a guided first game: a card that explains each rule the first time it
-// matters, with "Next" and "Skip". It follows the game by itself (the game's events and
-// its own state fetches), so the game page knows nothing of it but the place for its card:
+// matters, with "Next" and "Skip". It follows the game by itself (the game's events, from
+// the game page's socket, and its own state fetches), so the game page knows nothing of it but the place for its card:
 // a slot in the panel, so that the card never hides the structure or the marked places.
 import { tokens } from "../api";
 import { serverBackend } from "../engine/backend";
 import type { EventStream, GameBackend } from "../engine/backend";
+import type { Follow } from "../game/table";
 import type { GameState, Letter, Placement } from "../wire";
 import { h, toast } from "../ui";
 import { t } from "../i18n";
@@ -20,10 +21,10 @@ import { errorText } from "../errors";
 
 /** Attaches the guide, its card in `host`, when this browser started game `id` as a guided
  * game: a server's game, or a local one (`backend`, the engine in this browser). */
-export function attachTutorial(id: string, host: HTMLElement, backend: GameBackend = serverBackend) {
+export function attachTutorial(id: string, host: HTMLElement, follow: Follow, backend: GameBackend = serverBackend) {
   const progress = loadProgress(id);
   if (!progress || progress.skipped) return;
-  new Tutorial(id, progress, host, backend);
+  new Tutorial(id, progress, host, follow, backend);
 }
 
 class Tutorial {
@@ -38,10 +39,11 @@ class Tutorial {
     private id: string,
     private progress: Progress,
     host: HTMLElement,
+    follow: Follow,
     private backend: GameBackend,
   ) {
     host.append(this.card);
-    this.events = backend.events(id, () => this.soon(), () => this.soon());
+    this.events = follow(() => this.soon(), () => this.soon());
     this.soon();
   }
 
