@@ -417,5 +417,4 @@ mod tests {
         assert_eq!(cap_for_fds(500, Some(1_048_576)), 500);
         assert_eq!(cap_for_fds(16_384, Some(100)), 50);
     }
-
 }

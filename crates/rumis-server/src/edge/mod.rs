@@ -38,8 +38,8 @@ use tokio::sync::watch;
 use crate::error::ApiError;
 
 mod caps;
-use caps::{give_memory_back, Slot, Watch};
 pub use caps::{cap_for_fds, raise_fd_limit, Conns};
+use caps::{give_memory_back, Slot, Watch};
 
 /// The limits of the edge (`rumis serve` options).
 #[derive(Clone, Debug)]
@@ -77,7 +77,6 @@ impl Default for Limits {
 /// The client a request comes from: the peer, or whom a trusted proxy speaks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ClientIp(pub IpAddr);
-
 
 /// The socket, seen by hyper: notes arrivals for the watchdog, and rewrites hyper's own
 /// empty error answers into JSON ones.
@@ -211,7 +210,6 @@ pub fn http_error(status: StatusCode) -> ApiError {
     };
     ApiError::new(status, code, reason)
 }
-
 
 /// The kernel's send buffer of a WebSocket: fixed, not grown by the kernel's autotuning
 /// (up to 4 MB a socket on Linux), so that a subscriber that stops reading holds at most

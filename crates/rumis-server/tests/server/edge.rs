@@ -665,7 +665,10 @@ async fn raw_bytes(to: SocketAddr, request: &[u8]) -> Vec<u8> {
     let mut s = tokio::net::TcpStream::connect(to).await.unwrap();
     s.write_all(request).await.unwrap();
     let mut buf = Vec::new();
-    tokio::time::timeout(WAIT, s.read_to_end(&mut buf)).await.expect("answered").unwrap();
+    tokio::time::timeout(WAIT, s.read_to_end(&mut buf))
+        .await
+        .expect("answered")
+        .unwrap();
     buf
 }
 
@@ -696,7 +699,11 @@ async fn large_answers_are_gzipped_for_who_accepts_it() {
         plain.len()
     );
     // A small answer is not worth it.
-    let index = raw_bytes(addr, b"GET /api/v1 HTTP/1.1\r\nhost: x\r\nconnection: close\r\naccept-encoding: gzip\r\n\r\n").await;
+    let index = raw_bytes(
+        addr,
+        b"GET /api/v1 HTTP/1.1\r\nhost: x\r\nconnection: close\r\naccept-encoding: gzip\r\n\r\n",
+    )
+    .await;
     assert!(!head(&index).contains("content-encoding"), "{}", head(&index));
     server.stop().await;
 }
