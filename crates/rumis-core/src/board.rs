@@ -125,6 +125,11 @@ pub fn parse_cell(s: &str) -> Option<(usize, usize)> {
     Some(((f as u8 - b'a') as usize, rank - 1))
 }
 
+/// `hmax = { 2 = 4, 3 = 3, 4 = 3 }`, as written.
+type RawHmax = BTreeMap<String, Spanned<i64>>;
+/// `frames = { 2 = "a1:d6" }`, as written.
+type RawFrames = BTreeMap<String, Spanned<String>>;
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawBoard {
@@ -134,9 +139,9 @@ struct RawBoard {
     provenance: Spanned<String>,
     #[serde(default)]
     source: String,
-    hmax: Spanned<BTreeMap<String, Spanned<i64>>>,
+    hmax: Spanned<RawHmax>,
     #[serde(default)]
-    frames: Option<BTreeMap<String, Spanned<String>>>,
+    frames: Option<RawFrames>,
     grid: Spanned<String>,
     #[serde(default)]
     evidence: Vec<RawEvidence>,
@@ -152,6 +157,199 @@ fn player_key(key: &str) -> Option<usize> {
         "3" => Some(1),
         "4" => Some(2),
         _ => None,
+    }
+}
+
+/// A board file being read: its name and text, for errors that say where.
+struct Reader<'a> {
+    file: &'a str,
+    text: &'a str,
+}
+
+impl Reader<'_> {
+    fn at_offset(&self, offset: usize, message: String) -> BoardError {
+        self.at_line(line_of(self.text, offset), message)
+    }
+
+    fn at_line(&self, line: usize, message: String) -> BoardError {
+        BoardError {
+            file: self.file.to_string(),
+            line,
+            message,
+        }
+    }
+
+    fn provenance(&self, raw: &Spanned<String>) -> Result<ProvenanceKind, BoardError> {
+        match raw.get_ref().as_str() {
+            "printed-rules" => Ok(ProvenanceKind::PrintedRules),
+            "reconstruction" => Ok(ProvenanceKind::Reconstruction),
+            other => Err(self.at_offset(
+                raw.span().start,
+                format!("provenance must be \"printed-rules\" or \"reconstruction\", not \"{other}\""),
+            )),
+        }
+    }
+
+    /// The height limit for each player count, every count given.
+    fn hmax(&self, raw: &Spanned<RawHmax>) -> Result<[u8; 3], BoardError> {
+        let mut hmax = [0u8; 3];
+        for (key, value) in raw.get_ref() {
+            let Some(i) = player_key(key) else {
+                return Err(self.at_offset(
+                    value.span().start,
+                    format!("hmax key \"{key}\" is not a player count (2, 3 or 4)"),
+                ));
+            };
+            let v = *value.get_ref();
+            if !(1..=MAX_LEVEL as i64).contains(&v) {
+                return Err(self.at_offset(
+                    value.span().start,
+                    format!("hmax for {key} players is {v}; it must be 1 to {MAX_LEVEL}"),
+                ));
+            }
+            hmax[i] = v as u8;
+        }
+        match hmax.iter().position(|h| *h == 0) {
+            Some(i) => Err(self.at_offset(raw.span().start, format!("hmax for {} players is missing", i + 2))),
+            None => Ok(hmax),
+        }
+    }
+
+    /// The grid's rows, each with its line in the file, without blank rows around them.
+    fn grid_rows<'g>(&self, raw: &'g Spanned<String>) -> (usize, Vec<(usize, &'g str)>) {
+        let gspan = raw.span().start;
+        let mut first_line = line_of(self.text, gspan);
+        let after = &self.text[gspan.min(self.text.len())..];
+        if ["\"\"\"\n", "'''\n", "\"\"\"\r\n", "'''\r\n"]
+            .iter()
+            .any(|opening| after.starts_with(opening))
+        {
+            first_line += 1;
+        }
+        let mut rows: Vec<(usize, &str)> = raw
+            .get_ref()
+            .lines()
+            .enumerate()
+            .map(|(i, l)| (first_line + i, l.trim()))
+            .collect();
+        while rows.last().is_some_and(|r| r.1.is_empty()) {
+            rows.pop();
+        }
+        while rows.first().is_some_and(|r| r.1.is_empty()) {
+            rows.remove(0);
+        }
+        (first_line, rows)
+    }
+
+    /// The grid: files, ranks and cells; rows listed back rank first, like a chess diagram.
+    fn grid(&self, raw: &Spanned<String>) -> Result<(usize, usize, Vec<Option<u8>>), BoardError> {
+        let (first_line, rows) = self.grid_rows(raw);
+        if rows.is_empty() {
+            return Err(self.at_line(first_line, "the grid is empty".into()));
+        }
+        let files = rows[0].1.chars().count();
+        let ranks = rows.len();
+        if files > MAX_FILES {
+            return Err(self.at_line(
+                rows[0].0,
+                format!("the grid is {files} files wide; the engine supports at most {MAX_FILES}"),
+            ));
+        }
+        if files * ranks > MAX_COLUMNS {
+            return Err(self.at_line(
+                rows[0].0,
+                format!(
+                    "the grid has {files} x {ranks} = {} cells; the engine supports at most {MAX_COLUMNS}",
+                    files * ranks
+                ),
+            ));
+        }
+        let mut cells = vec![None; files * ranks];
+        for (r, &(line, row)) in rows.iter().enumerate() {
+            let n = row.chars().count();
+            if n != files {
+                return Err(self.at_line(
+                    line,
+                    format!("grid row has {n} cells but the first row has {files} (ragged rows)"),
+                ));
+            }
+            let y = ranks - 1 - r;
+            for (x, ch) in row.chars().enumerate() {
+                cells[x + y * files] = match ch {
+                    '.' => None,
+                    '#' => Some(0),
+                    '1'..='9' => Some(ch as u8 - b'0'),
+                    _ => {
+                        return Err(self.at_line(
+                            line,
+                            format!(
+                                "unknown character '{ch}' at {} in the grid (use '#', '.', or a height 1-9)",
+                                cell_name(x, y)
+                            ),
+                        ))
+                    }
+                };
+            }
+        }
+        if cells.iter().all(|c| c.is_none()) {
+            return Err(self.at_line(first_line, "the footprint is empty: no cell is buildable".into()));
+        }
+        Ok((files, ranks, cells))
+    }
+
+    /// The frames by player count, each inside the grid and holding a buildable cell.
+    fn frames(
+        &self,
+        raw: &RawFrames,
+        files: usize,
+        ranks: usize,
+        cells: &[Option<u8>],
+    ) -> Result<[Option<Frame>; 3], BoardError> {
+        let mut frames = [None; 3];
+        for (key, value) in raw {
+            let line = line_of(self.text, value.span().start);
+            let Some(i) = player_key(key) else {
+                return Err(self.at_line(line, format!("frame key \"{key}\" is not a player count (2, 3 or 4)")));
+            };
+            let frame = parse_frame(value.get_ref()).ok_or_else(|| {
+                self.at_line(
+                    line,
+                    format!("frame \"{}\" is not a rectangle like \"a1:d6\"", value.get_ref()),
+                )
+            })?;
+            if frame.files.1 as usize >= files || frame.ranks.1 as usize >= ranks {
+                return Err(self.at_line(
+                    line,
+                    format!("frame {frame} for {key} players lies outside the {files} x {ranks} grid"),
+                ));
+            }
+            let inside = (0..files * ranks).any(|i| cells[i].is_some() && frame.contains(i % files, i / files));
+            if !inside {
+                return Err(self.at_line(line, format!("frame {frame} for {key} players holds no buildable cell")));
+            }
+            frames[i] = Some(frame);
+        }
+        Ok(frames)
+    }
+
+    /// One piece of evidence, its constraints checked against the board.
+    fn evidence(&self, raw: RawEvidence, board: &Board) -> Result<Evidence, BoardError> {
+        let at = raw.span_start();
+        let evidence = raw
+            .read()
+            .map_err(|(offset, message)| self.at_offset(offset, message))?;
+        for c in &evidence.constraints {
+            if let Err(have) = c.check(board) {
+                return Err(self.at_offset(
+                    at,
+                    format!(
+                        "the board contradicts its own evidence \"{}\": it needs {c}, but {have}",
+                        evidence.fact
+                    ),
+                ));
+            }
+        }
+        Ok(evidence)
     }
 }
 
@@ -181,167 +379,22 @@ impl Board {
 
     /// Reads a board file. `file` names it in error messages.
     pub fn from_toml(file: &str, text: &str) -> Result<Board, BoardError> {
-        let err = |offset: usize, message: String| BoardError {
-            file: file.to_string(),
-            line: line_of(text, offset),
-            message,
-        };
+        let read = Reader { file, text };
         let raw: RawBoard = toml::from_str(text).map_err(|e| {
             let offset = e.span().map(|s| s.start).unwrap_or(0);
-            err(offset, e.message().trim().to_string())
+            read.at_offset(offset, e.message().trim().to_string())
         })?;
-
         let name = raw.name.get_ref().trim().to_string();
         if name.is_empty() {
-            return Err(err(raw.name.span().start, "the board name is empty".into()));
+            return Err(read.at_offset(raw.name.span().start, "the board name is empty".into()));
         }
-        let provenance = match raw.provenance.get_ref().as_str() {
-            "printed-rules" => ProvenanceKind::PrintedRules,
-            "reconstruction" => ProvenanceKind::Reconstruction,
-            other => {
-                return Err(err(
-                    raw.provenance.span().start,
-                    format!("provenance must be \"printed-rules\" or \"reconstruction\", not \"{other}\""),
-                ))
-            }
+        let provenance = read.provenance(&raw.provenance)?;
+        let hmax = read.hmax(&raw.hmax)?;
+        let (files, ranks, cells) = read.grid(&raw.grid)?;
+        let frames = match &raw.frames {
+            Some(frames) => read.frames(frames, files, ranks, &cells)?,
+            None => [None; 3],
         };
-
-        let mut hmax = [0u8; 3];
-        let hspan = raw.hmax.span().start;
-        for (key, value) in raw.hmax.get_ref() {
-            let Some(i) = player_key(key) else {
-                return Err(err(
-                    value.span().start,
-                    format!("hmax key \"{key}\" is not a player count (2, 3 or 4)"),
-                ));
-            };
-            let v = *value.get_ref();
-            if !(1..=MAX_LEVEL as i64).contains(&v) {
-                return Err(err(
-                    value.span().start,
-                    format!("hmax for {key} players is {v}; it must be 1 to {MAX_LEVEL}"),
-                ));
-            }
-            hmax[i] = v as u8;
-        }
-        for (i, h) in hmax.iter().enumerate() {
-            if *h == 0 {
-                return Err(err(hspan, format!("hmax for {} players is missing", i + 2)));
-            }
-        }
-
-        // The grid: rows listed back rank first, like a chess diagram.
-        let gspan = raw.grid.span().start;
-        let mut first_line = line_of(text, gspan);
-        let after = &text[gspan.min(text.len())..];
-        if after.starts_with("\"\"\"\n")
-            || after.starts_with("'''\n")
-            || after.starts_with("\"\"\"\r\n")
-            || after.starts_with("'''\r\n")
-        {
-            first_line += 1;
-        }
-        let grid_text = raw.grid.get_ref();
-        let mut rows: Vec<(usize, &str)> = grid_text
-            .lines()
-            .enumerate()
-            .map(|(i, l)| (first_line + i, l.trim()))
-            .collect();
-        while rows.last().is_some_and(|r| r.1.is_empty()) {
-            rows.pop();
-        }
-        while rows.first().is_some_and(|r| r.1.is_empty()) {
-            rows.remove(0);
-        }
-        let at = |line: usize, message: String| BoardError {
-            file: file.to_string(),
-            line,
-            message,
-        };
-        if rows.is_empty() {
-            return Err(at(first_line, "the grid is empty".into()));
-        }
-        let files = rows[0].1.chars().count();
-        let ranks = rows.len();
-        if files > MAX_FILES {
-            return Err(at(
-                rows[0].0,
-                format!("the grid is {files} files wide; the engine supports at most {MAX_FILES}"),
-            ));
-        }
-        if files * ranks > MAX_COLUMNS {
-            return Err(at(
-                rows[0].0,
-                format!(
-                    "the grid has {files} x {ranks} = {} cells; the engine supports at most {MAX_COLUMNS}",
-                    files * ranks
-                ),
-            ));
-        }
-        let mut cells = vec![None; files * ranks];
-        for (r, &(line, row)) in rows.iter().enumerate() {
-            let n = row.chars().count();
-            if n != files {
-                return Err(at(
-                    line,
-                    format!("grid row has {n} cells but the first row has {files} (ragged rows)"),
-                ));
-            }
-            let y = ranks - 1 - r;
-            for (x, ch) in row.chars().enumerate() {
-                cells[x + y * files] = match ch {
-                    '.' => None,
-                    '#' => Some(0),
-                    '1'..='9' => Some(ch as u8 - b'0'),
-                    _ => {
-                        return Err(at(
-                            line,
-                            format!(
-                                "unknown character '{ch}' at {} in the grid (use '#', '.', or a height 1-9)",
-                                cell_name(x, y)
-                            ),
-                        ))
-                    }
-                };
-            }
-        }
-        if cells.iter().all(|c| c.is_none()) {
-            return Err(at(first_line, "the footprint is empty: no cell is buildable".into()));
-        }
-
-        let mut frames = [None; 3];
-        if let Some(fr) = &raw.frames {
-            for (key, value) in fr {
-                let line = line_of(text, value.span().start);
-                let Some(i) = player_key(key) else {
-                    return Err(at(
-                        line,
-                        format!("frame key \"{key}\" is not a player count (2, 3 or 4)"),
-                    ));
-                };
-                let frame = parse_frame(value.get_ref()).ok_or_else(|| {
-                    at(
-                        line,
-                        format!("frame \"{}\" is not a rectangle like \"a1:d6\"", value.get_ref()),
-                    )
-                })?;
-                if frame.files.1 as usize >= files || frame.ranks.1 as usize >= ranks {
-                    return Err(at(
-                        line,
-                        format!("frame {frame} for {key} players lies outside the {files} x {ranks} grid"),
-                    ));
-                }
-                let inside = (0..files * ranks).any(|i| cells[i].is_some() && frame.contains(i % files, i / files));
-                if !inside {
-                    return Err(at(
-                        line,
-                        format!("frame {frame} for {key} players holds no buildable cell"),
-                    ));
-                }
-                frames[i] = Some(frame);
-            }
-        }
-
         let mut board = Board {
             name,
             aliases: raw.aliases,
@@ -356,19 +409,7 @@ impl Board {
         };
         // Evidence is read last: its constraints are checked against the board itself.
         for raw in raw.evidence {
-            let at = raw.span_start();
-            let evidence = raw.read().map_err(|(offset, message)| err(offset, message))?;
-            for c in &evidence.constraints {
-                if let Err(have) = c.check(&board) {
-                    return Err(err(
-                        at,
-                        format!(
-                            "the board contradicts its own evidence \"{}\": it needs {c}, but {have}",
-                            evidence.fact
-                        ),
-                    ));
-                }
-            }
+            let evidence = read.evidence(raw, &board)?;
             board.evidence.push(evidence);
         }
         Ok(board)
