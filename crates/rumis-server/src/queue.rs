@@ -26,8 +26,13 @@
 //! short a running search (its [`Stop`] flag: the search answers after the simulation under
 //! way with the best move it has) of an address that has more than its share — more work
 //! waiting, or more than one thread — and has used more than twice as much CPU lately as
-//! the waiting address: the address that floods plays some weaker moves, the calm one
-//! waits for one simulation instead of the whole search. An address with more work waiting
+//! the waiting address, or of any such address when the waiting one has used less than
+//! [`CALM_USE`]: the address that floods plays some weaker moves, the calm one waits for one
+//! simulation instead of the whole search. (Without the second rule a calm player who had
+//! used a little CPU waited at a flood's start until the flood's fresh searches had used
+//! twice as much: 120–350 ms against 10 quiet.) An address that asks for one search after
+//! another, each time with nothing running, is past [`CALM_USE`] after a few, and from then
+//! on cuts only by the first rule. An address with more work waiting
 //! never cuts, so a flood's own searches do not cut each other into pieces, and an
 //! address's single search is never cut (it holds no more than its share). Analyses are
 //! never cut (a cut one would be kept as the game's analysis); levels 1–3 end at once
@@ -49,6 +54,11 @@ use tokio::sync::{oneshot, Notify};
 pub const HALF_LIFE: Duration = Duration::from_secs(60);
 /// How often the server looks again for a search to cut ([`AiQueue::recheck`]).
 pub const RECHECK_EVERY: Duration = Duration::from_millis(100);
+/// An address that used less CPU than this lately (thread-seconds, decayed by
+/// [`HALF_LIFE`]) cuts the search of an address over its share whatever that one used: a
+/// level-9 reply costs several seconds, a level-1 move or a 1 000-simulation hint a few
+/// milliseconds, so only a player who asks for little is under it.
+pub const CALM_USE: f64 = 1.0;
 /// Threads for hints and analyses when no AI worker runs (AI seats wait).
 pub const SEARCH_SLOTS_WITHOUT_AI: usize = 2;
 
@@ -333,7 +343,7 @@ impl State {
                 .filter(|r| r.cuttable && !r.stop.is_raised() && r.lane >= lane)
                 .filter(|r| self.running_of(&r.address) > 1 || waiting.contains_key(r.address.as_str()))
                 .map(|r| (self.used(&r.address, now), r))
-                .filter(|(used, _)| *used > 2.0 * theirs)
+                .filter(|(used, _)| theirs < CALM_USE || *used > 2.0 * theirs)
                 .max_by(|a, b| a.0.total_cmp(&b.0));
             match candidate {
                 Some((_, r)) => r.stop.raise(),
@@ -682,14 +692,15 @@ mod tests {
         assert_eq!(q.take(t2).unwrap().game, "calm");
     }
 
-    /// At a flood's start the flooder's search has used no more CPU than the calm address
-    /// when the calm work comes, so nothing is cut then; a second look once the search has
-    /// run a while cuts it (before, the calm work waited for the whole search).
+    /// An address past [`CALM_USE`] (a player whose AI replies at level 9 cost seconds)
+    /// cuts only a search whose address used twice as much: not when the flood's search is
+    /// fresh, but at a second look once it has run a while (before the second look, the
+    /// calm work waited for the whole search).
     #[test]
     fn a_second_look_cuts_a_flood_search_that_has_grown() {
         let t0 = Instant::now();
         let q = AiQueue::new(1);
-        q.lock().used_before("calm", 0.05, t0);
+        q.lock().used_before("calm", 1.5, t0);
         for g in 0..3 {
             q.push_at(job(&format!("f{g}"), true, "flood"), t0);
         }
@@ -697,13 +708,44 @@ mod tests {
         let t1 = t0 + Duration::from_millis(20);
         q.push_at(job("calm", true, "calm"), t1);
         assert!(!running.stop.is_raised(), "the flood's search has used 20 ms");
-        q.recheck_at(t1 + RECHECK_EVERY);
+        let t2 = t0 + Duration::from_millis(2_900);
+        q.recheck_at(t2);
+        assert!(!running.stop.is_raised(), "2.9 s: not twice the calm address's 1.5");
+        let t3 = t2 + RECHECK_EVERY;
+        q.recheck_at(t3);
+        assert!(running.stop.is_raised(), "3.0 s: more than twice 1.5");
+        q.done_at(&running, t3);
+        assert_eq!(q.take(t3).unwrap().game, "calm");
+    }
+
+    /// At a flood's start the flood's searches are fresh, and a calm player who had used a
+    /// little CPU (a few level-1 replies and hints: 120 ms) waited until they had used twice
+    /// as much (120–350 ms against 10 quiet). Under [`CALM_USE`] it cuts one at once.
+    #[test]
+    fn a_calm_address_cuts_a_fresh_flood_search_at_once() {
+        let t0 = Instant::now();
+        let q = AiQueue::new(2);
+        q.lock().used_before("calm", 0.12, t0);
+        for g in 0..3 {
+            q.push_at(job(&format!("f{g}"), true, "flood"), t0);
+            q.push_at(job(&format!("g{g}"), true, "flood2"), t0);
+        }
+        let first = q.take(t0).unwrap();
+        let second = q.take(t0).unwrap();
         assert!(
-            running.stop.is_raised(),
-            "120 ms: more than twice the calm address's 50"
+            !first.stop.is_raised() && !second.stop.is_raised(),
+            "flooders do not cut each other"
         );
-        q.done_at(&running, t1 + RECHECK_EVERY);
-        assert_eq!(q.take(t1 + RECHECK_EVERY).unwrap().game, "calm");
+        let t1 = t0 + Duration::from_millis(5);
+        q.push_at(job("calm", true, "calm"), t1);
+        assert_eq!(
+            [&first, &second].iter().filter(|j| j.stop.is_raised()).count(),
+            1,
+            "one search cut for the calm address, 5 ms into the flood"
+        );
+        let cut = if first.stop.is_raised() { first } else { second };
+        q.done_at(&cut, t1);
+        assert_eq!(q.take(t1).unwrap().game, "calm");
     }
 
     /// Hints and AI moves share the line: a calm address's hint takes the next free thread
@@ -719,8 +761,8 @@ mod tests {
         let mut hint = q.ask_at("calm", true, t0);
         assert!(hint.try_recv().is_err(), "the only thread is taken");
         assert!(
-            !running.stop.is_raised(),
-            "the flood has used no CPU yet: nothing is cut"
+            running.stop.is_raised(),
+            "the calm address has used nothing: the flood's search is cut for it"
         );
         q.done_at(&running, t0 + Duration::from_secs(5));
         assert_eq!(q.take(t0 + Duration::from_secs(5)), None, "the hint holds the thread");
