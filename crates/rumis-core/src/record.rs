@@ -222,10 +222,24 @@ impl Record {
             }
             None => board(name).map_err(|e| error(self.tag_line("Board"), e.to_string()))?,
         };
+        let mut game = self.set_up(board)?;
+        self.replay(&mut game)?;
+        self.check_result(&game)?;
+        game.tags = self
+            .tags
+            .iter()
+            .filter(|t| !KNOWN_TAGS.iter().any(|k| k.eq_ignore_ascii_case(&t.0)))
+            .map(|t| (t.0.clone(), t.1.clone()))
+            .collect();
+        Ok(game)
+    }
+
+    /// The number of players, from the Players tag.
+    fn players(&self) -> Result<usize, RecordError> {
         let players_text = self
             .tag("Players")
             .ok_or_else(|| error(self.first_line(), "the record has no [Players \"…\"] tag"))?;
-        let players: usize = players_text
+        players_text
             .trim()
             .parse()
             .ok()
@@ -235,7 +249,12 @@ impl Record {
                     self.tag_line("Players"),
                     format!("Players must be 2, 3 or 4, not '{players_text}'"),
                 )
-            })?;
+            })
+    }
+
+    /// The site the tags describe: players, variant, colours, the stuck-colour rule.
+    fn site(&self, board: Board) -> Result<(Site, Variant), RecordError> {
+        let players = self.players()?;
         let variant = match self.tag("Variant") {
             None => Variant::Standard,
             Some(v) => Variant::from_name(v).ok_or_else(|| {
@@ -262,26 +281,32 @@ impl Record {
         let site = Site::new(board, players, variant, colours)
             .map_err(|e| error(self.tag_line("Players"), e.to_string()))?
             .with_stuck_rule(stuck_rule);
+        Ok((site, variant))
+    }
+
+    /// The game before its first move: the site, and a Ruinas game's ruins.
+    fn set_up(&self, board: Board) -> Result<Game, RecordError> {
+        let (site, variant) = self.site(board)?;
         let site = Arc::new(site);
-        let mut game = match (variant, self.tag("Setup")) {
+        match (variant, self.tag("Setup")) {
             (Variant::Ruinas, Some(setup)) => {
                 let ruins: Vec<&str> = setup.split_whitespace().collect();
-                Game::with_ruin_texts(site, &ruins).map_err(|e| error(self.tag_line("Setup"), e.to_string()))?
+                Game::with_ruin_texts(site, &ruins).map_err(|e| error(self.tag_line("Setup"), e.to_string()))
             }
-            (Variant::Ruinas, None) => {
-                return Err(error(
-                    self.first_line(),
-                    "a Ruinas record needs a [Setup \"…\"] tag with the ruin placements",
-                ))
-            }
-            (_, Some(_)) => {
-                return Err(error(
-                    self.tag_line("Setup"),
-                    "a Setup tag (ruins) belongs only to a Ruinas game",
-                ))
-            }
-            (_, None) => Game::new(site),
-        };
+            (Variant::Ruinas, None) => Err(error(
+                self.first_line(),
+                "a Ruinas record needs a [Setup \"…\"] tag with the ruin placements",
+            )),
+            (_, Some(_)) => Err(error(
+                self.tag_line("Setup"),
+                "a Setup tag (ruins) belongs only to a Ruinas game",
+            )),
+            (_, None) => Ok(Game::new(site)),
+        }
+    }
+
+    /// Plays the record's moves and leavings on `game`.
+    fn replay(&self, game: &mut Game) -> Result<(), RecordError> {
         for (i, (text, line)) in self.moves.iter().enumerate() {
             let number = game.moves().len() + 1;
             let at = |message: String| RecordError {
@@ -304,29 +329,29 @@ impl Record {
                 }
             }
         }
-        if let Some(result) = self.tag("Result") {
-            let line = self.tag_line("Result");
-            if !game.is_over() {
-                return Err(error(
-                    line,
-                    "the Result tag is given but the moves do not reach the end of the game (truncated record?)",
-                ));
-            }
-            let actual = result_text(&game);
-            if normalise_result(result) != normalise_result(&actual) {
-                return Err(error(
-                    line,
-                    format!("the Result tag says \"{result}\" but the moves give \"{actual}\""),
-                ));
-            }
+        Ok(())
+    }
+
+    /// A Result tag, if given, must be what the moves give.
+    fn check_result(&self, game: &Game) -> Result<(), RecordError> {
+        let Some(result) = self.tag("Result") else {
+            return Ok(());
+        };
+        let line = self.tag_line("Result");
+        if !game.is_over() {
+            return Err(error(
+                line,
+                "the Result tag is given but the moves do not reach the end of the game (truncated record?)",
+            ));
         }
-        game.tags = self
-            .tags
-            .iter()
-            .filter(|t| !KNOWN_TAGS.iter().any(|k| k.eq_ignore_ascii_case(&t.0)))
-            .map(|t| (t.0.clone(), t.1.clone()))
-            .collect();
-        Ok(game)
+        let actual = result_text(game);
+        if normalise_result(result) != normalise_result(&actual) {
+            return Err(error(
+                line,
+                format!("the Result tag says \"{result}\" but the moves give \"{actual}\""),
+            ));
+        }
+        Ok(())
     }
 }
 
