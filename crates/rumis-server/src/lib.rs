@@ -248,29 +248,10 @@ pub async fn start(config: Config) -> Result<Server, String> {
         Some(l) => Some(l.local_addr().map_err(|e| e.to_string())?),
         None => None,
     };
-    let hub = Arc::new(events::Hub::new());
-    let queue = queue::AiQueue::new(config.ai_workers);
-    let limits = service::Limits {
-        ai_only_per_creator: config.ai_only_per_creator,
-        ai_only_total: config.ai_only_total,
-        seek_idle: config.seek_idle,
-        ai_leases: service::Leases::new(config.ai_lease, config.ai_heartbeat)?,
-    };
-    let games = Arc::new(service::Games::new(store, hub.clone(), queue.clone(), limits));
-    let app = Arc::new(App {
-        games: games.clone(),
-        events: hub,
-        limiter: ratelimit::Limiter::new(config.rate_burst, config.rate_per_second),
-        key_limiter: ratelimit::Limiter::new(config.keys_per_hour, config.keys_per_hour / 3600.0),
-        searches: search::Searches::new(queue.clone()),
-        lobby_feed: Arc::new(lobby_feed::LobbyFeed::new()),
-        config,
-        draining: Default::default(),
-        metrics: metrics::Metrics::new(queue.clone()),
-    });
+    let app = app(config, store)?;
     // PostgreSQL: listen before serving, so that no event is missed.
-    let listener = if games.store().is_postgres() {
-        let mut l = sqlx::postgres::PgListener::connect(games.store().url())
+    let listener = if app.games.store().is_postgres() {
+        let mut l = sqlx::postgres::PgListener::connect(app.games.store().url())
             .await
             .map_err(|e| format!("cannot listen for events: {e}"))?;
         l.listen(events::CHANNEL)
@@ -280,6 +261,85 @@ pub async fn start(config: Config) -> Result<Server, String> {
     } else {
         None
     };
+    let mut background = background(&app).await?;
+    let router =
+        routes::router(app.clone()).layer(axum::middleware::from_fn_with_state(guard::Guard::new(), guard::check));
+    let fds = edge::raise_fd_limit();
+    let limits = app.config.limits.clone();
+    let total = edge::cap_for_fds(limits.connections, fds);
+    if total < limits.connections {
+        tracing::warn!(
+            "at most {total} connections (the open-file limit is {})",
+            fds.unwrap_or(0)
+        );
+    }
+    // Watchers and lobby sockets hold at most their shares of the connections (ws.rs).
+    let sockets = ws::Sockets::new(app.config.ws.clone().within(total));
+    let router = router.layer(axum::Extension(sockets.clone()));
+    if let Some(tcp) = metrics_tcp {
+        // A scraper's own listener, for a private network: none of the public port's
+        // limits or counts apply to it (the public port's are the ones to watch).
+        let router = metrics::own_router(app.clone(), sockets.clone());
+        background.push(tokio::spawn(async move {
+            if let Err(e) = axum::serve(tcp, router).await {
+                tracing::error!("the /metrics listener failed: {e}");
+            }
+        }));
+    }
+    // Outermost: every answer is counted and carries its request's id (metrics.rs).
+    let router = router.layer(axum::middleware::from_fn_with_state(app.clone(), metrics::observe));
+    let edge = Arc::new(edge::Edge {
+        conns: edge::Conns::new(limits.connections_per_address, total),
+        limits,
+        body_limit: app.config.body_limit,
+    });
+    let (tx, rx) = tokio::sync::watch::channel(false);
+    let conns = edge.conns.clone();
+    let task = tokio::spawn(edge::serve(tcp, router, edge, rx));
+    Ok(Server {
+        conns,
+        addr,
+        metrics_addr,
+        shutdown: Some(tx),
+        task,
+        listener,
+        background,
+        sockets,
+        app,
+    })
+}
+
+/// The server's state on an open store: the game service, its events and AI queue, the
+/// limiters, the lobby feed and the metrics.
+fn app(config: Config, store: store::Store) -> Result<Arc<App>, String> {
+    let hub = Arc::new(events::Hub::new());
+    let queue = queue::AiQueue::new(config.ai_workers);
+    let limits = service::Limits {
+        ai_only_per_creator: config.ai_only_per_creator,
+        ai_only_total: config.ai_only_total,
+        seek_idle: config.seek_idle,
+        ai_leases: service::Leases::new(config.ai_lease, config.ai_heartbeat)?,
+    };
+    let games = Arc::new(service::Games::new(store, hub.clone(), queue.clone(), limits));
+    Ok(Arc::new(App {
+        games,
+        events: hub,
+        limiter: ratelimit::Limiter::new(config.rate_burst, config.rate_per_second),
+        key_limiter: ratelimit::Limiter::new(config.keys_per_hour, config.keys_per_hour / 3600.0),
+        searches: search::Searches::new(queue.clone()),
+        lobby_feed: Arc::new(lobby_feed::LobbyFeed::new()),
+        config,
+        draining: Default::default(),
+        metrics: metrics::Metrics::new(queue),
+    }))
+}
+
+/// Starts the server's own work: the lobby feed, the queue's second looks, the AI workers
+/// (resuming pending AI turns), the takeover of expired AI leases, clocks, the lobby's tick
+/// and the expiry of idle games.
+async fn background(app: &Arc<App>) -> Result<Vec<tokio::task::JoinHandle<()>>, String> {
+    let games = &app.games;
+    let queue = games.queue();
     let mut background = Vec::new();
     {
         // The lobby's socket messages: rendered once per change (lobby_feed.rs).
@@ -344,51 +404,7 @@ pub async fn start(config: Config) -> Result<Server, String> {
             }
         }));
     }
-    let router =
-        routes::router(app.clone()).layer(axum::middleware::from_fn_with_state(guard::Guard::new(), guard::check));
-    let fds = edge::raise_fd_limit();
-    let limits = app.config.limits.clone();
-    let total = edge::cap_for_fds(limits.connections, fds);
-    if total < limits.connections {
-        tracing::warn!(
-            "at most {total} connections (the open-file limit is {})",
-            fds.unwrap_or(0)
-        );
-    }
-    // Watchers and lobby sockets hold at most their shares of the connections (ws.rs).
-    let sockets = ws::Sockets::new(app.config.ws.clone().within(total));
-    let router = router.layer(axum::Extension(sockets.clone()));
-    if let Some(tcp) = metrics_tcp {
-        // A scraper's own listener, for a private network: none of the public port's
-        // limits or counts apply to it (the public port's are the ones to watch).
-        let router = metrics::own_router(app.clone(), sockets.clone());
-        background.push(tokio::spawn(async move {
-            if let Err(e) = axum::serve(tcp, router).await {
-                tracing::error!("the /metrics listener failed: {e}");
-            }
-        }));
-    }
-    // Outermost: every answer is counted and carries its request's id (metrics.rs).
-    let router = router.layer(axum::middleware::from_fn_with_state(app.clone(), metrics::observe));
-    let edge = Arc::new(edge::Edge {
-        conns: edge::Conns::new(limits.connections_per_address, total),
-        limits,
-        body_limit: app.config.body_limit,
-    });
-    let (tx, rx) = tokio::sync::watch::channel(false);
-    let conns = edge.conns.clone();
-    let task = tokio::spawn(edge::serve(tcp, router, edge, rx));
-    Ok(Server {
-        conns,
-        addr,
-        metrics_addr,
-        shutdown: Some(tx),
-        task,
-        listener,
-        background,
-        sockets,
-        app,
-    })
+    Ok(background)
 }
 
 /// `rumis db`: the maintenance of a database by its URL, with or without a server running

@@ -19,7 +19,7 @@ use std::future::Future;
 use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
 
-use rumis_core::{Colour, Variant};
+use rumis_core::{Colour, Game, Site, Variant};
 
 use crate::clock::{self, Clock};
 use crate::error::GameError;
@@ -85,6 +85,69 @@ fn fault_abort_after_commit() -> bool {
     *FAULT.get_or_init(|| std::env::var("RUMIS_FAULT").is_ok_and(|f| f == "abort_after_commit"))
 }
 
+/// A new game's setup and seats, checked: its game before the first move.
+fn check_new_game(setup: &Setup, seats: &[NewSeat], clock: bool) -> Result<Game, GameError> {
+    if clock && setup.hot_seat {
+        return Err(GameError::BadClock(
+            "a hot-seat game has no clock: everyone plays on one device".into(),
+        ));
+    }
+    if clock && !seats.iter().any(|s| s.kind == SeatKind::Human) {
+        return Err(GameError::BadClock("a game of AI seats only has no clock".into()));
+    }
+    let game = start_game(setup)?;
+    let player_count = match setup.variant {
+        Variant::TwoPlayerFourColors => 2,
+        _ => setup.players,
+    };
+    if seats.len() != player_count {
+        return Err(GameError::BadSetup(format!(
+            "this game has {player_count} players, so it needs {player_count} seats, not {}",
+            seats.len()
+        )));
+    }
+    Ok(game)
+}
+
+/// Each seat's token: none for the AI, one shared by a hot-seat game's human seats, else
+/// one a seat.
+fn seat_tokens(setup: &Setup, seats: &[NewSeat]) -> Result<Vec<Option<String>>, GameError> {
+    let shared = if setup.hot_seat { Some(random_hex(16)?) } else { None };
+    seats
+        .iter()
+        .map(|s| {
+            Ok(match (s.kind, &shared) {
+                (SeatKind::Ai, _) => None,
+                (SeatKind::Human, Some(t)) => Some(t.clone()),
+                (SeatKind::Human, None) => Some(random_hex(16)?),
+            })
+        })
+        .collect()
+}
+
+/// The answer to a game's creation: its seats with their tokens, and where to follow it.
+fn created(id: &str, setup: &Setup, seats: &[NewSeat], site: &Site, tokens: &[Option<String>]) -> wire::Created {
+    wire::Created {
+        id: id.to_string(),
+        hot_seat: setup.hot_seat,
+        seats: seats
+            .iter()
+            .enumerate()
+            .map(|(i, s)| wire::CreatedSeat {
+                seat: i,
+                colours: site.colours_of(i).iter().map(|c| c.to_string()).collect(),
+                kind: s.kind.name().into(),
+                level: (s.kind == SeatKind::Ai).then_some(s.level),
+                token: tokens[i].clone(),
+            })
+            .collect(),
+        ruins: setup.ruins.clone(),
+        state_url: format!("/api/v1/games/{id}"),
+        events_url: format!("/api/v1/games/{id}/events"),
+        record_url: format!("/api/v1/games/{id}/record"),
+    }
+}
+
 pub(crate) fn now_ms() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -123,6 +186,11 @@ impl Games {
 
     pub fn store(&self) -> &Store {
         &self.store
+    }
+
+    /// The AI queue its AI turns go to.
+    pub(crate) fn queue(&self) -> Arc<AiQueue> {
+        self.queue.clone()
     }
 
     async fn lock_game(&self, id: &str) -> tokio::sync::OwnedMutexGuard<()> {
@@ -291,36 +359,10 @@ impl Games {
         creator: &str,
         clock: Option<clock::Rule>,
     ) -> Result<wire::Created, GameError> {
-        if clock.is_some() && setup.hot_seat {
-            return Err(GameError::BadClock(
-                "a hot-seat game has no clock: everyone plays on one device".into(),
-            ));
-        }
-        if clock.is_some() && !seats.iter().any(|s| s.kind == SeatKind::Human) {
-            return Err(GameError::BadClock("a game of AI seats only has no clock".into()));
-        }
-        let game = start_game(&setup)?;
+        let game = check_new_game(&setup, &seats, clock.is_some())?;
         let site = game.site().clone();
-        let player_count = match setup.variant {
-            Variant::TwoPlayerFourColors => 2,
-            _ => setup.players,
-        };
-        if seats.len() != player_count {
-            return Err(GameError::BadSetup(format!(
-                "this game has {player_count} players, so it needs {player_count} seats, not {}",
-                seats.len()
-            )));
-        }
         let humans = seats.iter().any(|s| s.kind == SeatKind::Human);
-        let shared = if setup.hot_seat { Some(random_hex(16)?) } else { None };
-        let mut tokens = Vec::new();
-        for s in &seats {
-            tokens.push(match (s.kind, &shared) {
-                (SeatKind::Ai, _) => None,
-                (SeatKind::Human, Some(t)) => Some(t.clone()),
-                (SeatKind::Human, None) => Some(random_hex(16)?),
-            });
-        }
+        let tokens = seat_tokens(&setup, &seats)?;
         let id = random_hex(8)?;
         let to_move = game.to_move();
         let ai_first = to_move.is_some_and(|c| {
@@ -364,7 +406,16 @@ impl Games {
             .and_then(|c| site.player_of(c))
             .filter(|&p| seats.get(p).is_some_and(|s| s.kind == SeatKind::Human));
         let clock = clock.map(|rule| Clock::start(rule, seats.len(), first_human, new.now));
-        let (new, clock) = (&new, &clock);
+        self.insert_new_game(&new, clock.as_ref(), humans).await?;
+        if ai_first {
+            self.queue.push(Job::new(&id, humans, creator));
+        }
+        Ok(created(&id, &setup, &seats, &site, &tokens))
+    }
+
+    /// The new game's rows in one transaction: the game, its clock, its board and rule; an
+    /// AI-only game within the caps on AI-only games.
+    async fn insert_new_game(&self, new: &NewGame<'_>, clock: Option<&Clock>, humans: bool) -> Result<(), GameError> {
         let limits = &self.limits;
         self.retrying(|left| async move {
             let mut w = self.store.begin_write(left).await?;
@@ -397,29 +448,7 @@ impl Games {
             w.tx.commit().await?;
             Ok(())
         })
-        .await?;
-        if ai_first {
-            self.queue.push(Job::new(&id, humans, creator));
-        }
-        Ok(wire::Created {
-            id: id.clone(),
-            hot_seat: setup.hot_seat,
-            seats: seats
-                .iter()
-                .enumerate()
-                .map(|(i, s)| wire::CreatedSeat {
-                    seat: i,
-                    colours: site.colours_of(i).iter().map(|c| c.to_string()).collect(),
-                    kind: s.kind.name().into(),
-                    level: (s.kind == SeatKind::Ai).then_some(s.level),
-                    token: tokens[i].clone(),
-                })
-                .collect(),
-            ruins: setup.ruins.clone(),
-            state_url: format!("/api/v1/games/{id}"),
-            events_url: format!("/api/v1/games/{id}/events"),
-            record_url: format!("/api/v1/games/{id}/record"),
-        })
+        .await
     }
 
     /// Accepts a move: one transaction checks the seat, the expected move number and (by the
