@@ -271,21 +271,8 @@ fn run(command: Command) -> Result<(), String> {
             }
         }
         Command::Perft { depth, divide, source } => {
-            let game = source.game()?;
-            let (site, pos) = (game.site(), game.position());
-            if divide && depth > 0 {
-                let mut rows: Vec<(String, u64)> = perft_divide(site, pos, depth)
-                    .into_iter()
-                    .map(|(m, n)| (site.notation(m), n))
-                    .collect();
-                rows.sort();
-                let total: u64 = rows.iter().map(|r| r.1).sum();
-                for (m, n) in rows {
-                    print(format!("{m} {n}"))?;
-                }
-                print(format!("{}", if pos.is_over() { 1 } else { total }))?;
-            } else {
-                print(format!("{}", perft(site, pos, depth)))?;
+            for line in perft_lines(&source, depth, divide)? {
+                print(line)?;
             }
         }
         Command::Selfplay {
@@ -294,38 +281,7 @@ fn run(command: Command) -> Result<(), String> {
             seed,
             games,
             out: path,
-        } => {
-            if source.record.is_some() {
-                return Err("selfplay starts new games: give --board and --players, not --record".into());
-            }
-            let spec = experiment::player(&player)?;
-            let mut rng = Rng::new(seed);
-            let mut text = String::new();
-            for i in 0..games {
-                let mut game = source.new_game(Some(rng.next_u64()))?;
-                game.tags
-                    .push(("Event".into(), format!("rumis selfplay, seed {seed}, game {}", i + 1)));
-                if spec == rumis_ai::PlayerSpec::Random {
-                    game.play_random(&mut rng);
-                } else {
-                    let mut p = spec.build(rng.next_u64(), 1);
-                    while let Some(m) = p.choose(&game) {
-                        game.play(m)
-                            .map_err(|e| format!("the player chose an illegal move: {e}"))?;
-                    }
-                }
-                if i > 0 {
-                    text.push('\n');
-                }
-                text.push_str(&record::write(&game));
-            }
-            std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-            tracing::info!(
-                "wrote {games} game{} to {}",
-                if games == 1 { "" } else { "s" },
-                path.display()
-            );
-        }
+        } => selfplay(&source, &player, seed, games, &path)?,
         Command::Score(src) => {
             let game = src.game()?;
             print(text::score(&game))?;
@@ -369,5 +325,58 @@ fn run(command: Command) -> Result<(), String> {
             }
         }
     }
+    Ok(())
+}
+
+/// `rumis perft`: the count, or with `divide` each first move's count and then the total.
+fn perft_lines(source: &Source, depth: u32, divide: bool) -> Result<Vec<String>, String> {
+    let game = source.game()?;
+    let (site, pos) = (game.site(), game.position());
+    if !(divide && depth > 0) {
+        return Ok(vec![format!("{}", perft(site, pos, depth))]);
+    }
+    let mut rows: Vec<(String, u64)> = perft_divide(site, pos, depth)
+        .into_iter()
+        .map(|(m, n)| (site.notation(m), n))
+        .collect();
+    rows.sort();
+    let total: u64 = rows.iter().map(|r| r.1).sum();
+    let mut lines: Vec<String> = rows.into_iter().map(|(m, n)| format!("{m} {n}")).collect();
+    lines.push(format!("{}", if pos.is_over() { 1 } else { total }));
+    Ok(lines)
+}
+
+/// `rumis selfplay`: `games` new games played by `player`, their records written to `path`.
+fn selfplay(source: &Source, player: &str, seed: u64, games: usize, path: &std::path::Path) -> Result<(), String> {
+    if source.record.is_some() {
+        return Err("selfplay starts new games: give --board and --players, not --record".into());
+    }
+    let spec = experiment::player(player)?;
+    let mut rng = Rng::new(seed);
+    let mut text = String::new();
+    for i in 0..games {
+        let mut game = source.new_game(Some(rng.next_u64()))?;
+        game.tags
+            .push(("Event".into(), format!("rumis selfplay, seed {seed}, game {}", i + 1)));
+        if spec == rumis_ai::PlayerSpec::Random {
+            game.play_random(&mut rng);
+        } else {
+            let mut p = spec.build(rng.next_u64(), 1);
+            while let Some(m) = p.choose(&game) {
+                game.play(m)
+                    .map_err(|e| format!("the player chose an illegal move: {e}"))?;
+            }
+        }
+        if i > 0 {
+            text.push('\n');
+        }
+        text.push_str(&record::write(&game));
+    }
+    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    tracing::info!(
+        "wrote {games} game{} to {}",
+        if games == 1 { "" } else { "s" },
+        path.display()
+    );
     Ok(())
 }
