@@ -22,14 +22,17 @@ use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::migrate::{MigrateDatabase, Migration, MigrationType, Migrator};
 use sqlx::{Any, AnyConnection, AnyPool, Row, SqlSafeStr, Transaction};
 
-use crate::clock::{self, Clock, OnTimeout};
+use crate::clock::Clock;
 use crate::error::GameError;
 
+mod clocks;
 mod group;
 mod leases;
+mod leavings;
 pub mod ops;
 mod players;
 mod status;
+pub(crate) use clocks::{clock_from, CLOCK_COLUMNS};
 pub use players::{LobbyRow, PlayerGame, PlayerRow, RatingChange, SeatPlayer};
 use status::status_from;
 pub use status::GameStatus;
@@ -566,169 +569,6 @@ impl Store {
         }))
     }
 
-    /// A game's clock (rule and state), if it has one.
-    pub async fn read_clock_in(conn: &mut AnyConnection, id: &str) -> Result<Option<Clock>, GameError> {
-        let row = sqlx::query(sqlx::AssertSqlSafe(format!(
-            "SELECT {CLOCK_COLUMNS} FROM games g WHERE g.id = $1"
-        )))
-        .bind(id)
-        .fetch_optional(&mut *conn)
-        .await?;
-        let Some(row) = row else { return Ok(None) };
-        if clock::Kind::from_name(&row.try_get::<String, _>("clock_kind")?).is_none() {
-            return Ok(None);
-        }
-        let remaining = sqlx::query("SELECT remaining_ms FROM seats WHERE game = $1 ORDER BY seat")
-            .bind(id)
-            .fetch_all(&mut *conn)
-            .await?
-            .iter()
-            .map(|r| r.try_get::<i64, _>("remaining_ms"))
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(clock_from(&row, remaining)?)
-    }
-
-    /// Stores a game's clock: its rule, its state and when the running seat's time runs
-    /// out (`due`, which the timeout task looks for).
-    pub async fn write_clock_in(conn: &mut AnyConnection, id: &str, c: &Clock) -> Result<(), GameError> {
-        sqlx::query(
-            "UPDATE games SET clock_kind = $1, clock_initial_ms = $2, clock_increment_ms = $3, clock_per_move_ms = $4, \
-             on_timeout = $5, timeout_level = $6, clock_running = $7, clock_since = $8, due = $9 WHERE id = $10",
-        )
-        .bind(c.rule.kind.name())
-        .bind(c.rule.initial_ms)
-        .bind(c.rule.increment_ms)
-        .bind(c.rule.per_move_ms)
-        .bind(c.rule.on_timeout.name())
-        .bind(match c.rule.on_timeout {
-            OnTimeout::Ai(l) => l as i64,
-            OnTimeout::Out => 0,
-        })
-        .bind(c.running.map_or(-1, |s| s as i64))
-        .bind(c.since)
-        .bind(c.due())
-        .bind(id)
-        .execute(&mut *conn)
-        .await?;
-        for (seat, ms) in c.remaining.iter().enumerate() {
-            sqlx::query("UPDATE seats SET remaining_ms = $1 WHERE game = $2 AND seat = $3")
-                .bind(*ms)
-                .bind(id)
-                .bind(seat as i64)
-                .execute(&mut *conn)
-                .await?;
-        }
-        Ok(())
-    }
-
-    /// Games whose running clock ran out by `now`, soonest first, at most `limit`.
-    pub async fn due_games(&self, now: i64, limit: i64) -> Result<Vec<String>, GameError> {
-        let rows = sqlx::query("SELECT id FROM games WHERE due <= $1 AND status = 'open' ORDER BY due LIMIT $2")
-            .bind(now)
-            .bind(limit)
-            .fetch_all(&self.pool)
-            .await?;
-        rows.iter()
-            .map(|r| r.try_get::<String, _>("id"))
-            .collect::<Result<_, _>>()
-            .map_err(GameError::from)
-    }
-
-    /// Claims a game whose clock ran out by `now`, inside a write: PostgreSQL locks its row
-    /// and skips it when another instance holds it (`FOR UPDATE SKIP LOCKED`); SQLite holds
-    /// the database's write lock already. `false`: not due (any more), or claimed elsewhere.
-    pub async fn claim_due_in(conn: &mut AnyConnection, id: &str, now: i64, postgres: bool) -> Result<bool, GameError> {
-        let q = if postgres {
-            "SELECT id FROM games WHERE id = $1 AND due <= $2 AND status = 'open' FOR UPDATE SKIP LOCKED"
-        } else {
-            "SELECT id FROM games WHERE id = $1 AND due <= $2 AND status = 'open'"
-        };
-        let row = sqlx::query(q).bind(id).bind(now).fetch_optional(&mut *conn).await?;
-        Ok(row.is_some())
-    }
-
-    pub async fn read_retirements_in(conn: &mut AnyConnection, id: &str) -> Result<Vec<RetireRow>, GameError> {
-        let rows = sqlx::query("SELECT after_move, colour, reason FROM retirements WHERE game = $1 ORDER BY seq")
-            .bind(id)
-            .fetch_all(&mut *conn)
-            .await?;
-        let mut out = Vec::new();
-        for r in &rows {
-            let colour: String = r.try_get("colour")?;
-            out.push(RetireRow {
-                after_move: r.try_get("after_move")?,
-                colour: parse_colours(&colour)?
-                    .first()
-                    .copied()
-                    .ok_or_else(|| GameError::internal("a stored retirement has no colour"))?,
-                reason: r.try_get("reason")?,
-            });
-        }
-        Ok(out)
-    }
-
-    /// Records a colour leaving the game after `after_move` moves.
-    pub async fn insert_retirement_in(
-        conn: &mut AnyConnection,
-        id: &str,
-        after_move: i64,
-        colour: Colour,
-        reason: &str,
-        now: i64,
-    ) -> Result<(), GameError> {
-        sqlx::query(
-            "INSERT INTO retirements (game, seq, after_move, colour, reason, created) \
-             VALUES ($1, (SELECT COALESCE(MAX(seq), 0) + 1 FROM retirements WHERE game = $2), $3, $4, $5, $6)",
-        )
-        .bind(id)
-        .bind(id)
-        .bind(after_move)
-        .bind(colour.to_string())
-        .bind(reason)
-        .bind(now)
-        .execute(&mut *conn)
-        .await?;
-        Ok(())
-    }
-
-    /// Removes the leavings after the first `moves` moves (a hot-seat undo took those back).
-    pub async fn delete_retirements_after(conn: &mut AnyConnection, id: &str, moves: i64) -> Result<(), GameError> {
-        sqlx::query("DELETE FROM retirements WHERE game = $1 AND after_move > $2")
-            .bind(id)
-            .bind(moves)
-            .execute(&mut *conn)
-            .await?;
-        Ok(())
-    }
-
-    /// Who plays a seat from now on (the AI takes over a seat whose player left).
-    pub async fn set_seat_kind_in(
-        conn: &mut AnyConnection,
-        id: &str,
-        seat: usize,
-        kind: SeatKind,
-        level: u8,
-    ) -> Result<(), GameError> {
-        sqlx::query("UPDATE seats SET kind = $1, level = $2 WHERE game = $3 AND seat = $4")
-            .bind(kind.name())
-            .bind(level as i64)
-            .bind(id)
-            .bind(seat as i64)
-            .execute(&mut *conn)
-            .await?;
-        Ok(())
-    }
-
-    /// The number of human seats a game has now (`games.humans`; 0: an AI-only game).
-    pub async fn set_humans_in(conn: &mut AnyConnection, id: &str, humans: usize) -> Result<(), GameError> {
-        sqlx::query("UPDATE games SET humans = $1 WHERE id = $2")
-            .bind(humans as i64)
-            .bind(id)
-            .execute(&mut *conn)
-            .await?;
-        Ok(())
-    }
-
     /// Open games with an AI seat to move (to resume after a restart), with whether a human
     /// plays in them and who created them; least recently updated first, at most `limit`.
     pub async fn ai_to_move(&self, limit: i64) -> Result<Vec<(String, bool, String)>, GameError> {
@@ -839,13 +679,6 @@ pub fn redact(url: &str) -> String {
     }
 }
 
-/// The columns of a game's clock, as `SELECT`ed by [`Store::read_clock_in`] and the lobby's
-/// lists (`CLOCK_COLUMNS`).
-pub(crate) const CLOCK_COLUMNS: &str = "g.clock_kind, g.clock_initial_ms, g.clock_increment_ms, g.clock_per_move_ms, \
-     g.on_timeout, g.timeout_level, g.clock_running, g.clock_since";
-
-/// A game's clock from its row's clock columns and its seats' time left (by seat); `None`
-/// for an untimed game.
 /// A game whose AI seat is to move, as `SELECT id, humans, creator` reads it: its id,
 /// whether a human plays in it, and who created it.
 pub(crate) fn ai_turn_from(r: &AnyRow) -> Result<(String, bool, String), sqlx::Error> {
@@ -854,28 +687,4 @@ pub(crate) fn ai_turn_from(r: &AnyRow) -> Result<(String, bool, String), sqlx::E
         r.try_get::<i64, _>("humans")? > 0,
         r.try_get("creator")?,
     ))
-}
-
-pub(crate) fn clock_from(row: &sqlx::any::AnyRow, remaining: Vec<i64>) -> Result<Option<Clock>, sqlx::Error> {
-    let kind: String = row.try_get("clock_kind")?;
-    let Some(kind) = clock::Kind::from_name(&kind) else {
-        return Ok(None);
-    };
-    let on_timeout = match row.try_get::<String, _>("on_timeout")?.as_str() {
-        "ai" => OnTimeout::Ai(row.try_get::<i64, _>("timeout_level")?.clamp(1, 9) as u8),
-        _ => OnTimeout::Out,
-    };
-    let running: i64 = row.try_get("clock_running")?;
-    Ok(Some(Clock {
-        rule: clock::Rule {
-            kind,
-            initial_ms: row.try_get("clock_initial_ms")?,
-            increment_ms: row.try_get("clock_increment_ms")?,
-            per_move_ms: row.try_get("clock_per_move_ms")?,
-            on_timeout,
-        },
-        running: usize::try_from(running).ok(),
-        since: row.try_get("clock_since")?,
-        remaining,
-    }))
 }
