@@ -81,7 +81,7 @@ commands! {
     /// A solution to watch, `cube3` or `tower5` (`GET /puzzles/{name}`).
     "puzzle_solution" => PuzzleSolution(PuzzleSolutionRequest) -> wire::PuzzleSolution,
     /// The "How to play" examples (`GET /lessons`).
-    "lessons" => Lessons -> LessonsAnswer,
+    "lessons" => Lessons -> rumis_lessons::Lessons,
     /// The built-in boards (`GET /boards`).
     "boards" => Boards -> wire::Boards,
     /// The stones (`GET /stones`).
@@ -380,19 +380,6 @@ pub struct EngineAnswer {
     pub code_path: String,
     pub relaxed_simd: bool,
 }
-
-/// `lessons`' answer: the `rumis-lessons` crate's list, the server's `GET /lessons` (its
-/// types are not written out here: the web app keeps its own, in `howto/lessons.ts`). A
-/// newtype, so its JSON is the list's own.
-#[derive(Clone, Debug, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
-pub struct LessonsAnswer(
-    #[cfg_attr(
-        feature = "contract",
-        ts(type = "{ examples: Array<unknown>, scores: Array<unknown> }")
-    )]
-    pub rumis_lessons::Lessons,
-);
 
 /// `board_toml`'s answer: the scenario's board file.
 #[derive(Clone, Debug, Serialize, PartialEq)]

@@ -7,7 +7,6 @@
 use rumis_wire::puzzle::{self, PuzzleError};
 use rumis_wire::{PuzzleSolution, PuzzleState};
 
-use crate::protocol::LessonsAnswer;
 use crate::{fail, Failure};
 
 fn refused(e: PuzzleError) -> Failure {
@@ -33,8 +32,6 @@ pub fn solution(name: &str) -> Result<PuzzleSolution, Failure> {
 }
 
 /// The lessons of "How to play" (the server's `GET /lessons`).
-pub fn lessons() -> Result<LessonsAnswer, Failure> {
-    rumis_lessons::lessons()
-        .map(LessonsAnswer)
-        .map_err(|e| fail("internal", e))
+pub fn lessons() -> Result<rumis_lessons::Lessons, Failure> {
+    rumis_lessons::lessons().map_err(|e| fail("internal", e))
 }

@@ -1,7 +1,7 @@
 // Written by `UPDATE_CONTRACT=1 cargo test --profile test-run -p rumis-wasm --test protocol` from the
 // types of crates/rumis-wasm/src/protocol.rs: change them, not this file.
 
-import type { Analysis, BoardChecked, Boards, Colour, ErrorBody, GameState, Hint, Placements, PuzzleSolution, PuzzleState, Stones } from "../wire";
+import type { Analysis, BoardChecked, Boards, Colour, ErrorBody, GameState, Hint, Letter, Placements, PuzzleSolution, PuzzleState, Stones } from "../wire";
 
 /**
  * A request to the engine: `{"cmd": NAME, ...the command's fields}`.
@@ -206,16 +206,50 @@ export type PerftAnswer = { depth: number, leaves: number, };
 export type EngineAnswer = { code_path: string, relaxed_simd: boolean, };
 
 /**
- * `lessons`' answer: the `rumis-lessons` crate's list, the server's `GET /lessons` (its
- * types are not written out here: the web app keeps its own, in `howto/lessons.ts`). A
- * newtype, so its JSON is the list's own.
- */
-export type LessonsAnswer = { examples: Array<unknown>, scores: Array<unknown> };
-
-/**
  * `board_toml`'s answer: the scenario's board file.
  */
 export type BoardTomlAnswer = { toml: string, };
+
+/**
+ * `200` to `GET /lessons`.
+ */
+export type Lessons = { examples: Array<LessonExample>, scores: Array<LessonScore>, };
+
+/**
+ * A placement judged by the core, on a position drawn in 3D.
+ */
+export type LessonExample = { id: string, board: LessonBoard, players: number, moves: Array<string>, structure: Array<ColourCubes>, colour: Letter, placement: string, stone: string, cubes: Array<[number, number, number]>, legal: boolean, rule: string | null, detail: RuleDetail, reason: string | null, };
+
+/**
+ * A position scored by the core.
+ */
+export type LessonScore = { id: string, board: LessonBoard, players: number, moves: Array<string>, structure: Array<ColourCubes>, colours: Array<ColourScore>, };
+
+/**
+ * A lesson's board: its buildable cells for the lesson's player count.
+ */
+export type LessonBoard = { name: string, files: number, ranks: number, hmax: number, cells: Array<LessonCell>, };
+
+/**
+ * A cell of a lesson's board: where it is, the height printed on it (if any) and how
+ * high it may be built.
+ */
+export type LessonCell = { x: number, y: number, printed: number | null, limit: number, };
+
+/**
+ * A colour's cubes in a structure (`X` for ruins).
+ */
+export type ColourCubes = { colour: Letter, cubes: Array<[number, number, number]>, };
+
+/**
+ * What a refused placement's rule names (absent fields are not sent).
+ */
+export type RuleDetail = { stone?: string, column?: string, height?: number, needed?: number, level?: number, colour?: string, };
+
+/**
+ * A colour's score in a scored position.
+ */
+export type ColourScore = { colour: Letter, seen: number, stones_left: number, score: number | null, };
 
 /** Each command's answer (a refusal is an `EngineFailure`). */
 export type EngineAnswers = {
@@ -234,7 +268,7 @@ export type EngineAnswers = {
   engine: EngineAnswer;
   puzzle: PuzzleState;
   puzzle_solution: PuzzleSolution;
-  lessons: LessonsAnswer;
+  lessons: Lessons;
   boards: Boards;
   stones: Stones;
   check_board: BoardChecked;

@@ -84,8 +84,16 @@ pub fn typescript() -> String {
         PlayoutsAnswer,
         PerftAnswer,
         EngineAnswer,
-        LessonsAnswer,
         BoardTomlAnswer,
+        // The lessons of "How to play" (the server's `GET /lessons` answers them too).
+        rumis_lessons::Lessons,
+        rumis_lessons::LessonExample,
+        rumis_lessons::LessonScore,
+        rumis_lessons::LessonBoard,
+        rumis_lessons::LessonCell,
+        rumis_lessons::ColourCubes,
+        rumis_lessons::RuleDetail,
+        rumis_lessons::ColourScore,
     );
     visit_answers(&mut Names(&cfg, &mut named));
     body.push_str("\n/** Each command's answer (a refusal is an `EngineFailure`). */\nexport type EngineAnswers = {\n");
@@ -100,8 +108,8 @@ pub fn typescript() -> String {
          * `message` too). */\nexport type EngineFailure = ErrorBody;\n",
     );
     // Every name the declarations use that they do not declare is a wire type; and the
-    // colours, and the error body, which the overrides and the footer name.
-    named.extend(["Colour".to_string(), "ErrorBody".to_string()]);
+    // colours and letters, and the error body, which the overrides and the footer name.
+    named.extend(["Colour", "Letter", "ErrorBody"].map(String::from));
     let imports: Vec<String> = named.difference(&local).cloned().collect();
     format!(
         "// Written by `{WRITE_COMMAND}` from the\n\
