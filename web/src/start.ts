@@ -2,7 +2,7 @@
 // scenario, players, variant and seats; join by link; recent games.
 import { api, tokens } from "./api";
 import { errorText } from "./errors";
-import type { BoardInfo, Boards, Layout, Letter, PerCount } from "./wire";
+import type { BoardInfo, Layout, Letter, PerCount } from "./wire";
 import { h, swatch, toast } from "./ui";
 import { languagePicker, t } from "./i18n";
 import { boardPicture } from "./boardpic";
@@ -97,7 +97,7 @@ export class StartPage {
       document.getElementById("lobby-link")?.setAttribute("hidden", "");
       this.el.join.hidden = true;
       try {
-        this.boards = (await engine.call<Boards>({ cmd: "boards" })).boards;
+        this.boards = (await engine.call({ cmd: "boards" })).boards;
       } catch (e) {
         this.el.boards.textContent = t("start.unreachable", { reason: errorText(e) });
         return;

@@ -114,6 +114,7 @@ const SCORED: &[(&str, &str, usize, &[&str])] = &[
 
 /// `200` to `GET /lessons`.
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 pub struct Lessons {
     pub examples: Vec<LessonExample>,
     pub scores: Vec<LessonScore>,
@@ -121,6 +122,7 @@ pub struct Lessons {
 
 /// A lesson's board: its buildable cells for the lesson's player count.
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 pub struct LessonBoard {
     pub name: String,
     pub files: usize,
@@ -129,7 +131,10 @@ pub struct LessonBoard {
     pub cells: Vec<LessonCell>,
 }
 
+/// A cell of a lesson's board: where it is, the height printed on it (if any) and how
+/// high it may be built.
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 pub struct LessonCell {
     pub x: usize,
     pub y: usize,
@@ -139,36 +144,47 @@ pub struct LessonCell {
 
 /// A colour's cubes in a structure (`X` for ruins).
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 pub struct ColourCubes {
+    #[cfg_attr(feature = "contract", ts(type = "Letter"))]
     pub colour: String,
     pub cubes: Vec<[usize; 3]>,
 }
 
 /// What a refused placement's rule names (absent fields are not sent).
 #[derive(Clone, Debug, Default, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 pub struct RuleDetail {
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
     pub stone: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
     pub column: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
     pub height: Option<u8>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
     pub needed: Option<u8>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
     pub level: Option<u8>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
     pub colour: Option<String>,
 }
 
 /// A placement judged by the core, on a position drawn in 3D.
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 pub struct LessonExample {
     pub id: String,
     pub board: LessonBoard,
     pub players: usize,
     pub moves: Vec<String>,
     pub structure: Vec<ColourCubes>,
+    #[cfg_attr(feature = "contract", ts(type = "Letter"))]
     pub colour: String,
     pub placement: String,
     pub stone: String,
@@ -181,7 +197,9 @@ pub struct LessonExample {
 
 /// A colour's score in a scored position.
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 pub struct ColourScore {
+    #[cfg_attr(feature = "contract", ts(type = "Letter"))]
     pub colour: String,
     pub seen: usize,
     pub stones_left: usize,
@@ -190,6 +208,7 @@ pub struct ColourScore {
 
 /// A position scored by the core.
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 pub struct LessonScore {
     pub id: String,
     pub board: LessonBoard,

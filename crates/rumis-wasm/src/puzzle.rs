@@ -5,7 +5,7 @@
 //! engine's error answer.
 
 use rumis_wire::puzzle::{self, PuzzleError};
-use serde_json::Value;
+use rumis_wire::{PuzzleSolution, PuzzleState};
 
 use crate::{fail, Failure};
 
@@ -20,23 +20,18 @@ fn refused(e: PuzzleError) -> Failure {
     fail(code, e.to_string())
 }
 
-fn value<T: serde::Serialize>(answer: T) -> Result<Value, Failure> {
-    serde_json::to_value(answer).map_err(|e| fail("internal", e.to_string()))
-}
-
 /// The state of a box after `moves`, or why a stone is refused (`illegal_move`, naming
 /// the stone's number).
-pub fn cube(size: &str, moves: &[String]) -> Result<Value, Failure> {
-    value(puzzle::cube(size, moves).map_err(refused)?)
+pub fn cube(size: &str, moves: &[String]) -> Result<PuzzleState, Failure> {
+    puzzle::cube(size, moves).map_err(refused)
 }
 
 /// A solution to watch: `cube3` or `tower5`.
-pub fn solution(name: &str) -> Result<Value, Failure> {
-    value(puzzle::solution(name).map_err(refused)?)
+pub fn solution(name: &str) -> Result<PuzzleSolution, Failure> {
+    puzzle::solution(name).map_err(refused)
 }
 
 /// The lessons of "How to play" (the server's `GET /lessons`).
-pub fn lessons() -> Result<Value, Failure> {
-    let l = rumis_lessons::lessons().map_err(|e| fail("internal", e))?;
-    value(l)
+pub fn lessons() -> Result<rumis_lessons::Lessons, Failure> {
+    rumis_lessons::lessons().map_err(|e| fail("internal", e))
 }

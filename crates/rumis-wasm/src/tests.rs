@@ -1,6 +1,7 @@
 //! The engine's answers, natively (the same code as in the browser).
 
 use super::*;
+use serde_json::{json, Value};
 
 fn call(v: Value) -> Value {
     serde_json::from_str(&handle(&v.to_string())).unwrap()
@@ -47,6 +48,120 @@ fn bad_setups_get_the_cores_words() {
     assert_eq!(call(json!("no object"))["error"], "bad_request");
     assert_eq!(handle("{"), handle("{"));
     assert!(handle("{").contains("bad_request"));
+}
+
+/// A malformed request is refused as `bad_request` (an unknown command as
+/// `unknown_command`), naming the command and what is wrong, and nothing panics.
+#[test]
+fn malformed_requests_are_refused_with_a_clear_reason() {
+    let refused = |v: Value| -> (String, String) {
+        let a = call(v);
+        assert_eq!(a.as_object().map(|o| o.len()), Some(2), "only error and reason: {a}");
+        (
+            a["error"].as_str().unwrap().into(),
+            a["reason"].as_str().unwrap().into(),
+        )
+    };
+    let record = new("chullpa", 2);
+    let cases = [
+        (json!({ "cmd": "dance" }), "unknown_command", "unknown command 'dance'"),
+        (
+            json!({ "cmd": 5 }),
+            "bad_request",
+            "not a request: invalid type: integer `5`, expected a string",
+        ),
+        (json!({}), "bad_request", "not a request: missing field `cmd`"),
+        (
+            json!(true),
+            "bad_request",
+            "not a request: invalid type: boolean `true`, expected struct Request",
+        ),
+        (
+            json!({ "cmd": "new", "board": "chullpa" }),
+            "bad_request",
+            "new: missing field `players`",
+        ),
+        (
+            json!({ "cmd": "new", "board": "chullpa", "players": "two" }),
+            "bad_request",
+            "new: invalid type: string \"two\", expected usize",
+        ),
+        (
+            json!({ "cmd": "new", "board": "chullpa", "players": 2, "foo": 1 }),
+            "bad_request",
+            "new: unknown field `foo`",
+        ),
+        (
+            json!({ "cmd": "state" }),
+            "bad_request",
+            "state: missing field `record`",
+        ),
+        (
+            json!({ "cmd": "state", "record": record, "at": -1 }),
+            "bad_request",
+            "state: invalid value: integer `-1`, expected usize",
+        ),
+        (
+            json!({ "cmd": "undo", "record": record, "seats": [{ "level": 3 }] }),
+            "bad_request",
+            "undo: missing field `kind`",
+        ),
+        (
+            json!({ "cmd": "ai", "record": record, "level": 300 }),
+            "bad_request",
+            "ai: invalid value: integer `300`, expected u8",
+        ),
+        (
+            json!({ "cmd": "ai", "record": record }),
+            "bad_request",
+            "ai needs a level (1 to 9)",
+        ),
+        (
+            json!({ "cmd": "play", "record": record }),
+            "bad_request",
+            "play needs a placement",
+        ),
+        (
+            json!({ "cmd": "legal", "record": record, "level": 3 }),
+            "bad_request",
+            "legal: unknown field `level`",
+        ),
+        (
+            json!({ "cmd": "puzzle", "moves": "A4" }),
+            "bad_request",
+            "puzzle: invalid type: string \"A4\", expected a sequence",
+        ),
+        (
+            json!({ "cmd": "check_board", "toml": 7 }),
+            "bad_request",
+            "check_board: invalid type: integer `7`, expected a string",
+        ),
+    ];
+    for (request, code, reason) in cases {
+        let (error, said) = refused(request.clone());
+        assert_eq!(error, code, "{request}: {said}");
+        assert!(said.starts_with(reason), "{request}: {said}");
+    }
+    for text in ["{", "", "null", "{\"cmd\": \"new\", \"players\": 2", "\u{0}"] {
+        let a: Value = serde_json::from_str(&handle(text)).unwrap();
+        assert_eq!(a["error"], "bad_request", "{text:?}: {a}");
+    }
+    // The commands without fields take none and ignore any.
+    assert!(call(json!({ "cmd": "engine", "extra": true }))["code_path"].is_string());
+}
+
+/// Every command the protocol declares is one `handle` answers (a typo in a name would be
+/// `unknown_command` here, or a refusal of the enum).
+#[test]
+fn every_declared_command_is_answered() {
+    for &cmd in Request::COMMANDS {
+        let a = call(json!({ "cmd": cmd }));
+        assert_ne!(a["error"], "unknown_command", "{cmd}: {a}");
+        // (Its fields missing: refused as malformed, naming the command, or by the command.)
+        if a["error"] == "bad_request" {
+            assert!(a["reason"].as_str().unwrap().starts_with(cmd), "{cmd}: {a}");
+        }
+    }
 }
 
 #[test]

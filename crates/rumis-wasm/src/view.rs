@@ -2,19 +2,11 @@
 //! /games/{id}/placements`: docs/server-api.md), so the same view modules draw a local game:
 //! the server's own functions (`rumis_wire::game`), in the frame of a game in this browser.
 
-use rumis_core::{Colour, Game, Move};
+use rumis_core::{Colour, Game};
 use rumis_wire::game::Frame;
-use rumis_wire::SeatInfo;
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use rumis_wire::{Placements, SeatInfo, State};
 
-/// Who sits at a player's place: `"human"` or `"ai"` with a level.
-#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
-pub struct Seat {
-    pub kind: String,
-    #[serde(default)]
-    pub level: Option<u8>,
-}
+use crate::Seat;
 
 /// What the app knows of a local game beyond its record.
 #[derive(Default)]
@@ -34,20 +26,14 @@ pub fn setup_of(game: &Game) -> (String, usize, &'static str) {
     (site.board().name.clone(), site.players(), site.variant().name())
 }
 
-/// A placement for the colour to move, with the cubes it would occupy (computed by the
-/// core).
-pub fn placement(game: &Game, m: Move) -> Value {
-    serde_json::to_value(rumis_wire::boards::placement_on(game.site(), game.position(), m)).unwrap_or(Value::Null)
-}
-
 /// Every legal placement of the colour to move, sorted by text.
-pub fn placements(game: &Game) -> Value {
-    serde_json::to_value(rumis_wire::game::placements(game)).unwrap_or(Value::Null)
+pub fn placements(game: &Game) -> Placements {
+    rumis_wire::game::placements(game)
 }
 
 /// The state after the first `at` moves (all when `None` or more): the server's
 /// (`rumis_wire::game::state`), in the frame of a game in this browser.
-pub fn state_at(game: &Game, at: Option<usize>, ctx: &Context) -> Value {
+pub fn state_at(game: &Game, at: Option<usize>, ctx: &Context) -> State {
     let site = game.site();
     let board = site.board();
     let frame = Frame {
@@ -72,10 +58,10 @@ pub fn state_at(game: &Game, at: Option<usize>, ctx: &Context) -> Value {
         board_file: (!board.is_builtin()).then(|| board.to_toml()),
         ..Frame::default()
     };
-    serde_json::to_value(rumis_wire::game::state(game, at, frame)).unwrap_or(Value::Null)
+    rumis_wire::game::state(game, at, frame)
 }
 
 /// The state of a game as it is now.
-pub fn state(game: &Game, ctx: &Context) -> Value {
+pub fn state(game: &Game, ctx: &Context) -> State {
     state_at(game, None, ctx)
 }

@@ -2,6 +2,8 @@
 //! every answer and event. `tests/contract.rs` fails when the checked-in file differs from
 //! what this writes, and writes it with `UPDATE_CONTRACT=1`.
 
+use std::path::PathBuf;
+
 use ts_rs::{Config, TS};
 
 use crate::*;
@@ -112,4 +114,41 @@ pub fn typescript() -> String {
         Index,
     );
     out
+}
+
+/// The workspace's root (this crate is `crates/rumis-wire`).
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Compares `written` with the checked-in `file` (a path from the workspace's root), or
+/// writes it with `UPDATE_CONTRACT=1`; a difference fails, naming the first line that
+/// differs and the `command` that writes the file (for the contract tests, this crate's and
+/// rumis-wasm's).
+pub fn check(file: &str, written: &str, command: &str) {
+    let path = root().join(file);
+    if std::env::var_os("UPDATE_CONTRACT").is_some_and(|v| v == "1") {
+        std::fs::write(&path, written).unwrap_or_else(|e| panic!("writing {file}: {e}"));
+        return;
+    }
+    let held = std::fs::read_to_string(&path).unwrap_or_default();
+    if held != written {
+        // The first line that differs, as the file has it and as the types write it.
+        let (line, (has, writes)) = held
+            .lines()
+            .map(Some)
+            .chain(std::iter::repeat(None))
+            .zip(written.lines().map(Some).chain(std::iter::repeat(None)))
+            .take(held.lines().count().max(written.lines().count()))
+            .enumerate()
+            .find(|(_, (a, b))| a != b)
+            .unwrap_or((0, (None, None)));
+        panic!(
+            "{file} is not what the types write: at line {}\n  the file has:    {}\n  the types write: {}\n\
+             Write it again and commit it:\n    {command}",
+            line + 1,
+            has.unwrap_or("(the end of the file)"),
+            writes.unwrap_or("(the end of the file)"),
+        );
+    }
 }

@@ -7,6 +7,7 @@
 import { ApiError } from "../api";
 import { engine } from "../engine/client";
 import { serverOr } from "../engine/fallback";
+import type { EngineAnswers, EngineRequest } from "../engine/protocol";
 import { Emitter } from "./state";
 import type { Target, Written } from "./toml";
 import type { BoardChecked, Boards, CheckedBoard, ErrorBody } from "../wire";
@@ -58,9 +59,9 @@ async function call(method: string, path: string, body?: unknown): Promise<Respo
 }
 
 /** The engine's refusal as the server's: the same codes, line and message. */
-async function local<T>(request: Record<string, unknown>): Promise<T> {
+async function local<R extends EngineRequest>(request: R): Promise<EngineAnswers[R["cmd"]]> {
   try {
-    return await engine.call<T>(request);
+    return await engine.call(request);
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
     const line = typeof e.detail.line === "number" ? e.detail.line : null;
@@ -75,7 +76,7 @@ export async function checkText(toml: string, file?: string): Promise<{ board: C
     const body = file ? { toml, file } : { toml };
     return await serverOr(
       async () => (await (await call("POST", "/boards/check", body)).json()) as BoardChecked,
-      () => local<BoardChecked>({ cmd: "check_board", ...body }),
+      () => local({ cmd: "check_board", ...body }),
     );
   } catch (e) {
     if (e instanceof Refused) return { fault: e.fault };
@@ -87,14 +88,14 @@ export const builtins = async () =>
   (
     await serverOr(
       async () => (await (await call("GET", "/boards")).json()) as Boards,
-      () => local<Boards>({ cmd: "boards" }),
+      () => local({ cmd: "boards" }),
     )
   ).boards;
 
 export const builtinFile = (name: string) =>
   serverOr(
     async () => (await call("GET", `/boards/${encodeURIComponent(name)}/toml`)).text(),
-    async () => (await local<{ toml: string }>({ cmd: "board_toml", name })).toml,
+    async () => (await local({ cmd: "board_toml", name })).toml,
   );
 
 /** Cells a message names ("frame a1:c2 …", "… at b1 …") that lie on a grid of this size. */

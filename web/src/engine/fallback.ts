@@ -3,7 +3,7 @@
 // ask the engine in this browser instead. Only the absence of a server falls back: a
 // server's refusal (an illegal stone, say) stays a refusal.
 import { ApiError, api } from "../api";
-import type { PuzzleSolution, PuzzleState, StoneInfo, Stones } from "../wire";
+import type { PuzzleSolution, PuzzleState, StoneInfo } from "../wire";
 import { engine } from "./client";
 
 /** No `rumis serve` behind this page: the request did not reach one, or what answered is
@@ -34,15 +34,15 @@ export async function serverOr<T>(server: () => Promise<T>, local: () => Promise
  * the engine (its commands answer in the server's shapes). */
 export const eitherEngine = {
   stones: (): Promise<StoneInfo[]> =>
-    serverOr(api.stones, () => engine.call<Stones>({ cmd: "stones" }).then((r) => r.stones)),
+    serverOr(api.stones, () => engine.call({ cmd: "stones" }).then((r) => r.stones)),
   puzzle: (size: string, moves: string[]): Promise<PuzzleState> =>
     serverOr(
       () => api.puzzle(size, moves),
-      () => engine.call<PuzzleState>({ cmd: "puzzle", size, moves }),
+      () => engine.call({ cmd: "puzzle", size, moves }),
     ),
   puzzleSolution: (name: string): Promise<PuzzleSolution> =>
     serverOr(
       () => api.puzzleSolution(name),
-      () => engine.call<PuzzleSolution>({ cmd: "puzzle_solution", name }),
+      () => engine.call({ cmd: "puzzle_solution", name }),
     ),
 };

@@ -6,10 +6,10 @@
 //
 // The pages read synchronously from a copy in memory, filled by `ready()` (which every
 // page that touches local games awaits first); `save` writes through, in order.
-export interface LocalSeat {
-  kind: "human" | "ai";
-  level?: number | null;
-}
+import type { Seat } from "./protocol";
+
+/** Who sits at a player's place: the engine's seat (protocol.ts). */
+export type LocalSeat = Seat;
 
 export interface LocalGame {
   id: string;

@@ -4,11 +4,12 @@
 // a person's move, then each AI seat's, one after another.
 import { ApiError, tokens } from "../api";
 import type { GameMessage } from "../api";
-import type { Analysis, Colour, GameState, Hint, Placements, Stones } from "../wire";
+import type { GameState } from "../wire";
 import type { EventStream, GameBackend } from "./backend";
 import { engine } from "./client";
 import { localGames, localGameUrl } from "./games";
 import type { LocalGame, LocalSeat } from "./games";
+import type { PlayAnswer } from "./protocol";
 
 export interface LocalSetup {
   /** A built-in scenario, or else */
@@ -21,16 +22,6 @@ export interface LocalSetup {
   hot_seat: boolean;
   /** `out` (the rulebooks', the default) or `pass` (rules §6's house rule). */
   stuck_rule?: string;
-}
-
-interface Played {
-  record: string;
-  number: number;
-  colour: Colour;
-  placement: string;
-  to_move: Colour | null;
-  out: Colour[];
-  over: boolean;
 }
 
 function game(id: string): LocalGame {
@@ -48,7 +39,7 @@ class LocalBackend implements GameBackend {
   /** Starts a local game: the core checks the setup and places any ruins. */
   async create(setup: LocalSetup): Promise<string> {
     const seed = crypto.getRandomValues(new Uint32Array(1))[0];
-    const made = await engine.call<{ record: string }>({
+    const made = await engine.call({
       cmd: "new",
       ...(setup.board_file ? { board_file: setup.board_file } : { board: setup.board }),
       players: setup.players,
@@ -70,7 +61,7 @@ class LocalBackend implements GameBackend {
    * reads and checks it; a bad record is refused with the core's words.
    */
   async open(text: string): Promise<string> {
-    const r = await engine.call<{ record: string; players: number }>({ cmd: "read_record", text });
+    const r = await engine.call({ cmd: "read_record", text });
     const id = localGames.newId();
     const now = Date.now();
     const seats: LocalSeat[] = Array.from({ length: r.players }, () => ({ kind: "human" }));
@@ -81,16 +72,16 @@ class LocalBackend implements GameBackend {
   }
 
   stones() {
-    return engine.call<Stones>({ cmd: "stones" }).then((r) => r.stones);
+    return engine.call({ cmd: "stones" }).then((r) => r.stones);
   }
 
   state(id: string, at?: number): Promise<GameState> {
     const g = game(id);
-    return engine.call<GameState>({ cmd: "state", record: g.record, id, seats: g.seats, hot_seat: g.hot_seat, ...(at === undefined ? {} : { at }) });
+    return engine.call({ cmd: "state", record: g.record, id, seats: g.seats, hot_seat: g.hot_seat, ...(at === undefined ? {} : { at }) });
   }
 
   placements(id: string) {
-    return engine.call<Placements>({ cmd: "placements", record: game(id).record });
+    return engine.call({ cmd: "placements", record: game(id).record });
   }
 
   async move(id: string, _token: string, placement: string, expected: number) {
@@ -106,7 +97,7 @@ class LocalBackend implements GameBackend {
     const g = game(id);
     const number = this.movesIn(g.record) + 1;
     if (expected !== number) throw new ApiError(409, "stale_move_number", `the next move is number ${number}, not ${expected}`);
-    const r = await engine.call<{ record: string; removed: number[] }>({ cmd: "undo", record: g.record, seats: g.seats });
+    const r = await engine.call({ cmd: "undo", record: g.record, seats: g.seats });
     g.record = r.record;
     await localGames.save(g);
     this.emit(id, { type: "undo", game: id, removed: r.removed, move_number: r.removed[0] ?? number, to_move: null });
@@ -114,11 +105,11 @@ class LocalBackend implements GameBackend {
   }
 
   hint(id: string, level: number) {
-    return engine.call<Hint>({ cmd: "hint", record: game(id).record, level, seed: game(id).seed });
+    return engine.call({ cmd: "hint", record: game(id).record, level, seed: game(id).seed });
   }
 
   analysis(id: string) {
-    return engine.call<Analysis>({ cmd: "analysis", record: game(id).record });
+    return engine.call({ cmd: "analysis", record: game(id).record });
   }
 
   recordUrl(id: string): string {
@@ -152,8 +143,8 @@ class LocalBackend implements GameBackend {
     return all ? Number(all[all.length - 1].slice(0, -2)) : 0;
   }
 
-  private async play(g: LocalGame, placement: string, by: "human" | "ai"): Promise<Played> {
-    const p = await engine.call<Played>({ cmd: "play", record: g.record, placement });
+  private async play(g: LocalGame, placement: string, by: "human" | "ai"): Promise<PlayAnswer> {
+    const p = await engine.call({ cmd: "play", record: g.record, placement });
     g.record = p.record;
     await localGames.save(g);
     // The state names who passed after the move (the pass rule, rules §6), as the server's event does.
@@ -180,7 +171,7 @@ class LocalBackend implements GameBackend {
         if (s.over || !s.to_move || !seat || seat.kind !== "ai") return;
         const level = seat.level ?? 3;
         this.emit(id, { type: "ai_thinking", game: id, colour: s.to_move, move_number: s.move_number, level });
-        const choice = await engine.call<{ placement: string }>({ cmd: "ai", record: g.record, level, seed: g.seed + s.move_number });
+        const choice = await engine.call({ cmd: "ai", record: g.record, level, seed: g.seed + s.move_number });
         // The game may have changed while the AI thought (an undo): then think again.
         const now = localGames.get(id);
         if (!now || now.record !== g.record) continue;

@@ -1,8 +1,10 @@
 // The engine's WebAssembly module (crates/rumis-wasm): the core and the AI, called with a
-// JSON request and answering JSON. No generated glue: the module imports one function,
+// JSON request and answering JSON, both typed in protocol.ts (written from the Rust
+// protocol, crates/rumis-wasm/src/protocol.rs). No generated glue: the module imports one function,
 // the clock a timed search (level 9) reads (`env.rumis_now_ms`), and exports `rumis_alloc`, `rumis_call`, `rumis_answer_ptr` and `rumis_answer_len`
 // (crates/rumis-wasm/src/ffi.rs). Used by the worker (worker.ts) and by the differential
 // test in Node.js (tests/wasm.test.mjs).
+import type { EngineAnswers, EngineFailure, EngineRequest } from "./protocol";
 
 interface Exports {
   memory: WebAssembly.Memory;
@@ -12,15 +14,12 @@ interface Exports {
   rumis_answer_len(): number;
 }
 
-/** An answer of the engine that is a refusal: its stable code and the core's sentence. */
-export interface EngineFailure {
-  error: string;
-  reason: string;
-}
+/** What the engine answers a request: the command's answer, or a refusal. */
+export type EngineReply<R extends EngineRequest = EngineRequest> = EngineAnswers[R["cmd"]] | EngineFailure;
 
 export interface EngineModule {
-  /** Sends one request; the answer object (an `{error, reason}` object when refused). */
-  call(request: Record<string, unknown>): Record<string, unknown>;
+  /** Sends one request; the command's answer, or an `{error, reason}` object when refused. */
+  call<R extends EngineRequest>(request: R): EngineReply<R>;
 }
 
 export async function instantiate(bytes: BufferSource): Promise<EngineModule> {

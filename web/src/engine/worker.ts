@@ -5,7 +5,19 @@ import simdUrl from "./rumis-simd.wasm?url";
 import relaxedUrl from "./rumis-relaxed.wasm?url";
 import { instantiate } from "./module";
 import { pickModule } from "./simd";
-import type { EngineModule } from "./module";
+import type { EngineModule, EngineReply } from "./module";
+import type { EngineRequest } from "./protocol";
+
+/** A message to the worker: a request, and its number (which the answer carries back). */
+export interface WorkerRequest {
+  id: number;
+  request: EngineRequest;
+}
+
+/** The worker's message back: the engine's reply, or why the module stopped (a trap). */
+export type WorkerReply = { id: number; answer: EngineReply } | { id: number; crash: string };
+
+const reply = (r: WorkerReply) => postMessage(r);
 
 let engine: Promise<EngineModule> | null = null;
 
@@ -43,8 +55,9 @@ function warmUp(e: EngineModule) {
     if (waiting > 0 || warmSlices >= WARM_UP_SLICES) return;
     warmSlices++;
     try {
-      const { record } = e.call({ cmd: "new", board: "chullpa", players: 4 });
-      e.call({ cmd: "ai", record, level: 4, seed: warmSlices });
+      const made = e.call({ cmd: "new", board: "chullpa", players: 4 });
+      if ("error" in made) throw new Error(made.reason);
+      e.call({ cmd: "ai", record: made.record, level: 4, seed: warmSlices });
     } catch {
       // A trap: as below, the next request starts from a fresh module; no more warming.
       warmSlices = WARM_UP_SLICES;
@@ -55,18 +68,18 @@ function warmUp(e: EngineModule) {
   }, 20);
 }
 
-self.onmessage = async (m: MessageEvent<{ id: number; request: Record<string, unknown> }>) => {
+self.onmessage = async (m: MessageEvent<WorkerRequest>) => {
   const { id, request } = m.data;
   waiting++;
   try {
     const e = await load();
-    postMessage({ id, answer: e.call(request) });
+    reply({ id, answer: e.call(request) });
     waiting--;
     warmUp(e);
   } catch (err) {
     waiting--;
     // A trap leaves the module's memory in an unknown state: start from a fresh one next time.
     engine = null;
-    postMessage({ id, crash: err instanceof Error ? err.message : String(err) });
+    reply({ id, crash: err instanceof Error ? err.message : String(err) });
   }
 };
