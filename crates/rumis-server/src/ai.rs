@@ -38,21 +38,24 @@ fn player(level: u8, seed: u64, cap: Duration, stop: Stop) -> Box<dyn Player> {
     }))
 }
 
-/// Starts `workers` workers on the queue.
+/// Starts the workers of `workers` threads on the queue: twice as many tasks as threads,
+/// since a worker gives its thread back when its search ends ([`AiQueue::searched`]) and
+/// then writes the move, while another takes the thread (the queue lets no more than
+/// `workers` search at once).
 pub fn start(
     games: Arc<Games>,
     queue: Arc<AiQueue>,
     workers: usize,
     cap: Duration,
 ) -> Vec<tokio::task::JoinHandle<()>> {
-    (0..workers)
+    (0..2 * workers)
         .map(|_| {
             let games = games.clone();
             let queue = queue.clone();
             tokio::spawn(async move {
                 loop {
                     let job = queue.next().await;
-                    games.holding_ai_turn(&job.game, play(&games, &job, cap)).await;
+                    games.holding_ai_turn(&job.game, play(&games, &queue, &job, cap)).await;
                     queue.done(&job);
                 }
             })
@@ -61,7 +64,7 @@ pub fn start(
 }
 
 /// Plays one AI move in a game, if an AI seat is to move.
-async fn play(games: &Arc<Games>, job: &Job, cap: Duration) {
+async fn play(games: &Arc<Games>, queue: &Arc<AiQueue>, job: &Job, cap: Duration) {
     let id = &job.game;
     let loaded = match games.load(id).await {
         Ok(l) => l,
@@ -91,6 +94,7 @@ async fn play(games: &Arc<Games>, job: &Job, cap: Duration) {
         player.choose(&game).map(|m| game.notation(m))
     })
     .await;
+    queue.searched(job);
     let text = match chosen {
         Ok(Some(t)) => t,
         Ok(None) => return,

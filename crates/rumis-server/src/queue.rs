@@ -508,7 +508,8 @@ impl AiQueue {
     /// Hints and analyses holding a thread now (for `/metrics`).
     pub fn searches_running(&self) -> usize {
         let s = self.lock();
-        s.running.len().saturating_sub(s.playing.len())
+        let moves: HashSet<u64> = s.playing.values().copied().collect();
+        s.running.keys().filter(|id| !moves.contains(id)).count()
     }
 
     fn take(self: &Arc<Self>, now: Instant) -> Option<Job> {
@@ -546,8 +547,27 @@ impl AiQueue {
         }
     }
 
-    /// A worker is done with a job: its thread is free, and the game goes back into the line
-    /// if it was asked for meanwhile.
+    /// A worker's search for a job ended: its thread is free for the next work while the
+    /// worker still writes the move (a cut search's write, a commit on a busy database,
+    /// would otherwise stand between a calm player and the thread). The game stays in
+    /// play until [`AiQueue::done`].
+    pub fn searched(self: &Arc<Self>, job: &Job) {
+        self.searched_at(job, Instant::now());
+    }
+
+    fn searched_at(self: &Arc<Self>, job: &Job, now: Instant) {
+        {
+            let mut s = self.lock();
+            let Some(&id) = s.playing.get(&job.game) else { return };
+            s.release(id, now);
+            self.dispatch(&mut s, now);
+        }
+        self.notify.notify_waiters();
+    }
+
+    /// A worker is done with a job: its thread is free (if [`AiQueue::searched`] did not
+    /// free it already), and the game goes back into the line if it was asked for
+    /// meanwhile.
     pub fn done(self: &Arc<Self>, job: &Job) {
         self.done_at(job, Instant::now());
     }
@@ -804,6 +824,27 @@ mod tests {
         );
         slots.retain(|s| !s.stop().is_raised()); // the cut hint ends
         assert!(calm.try_recv().is_ok(), "the calm hint has the thread it freed");
+    }
+
+    /// A move's search ended: its thread goes to the next work while its move is written,
+    /// and the game is not taken again before it is done.
+    #[test]
+    fn a_thread_is_free_once_the_search_ends() {
+        let now = Instant::now();
+        let q = AiQueue::new(1);
+        q.push_at(job("a", true, "x"), now);
+        q.push_at(job("b", true, "y"), now);
+        let a = q.take(now).unwrap();
+        assert_eq!(q.take(now), None, "one thread");
+        q.searched_at(&a, now);
+        let b = q.take(now).expect("the thread is free while a's move is written");
+        assert_eq!(b.game, "b");
+        q.push_at(job("a", true, "x"), now); // asked again while its move is written
+        assert_eq!(q.take(now), None, "b holds the thread; a is not in the line twice");
+        q.done_at(&a, now);
+        q.done_at(&b, now);
+        assert_eq!(q.take(now).unwrap().game, "a");
+        assert_eq!(q.take(now), None);
     }
 
     /// AI-only games over the caps run only when nothing else waits, on one thread.
