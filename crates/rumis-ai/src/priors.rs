@@ -16,7 +16,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::OnceLock;
 
-use rumis_core::{Colour, Cube, Move, Position, Site};
+use rumis_core::{Colour, Cube, Move, Position, Site, Template};
 
 /// The number of features.
 pub const FEATURES: usize = 22;
@@ -144,14 +144,24 @@ impl SiteShape {
 pub fn features(site: &Site, shape: &SiteShape, pos: &Position, m: Move, me: Colour, room: bool) -> Features {
     let mut f = [0.0f32; FEATURES];
     let t = site.template(m);
-    let files = site.board().files.max(1);
-    let len = t.len as usize;
     // The stone's lowest level: for a legal placement every column gives the same.
     let z0 = t
         .entries()
         .map(|(c, b, _)| pos.height(c).saturating_sub(b))
         .max()
         .unwrap_or(0);
+    column_features(&mut f, site, shape, pos, t, z0, me);
+    face_features(&mut f, site, pos, t, z0, me);
+    if room {
+        room_features(&mut f, site, shape, pos, m, me);
+    }
+    f
+}
+
+/// Features 0-14: what the stone's columns gain, cover, keep and secure, and where and how
+/// high it lies.
+fn column_features(f: &mut Features, site: &Site, shape: &SiteShape, pos: &Position, t: &Template, z0: u8, me: Colour) {
+    let len = t.len as usize;
     let (mut gained, mut covered, mut kept, mut secured, mut secured_taken, mut below) = (0, 0, 0, 0, 0, 0);
     let (mut edge, mut centre, mut top_height) = (0.0f32, 0.0f32, 0.0f32);
     for (c, b, k) in t.entries() {
@@ -205,9 +215,12 @@ pub fn features(site: &Site, shape: &SiteShape, pos: &Position, m: Move, me: Col
         f[13] = size;
         f[14] = edge / lenf;
     }
-    // Faces: each cube of the stone against its four side neighbours and the cells above
-    // and below. The stone's own cells are empty on `pos`, so they are told apart by the
-    // list of its cubes.
+}
+
+/// Features 15-17, the faces: each cube of the stone against its four side neighbours and
+/// the cells above and below. The stone's own cells are empty on `pos`, so they are told
+/// apart by the list of its cubes.
+fn face_features(f: &mut Features, site: &Site, pos: &Position, t: &Template, z0: u8, me: Colour) {
     let mut cells = [(0usize, 0u8); 4];
     let mut ncells = 0;
     for (c, b, k) in t.entries() {
@@ -243,33 +256,34 @@ pub fn features(site: &Site, shape: &SiteShape, pos: &Position, m: Move, me: Col
         }
         face(c, z + 1);
     }
-    let _ = files;
     f[15] = own_contact as f32;
     f[16] = other_contact as f32;
     f[17] = open as f32 / 10.0;
-    if room {
-        let counts = pos.count_moves_after(site, m);
-        let (mut own, mut other, mut stuck) = (0.0f32, 0.0f32, 0.0f32);
-        let mut own_any = false;
-        for &c in site.order() {
-            let n = counts[c.index()];
-            let r = (1.0 + n as f32).ln();
-            if same_side(site, c, me) {
-                own = own.max(r);
-                own_any |= n > 0;
-            } else {
-                other += r;
-                if n == 0 && !pos.is_out(c) {
-                    stuck += 1.0;
-                }
+}
+
+/// Features 18-21, the room ([`ROOM_FEATURES`]): the placements each colour has left after
+/// the stone (a copy of the position and a count of each colour's placements).
+fn room_features(f: &mut Features, site: &Site, shape: &SiteShape, pos: &Position, m: Move, me: Colour) {
+    let counts = pos.count_moves_after(site, m);
+    let (mut own, mut other, mut stuck) = (0.0f32, 0.0f32, 0.0f32);
+    let mut own_any = false;
+    for &c in site.order() {
+        let n = counts[c.index()];
+        let r = (1.0 + n as f32).ln();
+        if same_side(site, c, me) {
+            own = own.max(r);
+            own_any |= n > 0;
+        } else {
+            other += r;
+            if n == 0 && !pos.is_out(c) {
+                stuck += 1.0;
             }
         }
-        f[18] = own;
-        f[19] = other / shape.others[me.index()];
-        f[20] = stuck;
-        f[21] = (!own_any) as u8 as f32;
     }
-    f
+    f[18] = own;
+    f[19] = other / shape.others[me.index()];
+    f[20] = stuck;
+    f[21] = (!own_any) as u8 as f32;
 }
 
 /// A softmax model over the features: its weights with and without the room features.
