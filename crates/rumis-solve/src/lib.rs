@@ -419,31 +419,7 @@ impl Solver {
                     }
                 };
                 if goal == Goal::Count && self.break_symmetry {
-                    // Counting needs, per unit, how many completions there are per stone
-                    // set and, for Burnside, how many a rotation of `checks` fixes: the
-                    // memo counts the first without listing the completions, and a
-                    // rotation other than the identity fixes only fillings made of
-                    // placements it maps onto themselves (each stone is placed once),
-                    // which a search restricted to those finds at once.
-                    let base = u.path.iter().fold(0u64, |b, &(id, _)| b | 1 << id);
-                    let (start, len) = self.completions(u.free, u.used, u.cubes_left, &mut memo, &mut local.nodes);
-                    let mut all = 0;
-                    for &(added, n) in &memo.arena[start as usize..(start + len) as usize] {
-                        all += n;
-                        *local_sets.entry(base | added).or_default() += u.weight * n;
-                    }
-                    local.placed += u.weight * all;
-                    for &k in &u.checks {
-                        let perm = &self.symmetries[k];
-                        let fixed = if identity[k] {
-                            all
-                        } else if u.path.iter().all(|&(_, m)| permute(m, perm) == m) {
-                            self.fixed_completions(u.free, u.used, u.cubes_left, perm, &mut local.nodes)
-                        } else {
-                            0
-                        };
-                        local_fixed += u.weight * fixed;
-                    }
+                    local_fixed += self.count_unit(u, &identity, &mut memo, &mut local, &mut local_sets);
                 } else {
                     let mut path = u.path.clone();
                     self.search(u.free, u.used, u.cubes_left, &mut path, &mut local, &mut found, &stop);
@@ -484,6 +460,44 @@ impl Solver {
         }
         r.fillings.sort();
         r
+    }
+
+    /// Counts a unit's completions (symmetry broken): adds them to `local` and, by stone set,
+    /// to `sets`; answers how many fillings the rotations of its `checks` fix, for
+    /// Burnside. Counting needs, per unit, how many completions there are per stone set and
+    /// how many a rotation fixes: the memo counts the first without listing the
+    /// completions, and a rotation other than the identity fixes only fillings made of
+    /// placements it maps onto themselves (each stone is placed once), which a search
+    /// restricted to those finds at once.
+    fn count_unit(
+        &self,
+        u: &Unit,
+        identity: &[bool],
+        memo: &mut Memo,
+        local: &mut Report,
+        sets: &mut HashMap<u64, u64>,
+    ) -> u64 {
+        let base = u.path.iter().fold(0u64, |b, &(id, _)| b | 1 << id);
+        let (start, len) = self.completions(u.free, u.used, u.cubes_left, memo, &mut local.nodes);
+        let mut all = 0;
+        for &(added, n) in &memo.arena[start as usize..(start + len) as usize] {
+            all += n;
+            *sets.entry(base | added).or_default() += u.weight * n;
+        }
+        local.placed += u.weight * all;
+        let mut fixed_sum = 0;
+        for &k in &u.checks {
+            let perm = &self.symmetries[k];
+            let fixed = if identity[k] {
+                all
+            } else if u.path.iter().all(|&(_, m)| permute(m, perm) == m) {
+                self.fixed_completions(u.free, u.used, u.cubes_left, perm, &mut local.nodes)
+            } else {
+                0
+            };
+            fixed_sum += u.weight * fixed;
+        }
+        fixed_sum
     }
 
     #[allow(clippy::too_many_arguments)]
