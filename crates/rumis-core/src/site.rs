@@ -149,6 +149,70 @@ impl Move {
     }
 }
 
+/// The number of colours in play and the player count whose height limits apply: the
+/// two-player four-colour game plays four colours under the four-player limits, Ruinas
+/// one player's more (rules §6).
+fn colour_and_limit_counts(players: usize, variant: Variant) -> Result<(usize, usize), SetupError> {
+    if !(2..=4).contains(&players) {
+        return Err(SetupError::Players(players));
+    }
+    match variant {
+        Variant::Standard => Ok((players, players)),
+        Variant::TwoPlayerFourColors if players != 2 => Err(SetupError::TwoPlayerFourColoursPlayers(players)),
+        Variant::TwoPlayerFourColors => Ok((4, 4)),
+        Variant::Ruinas if players == 4 => Err(SetupError::RuinasPlayers),
+        Variant::Ruinas => Ok((players, players + 1)),
+    }
+}
+
+/// The order of play: the colours given (each once, as many as play), or the first of R,
+/// Y, G, B.
+fn play_order(colours: Option<Vec<Colour>>, colour_count: usize) -> Result<Vec<Colour>, SetupError> {
+    let Some(c) = colours else {
+        return Ok(Colour::ALL[..colour_count].to_vec());
+    };
+    if c.len() != colour_count {
+        return Err(SetupError::ColourCount {
+            need: colour_count,
+            got: c.len(),
+        });
+    }
+    for (i, a) in c.iter().enumerate() {
+        if c[..i].contains(a) {
+            return Err(SetupError::ColourTwice(*a));
+        }
+    }
+    Ok(c)
+}
+
+/// Each column's neighbours on the footprint (at most four, side by side), their count
+/// and their bit mask, as `Site` keeps them.
+type NeighbourTables = ([[u8; 4]; MAX_COLUMNS], [u8; MAX_COLUMNS], [[u64; 2]; MAX_COLUMNS]);
+
+fn neighbour_tables(board: &Board, limit: &[u8; MAX_COLUMNS]) -> NeighbourTables {
+    let files = board.files;
+    let columns = files * board.ranks;
+    let mut neighbours = [[0u8; 4]; MAX_COLUMNS];
+    let mut neighbour_count = [0u8; MAX_COLUMNS];
+    let mut neighbour_masks = [[0u64; 2]; MAX_COLUMNS];
+    for c in 0..columns {
+        let (x, y) = ((c % files) as i32, (c / files) as i32);
+        let list: Vec<u8> = [(-1, 0), (1, 0), (0, -1), (0, 1)]
+            .iter()
+            .map(|(dx, dy)| (x + dx, y + dy))
+            .filter(|&(nx, ny)| nx >= 0 && ny >= 0 && (nx as usize) < files && (ny as usize) < board.ranks)
+            .map(|(nx, ny)| (nx as usize + ny as usize * files) as u8)
+            .filter(|&n| limit[n as usize] > 0)
+            .collect();
+        neighbours[c][..list.len()].copy_from_slice(&list);
+        neighbour_count[c] = list.len() as u8;
+        for &n in &list {
+            neighbour_masks[c][n as usize / 64] |= 1 << (n % 64);
+        }
+    }
+    (neighbours, neighbour_count, neighbour_masks)
+}
+
 impl Site {
     /// Prepares `board` for a game. `colours` is the order of play; `None` uses the first
     /// colours of R, Y, G, B.
@@ -158,41 +222,8 @@ impl Site {
         variant: Variant,
         colours: Option<Vec<Colour>>,
     ) -> Result<Site, SetupError> {
-        if !(2..=4).contains(&players) {
-            return Err(SetupError::Players(players));
-        }
-        let (colour_count, limit_players) = match variant {
-            Variant::Standard => (players, players),
-            Variant::TwoPlayerFourColors => {
-                if players != 2 {
-                    return Err(SetupError::TwoPlayerFourColoursPlayers(players));
-                }
-                (4, 4)
-            }
-            Variant::Ruinas => {
-                if players == 4 {
-                    return Err(SetupError::RuinasPlayers);
-                }
-                (players, players + 1)
-            }
-        };
-        let order = match colours {
-            None => Colour::ALL[..colour_count].to_vec(),
-            Some(c) => {
-                if c.len() != colour_count {
-                    return Err(SetupError::ColourCount {
-                        need: colour_count,
-                        got: c.len(),
-                    });
-                }
-                for (i, a) in c.iter().enumerate() {
-                    if c[..i].contains(a) {
-                        return Err(SetupError::ColourTwice(*a));
-                    }
-                }
-                c
-            }
-        };
+        let (colour_count, limit_players) = colour_and_limit_counts(players, variant)?;
+        let order = play_order(colours, colour_count)?;
         let ruin_colour = match variant {
             Variant::Ruinas => Colour::ALL.iter().copied().find(|c| !order.contains(c)),
             _ => None,
@@ -204,29 +235,7 @@ impl Site {
         for (c, l) in limit.iter_mut().enumerate().take(columns) {
             *l = board.limit(c % files, c / files, limit_players);
         }
-        let lists: Vec<Vec<u8>> = (0..columns)
-            .map(|c| {
-                let (x, y) = ((c % files) as i32, (c / files) as i32);
-                [(-1, 0), (1, 0), (0, -1), (0, 1)]
-                    .iter()
-                    .map(|(dx, dy)| (x + dx, y + dy))
-                    .filter(|&(nx, ny)| nx >= 0 && ny >= 0 && (nx as usize) < files && (ny as usize) < board.ranks)
-                    .map(|(nx, ny)| (nx as usize + ny as usize * files) as u8)
-                    .filter(|&n| limit[n as usize] > 0)
-                    .collect()
-            })
-            .collect();
-        let mut neighbours = [[0u8; 4]; MAX_COLUMNS];
-        let mut neighbour_count = [0u8; MAX_COLUMNS];
-        let mut neighbour_masks = [[0u64; 2]; MAX_COLUMNS];
-        for (c, list) in lists.iter().enumerate() {
-            neighbours[c][..list.len()].copy_from_slice(list);
-            neighbour_count[c] = list.len() as u8;
-            for &n in list {
-                neighbour_masks[c][n as usize / 64] |= 1 << (n % 64);
-            }
-        }
-
+        let (neighbours, neighbour_count, neighbour_masks) = neighbour_tables(&board, &limit);
         let mut player_by_colour = [None; 4];
         for (seat, &c) in order.iter().enumerate() {
             // (The first seat of a colour, as `position` finds it; a colour plays once.)
