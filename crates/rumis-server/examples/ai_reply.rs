@@ -10,7 +10,8 @@
 use std::time::{Duration, Instant};
 
 use futures_util::StreamExt;
-use rumis_server::{client, Config};
+use rumis_server::Config;
+use rumis_test_client as client;
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
 

@@ -23,7 +23,8 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use rumis_server::{client, Config};
+use rumis_server::Config;
+use rumis_test_client as client;
 use serde_json::{json, Value};
 
 const CALM: &str = "10.9.9.9";

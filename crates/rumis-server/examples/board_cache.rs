@@ -5,7 +5,8 @@
 //!
 //! cargo run --release -p rumis-server --example board_cache -- [BOARDS]
 
-use rumis_server::{client, Config};
+use rumis_server::Config;
+use rumis_test_client as client;
 use serde_json::json;
 
 /// The process's resident memory in MB (Linux).

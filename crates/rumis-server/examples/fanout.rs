@@ -16,7 +16,8 @@
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
-use rumis_server::{client, Config};
+use rumis_server::Config;
+use rumis_test_client as client;
 use serde_json::{json, Value};
 
 /// Plays `moves` moves in fresh hot-seat games on Chullpa, one after another; moves per

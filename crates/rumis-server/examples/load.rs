@@ -7,7 +7,8 @@
 
 use std::time::{Duration, Instant};
 
-use rumis_server::{client, Config};
+use rumis_server::Config;
+use rumis_test_client as client;
 use serde_json::{json, Value};
 
 #[tokio::main(flavor = "multi_thread")]

@@ -15,7 +15,6 @@
 
 mod ai;
 mod boards;
-pub mod client;
 mod clock;
 pub mod edge;
 mod error;

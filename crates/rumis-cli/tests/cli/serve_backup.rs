@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use rumis_server::client;
+use rumis_test_client as client;
 use serde_json::json;
 
 use crate::serve_crash::{create, serve, state};

@@ -8,7 +8,7 @@ use std::net::SocketAddr;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use rumis_server::client;
+use rumis_test_client as client;
 use serde_json::{json, Value};
 
 const WAIT: Duration = Duration::from_secs(60);

@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use rumis_server::client;
+use rumis_test_client as client;
 use serde_json::{json, Value};
 
 /// The bound on any single wait; reaching it fails the test.

@@ -5,7 +5,7 @@ use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use rumis_server::client;
+use rumis_test_client as client;
 use serde_json::Value;
 
 const WAIT: Duration = Duration::from_secs(60);

@@ -20,7 +20,7 @@ use std::collections::HashSet;
 
 use common::*;
 use rumis_core::record;
-use rumis_server::client;
+use rumis_test_client as client;
 use serde_json::{json, Value};
 
 /// Two token holders and a level-2 AI play Chullpa to the end; a spectator sees every move

@@ -13,7 +13,7 @@ const HEAD: &str = "name = \"T\"\nprovenance = \"reconstruction\"\nhmax = { 2 = 
 /// A 3 x 2 board with a printed height, a hole, a frame for 2 players and evidence.
 const GOOD: &str = "name = \"Steps\"\naliases = [\"stairs\"]\nprovenance = \"reconstruction\"\nsource = \"A test.\"\nhmax = { 2 = 3, 3 = 4, 4 = 5 }\nframes = { 2 = \"a1:b2\" }\ngrid = \"\"\"\n#2.\n###\n\"\"\"\n\n[[evidence]]\nfact = \"Five cells for 3.\"\nsource = \"here\"\nmin_cells = { 3 = 5 }\nframes_for = [2]\n";
 
-async fn check(addr: std::net::SocketAddr, body: &Value) -> rumis_server::client::Response {
+async fn check(addr: std::net::SocketAddr, body: &Value) -> rumis_test_client::Response {
     post(addr, "/api/v1/boards/check", None, body).await
 }
 
@@ -198,7 +198,7 @@ async fn malformed_and_oversized_requests_are_refused_without_a_server_error() {
         assert_eq!(r.status, 400, "{body}: {}", r.text());
         assert_eq!(r.json()["error"], code, "{body}");
     }
-    let r = rumis_server::client::request(addr, "POST", "/api/v1/boards/check", None, None)
+    let r = rumis_test_client::request(addr, "POST", "/api/v1/boards/check", None, None)
         .await
         .unwrap();
     assert_eq!(r.status, 400, "an empty body: {}", r.text());

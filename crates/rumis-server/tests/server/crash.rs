@@ -20,7 +20,7 @@ use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
 use common::*;
-use rumis_server::client;
+use rumis_test_client as client;
 use serde_json::json;
 
 /// The server of a child process (`child_server`, or another ignored test that serves),

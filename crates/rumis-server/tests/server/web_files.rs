@@ -7,8 +7,8 @@ use crate::common;
 use std::net::SocketAddr;
 
 use common::*;
-use rumis_server::client;
 use rumis_server::webapp::{Embedded, EmbeddedFile};
+use rumis_test_client as client;
 
 async fn fetch(addr: SocketAddr, path: &str, accept: &str) -> client::Response {
     client::raw(

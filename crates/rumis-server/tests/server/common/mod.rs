@@ -8,8 +8,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use futures_util::StreamExt;
-pub use rumis_server::client;
 use rumis_server::{Config, Server};
+pub use rumis_test_client as client;
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
 
