@@ -30,10 +30,11 @@ export class ClockForm {
       return "";
     }
     const set = (f: () => void) => () => (f(), redraw());
-    const select = (id: string, value: string, options: [string, string][], on: (v: string) => void) =>
+    // Each select has a name: the label before it (`for`), or its own `label` (aria-label).
+    const select = (id: string, value: string, options: [string, string][], on: (v: string) => void, label?: string) =>
       h(
         "select",
-        { id, onchange: (e: Event) => on((e.target as HTMLSelectElement).value) },
+        { id, "aria-label": label, onchange: (e: Event) => on((e.target as HTMLSelectElement).value) },
         ...options.map(([v, label]) => h("option", { value: v, selected: v === value }, label)),
       );
     const number = (id: string, value: number, min: number, max: number, step: number, on: (v: number) => void) =>
@@ -50,7 +51,7 @@ export class ClockForm {
         },
       });
     const parts: (HTMLElement | string)[] = [
-      h("span", { class: "label" }, t("start.clock.label")),
+      h("label", { class: "label", for: "clock-kind" }, t("start.clock.label")),
       select(
         "clock-kind",
         this.kind,
@@ -69,12 +70,12 @@ export class ClockForm {
       );
     } else if (this.kind === "correspondence") {
       const days = Array.from({ length: 14 }, (_, i) => [String(i + 1), t("start.clock.days", { count: i + 1 })] as [string, string]);
-      parts.push(select("clock-days", String(this.days), days, (v) => (this.days = Number(v))));
+      parts.push(select("clock-days", String(this.days), days, (v) => (this.days = Number(v)), t("start.clock.daysLabel")));
     }
     if (this.kind !== "none") {
       const levels = Array.from({ length: 9 }, (_, i) => [String(i + 1), t("start.ai", { level: i + 1 })] as [string, string]);
       parts.push(
-        h("span", { class: "label" }, t("start.clock.timeout")),
+        h("label", { class: "label", for: "clock-timeout" }, t("start.clock.timeout")),
         select(
           "clock-timeout",
           this.onTimeout,
@@ -85,7 +86,7 @@ export class ClockForm {
           (v) => set(() => (this.onTimeout = v as "out" | "ai"))(),
         ),
       );
-      if (this.onTimeout === "ai") parts.push(select("clock-level", String(this.level), levels, (v) => (this.level = Number(v))));
+      if (this.onTimeout === "ai") parts.push(select("clock-level", String(this.level), levels, (v) => (this.level = Number(v)), t("start.clock.levelLabel")));
     }
     return h("div", { class: "row clock-row", id: "clock-row" }, ...parts);
   }

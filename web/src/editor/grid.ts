@@ -29,7 +29,9 @@ export class GridView {
     private state: EditorState,
     private tools: ToolPicker,
   ) {
-    this.grid = h("div", { class: "ed-grid", id: "ed-grid", role: "grid", "aria-label": t("editor.grid.label") });
+    // A group of buttons, not an ARIA grid: a grid's cells would sit in rows, and it would
+    // promise moving between them with the arrow keys, which this one does not.
+    this.grid = h("div", { class: "ed-grid", id: "ed-grid", role: "group", "aria-label": t("editor.grid.label") });
     this.el = h("div", { class: "ed-grid-wrap" }, this.grid);
     this.grid.addEventListener("pointerdown", (e) => this.down(e));
     this.grid.addEventListener("pointermove", (e) => this.move(e));

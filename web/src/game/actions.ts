@@ -80,10 +80,13 @@ export function renderShare(el: HTMLElement, id: string, s: GameState) {
   el.replaceChildren();
   if (s.over) return;
   const links = JSON.parse(localStorage.getItem(`rumis.share.${id}`) ?? "[]") as { seat: number; url: string }[];
-  const field = (value: string) => h("input", { readonly: true, value, onclick: (e: Event) => (e.target as HTMLInputElement).select() });
+  // Each link's field is named by the words before it.
+  const field = (value: string, label: string) =>
+    h("input", { readonly: true, value, "aria-label": label, onclick: (e: Event) => (e.target as HTMLInputElement).select() });
+  const link = (label: string, value: string) => h("div", { class: "link" }, label, " ", field(value, label));
   el.append(h("div", { class: "label" }, t("game.share.title")));
-  for (const l of links) el.append(h("div", { class: "link" }, t("game.share.seat", { seat: l.seat + 1, name: playerName(s, l.seat) }), " ", field(l.url)));
-  el.append(h("div", { class: "link" }, t("game.share.watch"), " ", field(`${location.origin}/game/${id}`)));
+  for (const l of links) el.append(link(t("game.share.seat", { seat: l.seat + 1, name: playerName(s, l.seat) }), l.url));
+  el.append(link(t("game.share.watch"), `${location.origin}/game/${id}`));
 }
 
 export function keysHelp() {

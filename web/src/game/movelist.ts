@@ -29,7 +29,8 @@ export class MoveList extends Emitter<MoveListEvents> {
       h("h2", {}, t("game.moves.title")),
       h(
         "div",
-        { class: "movelist-scroll" },
+        // It scrolls: it takes the focus, so the keyboard scrolls it too (WCAG 2.1.1).
+        { class: "movelist-scroll", tabindex: 0, role: "group", "aria-label": t("game.moves.title") },
         h(
           "table",
           {},

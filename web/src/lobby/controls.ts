@@ -45,8 +45,8 @@ export interface SeekChoice {
 }
 
 export function seekForm(onSeek: (c: SeekChoice) => void): HTMLElement {
-  const board = h("select", { id: "seek-board" }, ...options(SCENARIOS, (v) => v));
-  const players = h("select", { id: "seek-players" }, ...options([2, 3, 4], (v) => t("lobby.playersN", { count: Number(v) })));
+  const board = h("select", { id: "seek-board", "aria-label": t("lobby.boardLabel") }, ...options(SCENARIOS, (v) => v));
+  const players = h("select", { id: "seek-players", "aria-label": t("lobby.playersLabel") }, ...options([2, 3, 4], (v) => t("lobby.playersN", { count: Number(v) })));
   const rated = h("input", { type: "checkbox", id: "seek-rated", checked: true });
   const clock = new ClockForm();
   const clockRow = h("div", { class: "row seek-clock" });
@@ -74,10 +74,10 @@ export interface QuickChoice {
 }
 
 export function quickForm(onQuick: (c: QuickChoice) => void): HTMLElement {
-  const board = h("select", { id: "quick-board" }, ...options(["any", ...SCENARIOS], (v) => (v === "any" ? t("lobby.any") : v)));
+  const board = h("select", { id: "quick-board", "aria-label": t("lobby.boardLabel") }, ...options(["any", ...SCENARIOS], (v) => (v === "any" ? t("lobby.any") : v)));
   const players = h(
     "select",
-    { id: "quick-players" },
+    { id: "quick-players", "aria-label": t("lobby.playersLabel") },
     ...options(["any", 2, 3, 4], (v) => (v === "any" ? t("lobby.any") : t("lobby.playersN", { count: Number(v) }))),
   );
   const level = h("select", { id: "quick-level" }, ...options([1, 2, 3, 4, 5, 6, 7, 8, 9], (v) => t("lobby.aiLevel", { level: v }), "3"));

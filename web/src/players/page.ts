@@ -65,14 +65,14 @@ export class PlayerPage {
   private exportBox(): HTMLElement {
     const m = me.get()!;
     const link = `${location.origin}/players/import#key=${m.key}`;
-    const out = h("div", { class: "key-out", hidden: true }, h("p", {}, t("players.exportLink")), h("input", { readonly: true, value: link, id: "key-link" }), h("p", {}, t("players.exportCode")), h("code", { id: "key-code" }, m.key));
+    const out = h("div", { class: "key-out", hidden: true }, h("p", { id: "key-link-label" }, t("players.exportLink")), h("input", { readonly: true, value: link, id: "key-link", "aria-labelledby": "key-link-label" }), h("p", {}, t("players.exportCode")), h("code", { id: "key-code" }, m.key));
     return h("section", { class: "key-box" }, h("h3", {}, t("players.exportTitle")), h("p", { class: "muted" }, t("players.exportWarn")), h("button", { id: "show-key", onclick: () => (out.hidden = !out.hidden) }, t("players.exportShow")), out);
   }
 
   private importBox(): HTMLElement {
     const fromLink = new URLSearchParams(location.hash.slice(1)).get("key") ?? "";
     if (fromLink) history.replaceState(null, "", location.pathname);
-    const input = h("input", { id: "key-in", value: fromLink, placeholder: t("players.importPlaceholder") });
+    const input = h("input", { id: "key-in", value: fromLink, placeholder: t("players.importPlaceholder"), "aria-label": t("players.importTitle") });
     const go = async (e: Event) => {
       e.preventDefault();
       const key = input.value.trim().replace(/^.*#key=/, "");
