@@ -8,7 +8,9 @@ use std::time::Instant;
 use serde::Serialize;
 
 use rumis_core::CodePath;
-use rumis_core::{perft_with, random_playout_in_place, Board, MoveSet, Position, Rng, Site, Variant};
+use rumis_core::{
+    perft_with, random_playout_in_place, random_playouts_in_place, Board, MoveSet, Position, Rng, Site, Variant,
+};
 
 #[derive(clap::Args, Debug)]
 pub struct BenchArgs {
@@ -42,6 +44,10 @@ pub struct BenchArgs {
     /// second (for `scripts/compare-speed`).
     #[arg(long, value_name = "SIMS")]
     pub search_only: Option<u64>,
+    /// With --playouts-only: play the games one by one (one game in flight) rather than
+    /// in batches with several in flight (`random_playouts_in_place`); the same games.
+    #[arg(long)]
+    pub one_by_one: bool,
     /// The board of --playouts-only.
     #[arg(long, value_name = "NAME", default_value = "chullpa")]
     pub board: String,
@@ -492,15 +498,33 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
     if let Some(n) = args.playouts_only {
         let chullpa = site(&args.board, 4)?;
         let start = Position::new(&chullpa);
-        let mut rng = Rng::new(1);
+        // Game i is played with a generator seeded from the i-th draw of `Rng::new(1)`,
+        // in batches of `BATCH` games (or one by one: the same games, the same mean).
+        const BATCH: usize = 64;
+        let mut seeds = Rng::new(1);
         let mut sum = 0i64;
         let mut set = MoveSet::new();
-        let mut end = start.clone();
-        for _ in 0..n {
-            end.clone_from(&start);
-            random_playout_in_place(&chullpa, &mut end, &mut rng, best, &mut set).map_err(|e| e.to_string())?;
-            let scores = end.colour_scores(&chullpa);
-            sum += chullpa.order().iter().map(|&c| scores[c.index()] as i64).sum::<i64>();
+        let mut games = vec![start.clone(); BATCH];
+        let mut rngs = vec![Rng::new(0); BATCH];
+        let mut done = 0;
+        while done < n {
+            let b = BATCH.min(n - done);
+            for (p, r) in games[..b].iter_mut().zip(&mut rngs[..b]) {
+                p.clone_from(&start);
+                *r = Rng::new(seeds.next_u64());
+            }
+            if args.one_by_one {
+                for (p, r) in games[..b].iter_mut().zip(&mut rngs[..b]) {
+                    random_playout_in_place(&chullpa, p, r, best, &mut set).map_err(|e| e.to_string())?;
+                }
+            } else {
+                random_playouts_in_place(&chullpa, &mut games[..b], &mut rngs[..b], best).map_err(|e| e.to_string())?;
+            }
+            for end in &games[..b] {
+                let scores = end.colour_scores(&chullpa);
+                sum += chullpa.order().iter().map(|&c| scores[c.index()] as i64).sum::<i64>();
+            }
+            done += b;
         }
         println!(
             "{n} {} 4p playouts on {best}: mean score per colour {:.3}",

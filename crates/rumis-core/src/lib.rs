@@ -46,7 +46,10 @@ pub use game::{Game, Retirement};
 pub use movegen::{CodePath, CodePathUnavailable, GenTables, MoveSet};
 pub use notation::MoveError;
 pub use perft::{perft, perft_divide, perft_with};
-pub use playout::{playout_scores, random_playout, random_playout_in_place, random_playout_with};
+pub use playout::{
+    playout_scores, random_playout, random_playout_in_place, random_playout_with, random_playouts_in_place,
+    GAMES_IN_FLIGHT,
+};
 pub use position::{places, Cube, Illegal, Outcome, Position, RetireError};
 pub use record::{Record, RecordError};
 pub use rng::Rng;

@@ -2,7 +2,7 @@
 //! generator. Deterministic for a given [`Rng`] state, site and code path (the pick is a
 //! uniform index into the legal set in the generator's slot order).
 
-use crate::movegen::{CodePath, CodePathUnavailable, MoveSet};
+use crate::movegen::{self, CodePath, CodePathUnavailable, GenInput, MoveSet};
 use crate::position::Position;
 use crate::rng::Rng;
 use crate::site::Site;
@@ -37,6 +37,115 @@ pub fn random_playout_in_place(
     let path = path.check()?;
     play_out(site, pos, rng, path, set);
     Ok(())
+}
+
+/// Plays each game of `games` out at random in place, game `i` with `rngs[i]`, on a
+/// chosen code path; refused (and nothing played) when this process cannot run the path.
+/// Each game is the one [`random_playout_in_place`] plays from the same position and
+/// generator state, and each generator is left where that leaves it.
+///
+/// Where the path has a kernel for several games at once (the AVX-512 path on boards of at
+/// most 32 columns, such as Chullpa) it keeps [`GAMES_IN_FLIGHT`] games in flight, each
+/// ply of each generated together: one game's chain from ply to ply (the generation, the
+/// pick, the placement) runs beside the other's. Elsewhere (the AVX2 and scalar paths,
+/// larger boards, WebAssembly) it plays the games one by one.
+///
+/// # Panics
+/// When `games` and `rngs` differ in length.
+pub fn random_playouts_in_place(
+    site: &Site,
+    games: &mut [Position],
+    rngs: &mut [Rng],
+    path: CodePath,
+) -> Result<(), CodePathUnavailable> {
+    assert_eq!(games.len(), rngs.len(), "one generator per game");
+    let path = path.check()?;
+    if movegen::has_multi(site.gen_tables(), path) && games.len() >= GAMES_IN_FLIGHT {
+        play_many(site, games, rngs, path);
+    } else {
+        let mut set = MoveSet::new();
+        for (p, rng) in games.iter_mut().zip(rngs.iter_mut()) {
+            play_out(site, p, rng, path, &mut set);
+        }
+    }
+    Ok(())
+}
+
+/// How many games [`random_playouts_in_place`] keeps in flight where it interleaves them.
+pub const GAMES_IN_FLIGHT: usize = 2;
+
+/// The multi-game loop (`path` available and [`movegen::has_multi`]).
+#[inline(never)]
+fn play_many(site: &Site, games: &mut [Position], rngs: &mut [Rng], path: CodePath) {
+    match path {
+        // SAFETY: the caller checked that this CPU has the path's features.
+        #[cfg(target_arch = "x86_64")]
+        CodePath::Avx512 => unsafe { play_many_avx512(site, games, rngs) },
+        _ => play_many_generic::<GAMES_IN_FLIGHT>(site, games, rngs, path),
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,popcnt,bmi2")]
+fn play_many_avx512(site: &Site, games: &mut [Position], rngs: &mut [Rng]) {
+    play_many_generic::<GAMES_IN_FLIGHT>(site, games, rngs, CodePath::Avx512)
+}
+
+/// `K` lanes, each playing a game of `games` (at least `K` of them); a lane whose game
+/// ends takes the next one, and once none is left the others finish one by one. A ply of
+/// every lane: the pick and the placement of each, then one generation for all of them
+/// (the first colour each passes the turn to; a colour passed over costs its lane one
+/// generation more, on its own). Each game sees exactly the picks, placements and
+/// generations of `play_out`, so the same game.
+#[inline(always)]
+fn play_many_generic<const K: usize>(site: &Site, games: &mut [Position], rngs: &mut [Rng], path: CodePath) {
+    let tables = site.gen_tables();
+    let mut sets: [MoveSet; K] = std::array::from_fn(|_| MoveSet::new());
+    let mut cur = [0usize; K];
+    let mut n = [0usize; K];
+    let mut next = 0;
+    for g in 0..K {
+        cur[g] = next;
+        n[g] = games[next].legal_set_on(site, path, &mut sets[g]);
+        next += 1;
+    }
+    'plies: loop {
+        // Every lane between plies: one whose game is over takes the next game.
+        for g in 0..K {
+            while n[g] == 0 {
+                if next == games.len() {
+                    break 'plies;
+                }
+                cur[g] = next;
+                n[g] = games[next].legal_set_on(site, path, &mut sets[g]);
+                next += 1;
+            }
+        }
+        let mut from = [0usize; K];
+        for g in 0..K {
+            let slot = sets[g].pick_slot_on(tables, n[g], &mut rngs[cur[g]], path);
+            // n[g] > 0, so there is a slot.
+            let slot = slot.unwrap_or_default();
+            from[g] = games[cur[g]].place_slot_unhashed(site, slot, path);
+        }
+        // A lane without an input ends its game without a generation.
+        let mut inputs: [Option<GenInput>; K] = [None; K];
+        for g in 0..K {
+            inputs[g] = games[cur[g]].next_input(site, from[g]);
+        }
+        let given = movegen::generate_multi::<K>(tables, &inputs, path, &mut sets);
+        for g in 0..K {
+            let given = Some(given[g] as usize);
+            n[g] = games[cur[g]].settle_generate_given(site, from[g], path, &mut sets[g], given);
+        }
+    }
+    // No game is left to start: the lanes still playing finish one by one, as `play_out`.
+    for g in 0..K {
+        let (p, rng, set) = (&mut games[cur[g]], &mut rngs[cur[g]], &mut sets[g]);
+        while let Some(slot) = set.pick_slot_on(tables, n[g], rng, path) {
+            n[g] = p.play_generate_slot::<false>(site, slot, path, set);
+        }
+    }
 }
 
 /// The scores (in order of play) at the end of a random playout.
@@ -108,6 +217,63 @@ mod tests {
                 random_playout_with(&site, &start, &mut Rng::new(5), path),
                 Ok(a.clone())
             );
+        }
+    }
+
+    /// The multi-game loop plays each game exactly as the one-game loop does from the same
+    /// generator state (the final positions, scores and generator states), on every
+    /// available path, on boards it interleaves (Chullpa) and ones it plays one by one,
+    /// from the empty board and from positions in the middle of a game, under both rules
+    /// for a stuck colour, with batches shorter and longer than the games in flight.
+    #[test]
+    fn many_playouts_are_the_games_one_by_one() {
+        use crate::site::StuckRule;
+        let mut cases = Vec::new();
+        for (board, players, variant) in [
+            ("chullpa", 4, Variant::Standard),
+            ("chullpa", 3, Variant::Standard),
+            ("chullpa", 2, Variant::Standard),
+            ("chullpa", 2, Variant::TwoPlayerFourColors),
+            ("coricancha", 4, Variant::Standard),
+        ] {
+            let site = Site::new(Board::builtin(board).unwrap().clone(), players, variant, None).unwrap();
+            cases.push(site.clone().with_stuck_rule(StuckRule::Pass));
+            cases.push(site);
+        }
+        for site in &cases {
+            let mut seeds = Rng::new(77);
+            // Starts: the empty board, and positions a few plies in (one of them over).
+            let mut starts = vec![Position::new(site)];
+            for plies in [1, 3, 9, 200] {
+                let mut p = Position::new(site);
+                let mut rng = Rng::new(seeds.next_u64());
+                let mut moves = Vec::new();
+                for _ in 0..plies {
+                    p.legal_moves(site, &mut moves);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    p.play_unchecked(site, moves[rng.below(moves.len())]);
+                }
+                starts.push(p);
+            }
+            for path in CodePath::available() {
+                for count in [0, 1, 2, 3, 5, 16] {
+                    let games: Vec<Position> = (0..count).map(|i| starts[i % starts.len()].clone()).collect();
+                    let rngs: Vec<Rng> = (0..count).map(|_| Rng::new(seeds.next_u64())).collect();
+                    let (mut many, mut many_rngs) = (games.clone(), rngs.clone());
+                    random_playouts_in_place(site, &mut many, &mut many_rngs, path).unwrap();
+                    let mut set = MoveSet::new();
+                    for (i, (mut p, mut rng)) in games.into_iter().zip(rngs).enumerate() {
+                        random_playout_in_place(site, &mut p, &mut rng, path, &mut set).unwrap();
+                        let what = format!("{} {path}, {count} games, game {i}", site.board().name);
+                        assert!(many[i].is_over(), "{what}");
+                        assert_eq!(many[i], p, "{what}");
+                        assert_eq!(many[i].colour_scores(site), p.colour_scores(site), "{what}");
+                        assert_eq!(many_rngs[i].next_u64(), rng.next_u64(), "{what}");
+                    }
+                }
+            }
         }
     }
 }

@@ -124,3 +124,40 @@ pub(crate) fn count(tables: &GenTables, input: &GenInput, path: CodePath) -> usi
         _ => gen_scalar::<COUNT>(tables, input, o) as usize,
     }
 }
+
+/// Whether [`generate_multi`] has a kernel for several games at once on `path` for these
+/// tables: the AVX-512 path on boards of at most 32 columns (Chullpa and its kind). Elsewhere
+/// a multi-game loop plays its games one by one.
+#[inline]
+pub(crate) fn has_multi(tables: &GenTables, path: CodePath) -> bool {
+    cfg!(target_arch = "x86_64") && path == CodePath::Avx512 && tables.columns <= 32
+}
+
+/// [`generate`] for `K` games at once, into their sets; returns their counts (a game
+/// without an input gets an empty set). Only where [`has_multi`] (and `path` is
+/// available).
+#[inline]
+pub(crate) fn generate_multi<const K: usize>(
+    tables: &GenTables,
+    inputs: &[Option<GenInput>; K],
+    path: CodePath,
+    sets: &mut [MoveSet; K],
+) -> [u32; K] {
+    assert!(has_multi(tables, path));
+    for set in sets.iter_mut() {
+        set.n = tables.chunks.len();
+    }
+    #[cfg(target_arch = "x86_64")]
+    {
+        // SAFETY: `path` is the AVX-512 path (asserted) and is available on this CPU: this
+        // function is crate-private and its one caller, the multi-game playout loop, checks
+        // `CodePath::is_available` at its entry. The tables have at most 32 columns
+        // (asserted), as the `FOLD` kernel needs.
+        unsafe { x86::gen_avx512_fold_multi::<K>(tables, inputs, sets) }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = inputs;
+        unreachable!("has_multi is false off x86-64")
+    }
+}

@@ -67,7 +67,7 @@ mod wasm;
 mod x86;
 
 pub use code_path::{CodePath, CodePathUnavailable};
-pub(crate) use generate::{any, count, generate, GenInput, Touch};
+pub(crate) use generate::{any, count, generate, generate_multi, has_multi, GenInput, Touch};
 pub use move_set::MoveSet;
 pub use tables::GenTables;
 pub(crate) use tables::Placing;

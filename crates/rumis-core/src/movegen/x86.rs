@@ -512,3 +512,137 @@ fn range256<const L: usize, const NT: usize, const WIN: bool, const MODE: u8>(
     }
     false
 }
+
+/// The AVX-512 `FOLD` kernel (boards of at most 32 columns) for `K` games at once, the
+/// set mode: each game's words into its set (the site's chunk count of them; the caller
+/// sets the count of words), and its count returned (none for a game without an input). The games share the chunks' loads (the indices, the masks, the
+/// stones), and their chains of chunks run side by side inside one loop, where one
+/// game's chain of generation, pick and placement leaves the core idle. A chunk is
+/// computed for the games to which one of its stones is left. The same bits as
+/// [`gen_avx512`] for each game. Callable (with `unsafe`) only where the CPU has
+/// AVX-512 F, BW and VBMI, for tables of at most 32 columns.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,popcnt")]
+pub(super) fn gen_avx512_fold_multi<const K: usize>(
+    t: &GenTables,
+    inputs: &[Option<GenInput>; K],
+    sets: &mut [MoveSet; K],
+) -> [u32; K] {
+    debug_assert!(t.columns <= 32);
+    // The words written are those of chunks 0..chunks.len() (`range512_multi`).
+    assert!(t.chunks.len() <= MAX_CHUNKS);
+    let step = _mm512_inserti64x4::<1>(_mm512_setzero_si512(), _mm256_set1_epi8(0x10));
+    let mut lo = [_mm512_setzero_si512(); K];
+    let mut hi = [_mm512_setzero_si512(); K];
+    let mut live = [_mm512_setzero_si512(); K];
+    // Per game: all ones where the limit row applies, none for a colour's first stone
+    // (its limit is 0: the zero row, which `subs` with the mask off gives).
+    let mut keep = [0u64; K];
+    let mut lefts = [0u16; K];
+    for g in 0..K {
+        // A game without an input keeps zeros: no stone left, so no bits.
+        let Some(input) = &inputs[g] else { continue };
+        // As `gen_avx512_inner`'s `FOLD`: columns 0-31 in both halves, then the copies.
+        let p = pack64(input, 0, 1);
+        let p = _mm512_shuffle_i64x2::<0x44>(p, p);
+        lo[g] = _mm512_sub_epi8(p, step);
+        hi[g] = _mm512_sub_epi8(lo[g], _mm512_set1_epi8(0x20));
+        live[g] = _mm512_broadcast_i32x4(live_table(input.left));
+        keep[g] = if input.first { 0 } else { u64::MAX };
+        lefts[g] = input.left;
+    }
+    let k = CtxMulti {
+        lo,
+        hi,
+        live,
+        keep,
+        lefts,
+    };
+    let mut total = [0u32; K];
+    let r = &t.by_len;
+    range512_multi::<1, K>(t, &k, r[0], r[1], sets, &mut total);
+    range512_multi::<2, K>(t, &k, r[1], r[2], sets, &mut total);
+    range512_multi::<3, K>(t, &k, r[2], r[3], sets, &mut total);
+    range512_multi::<4, K>(t, &k, r[3], r[4], sets, &mut total);
+    total
+}
+
+struct CtxMulti<const K: usize> {
+    lo: [__m512i; K],
+    hi: [__m512i; K],
+    live: [__m512i; K],
+    keep: [u64; K],
+    lefts: [u16; K],
+}
+
+/// [`range512`] (`FOLD`, set mode) for `K` games. A chunk is skipped when none of its
+/// stones is left to any of the games, and computed for all of them otherwise (a game to
+/// which its stones are used gets no bits from it: the live table). Computing it only for
+/// the games it is live to (a branch per game and chunk) was slower: the branches
+/// mispredict more than the chunks saved cost.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,popcnt")]
+fn range512_multi<const L: usize, const K: usize>(
+    t: &GenTables,
+    k: &CtxMulti<K>,
+    a: usize,
+    b: usize,
+    sets: &mut [MoveSet; K],
+    total: &mut [u32; K],
+) {
+    let left = k.lefts.iter().fold(0, |a, l| a | l);
+    for j in a..b.min(t.chunks.len()).min(t.meta.len()) {
+        let bits = if t.meta[j].stones & left == 0 {
+            [0; K]
+        } else {
+            chunk_multi::<L, K, K>(&t.chunks[j], k, std::array::from_fn(|g| g))
+        };
+        for g in 0..K {
+            // SAFETY: j < chunks.len() <= MAX_CHUNKS, the words of a set (asserted in
+            // `gen_avx512_fold_multi`).
+            unsafe { *sets[g].words.get_unchecked_mut(j) = bits[g] };
+            total[g] += bits[g].count_ones();
+        }
+    }
+}
+
+/// One chunk's words for the games `games` of `k` (each below `K`), the loads of the
+/// chunk's rows shared.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,popcnt")]
+fn chunk_multi<const L: usize, const K: usize, const N: usize>(
+    cd: &ChunkData,
+    k: &CtxMulti<K>,
+    games: [usize; N],
+) -> [u64; N] {
+    let f0 = _mm512_set1_epi8(0xf0u8 as i8);
+    let one = _mm512_set1_epi8(1);
+    let fifteen = _mm512_set1_epi8(15);
+    let games = games.map(|g| g.min(K - 1));
+    let idx = load512(&cd.col[0]);
+    let lim = load512(&cd.lim);
+    let mask = load512(&cd.mask[0]);
+    let mut z = [_mm512_setzero_si512(); N];
+    let mut r = [_mm512_setzero_si512(); N];
+    for (n, &g) in games.iter().enumerate() {
+        let v0 = _mm512_permutexvar_epi8(idx, k.lo[g]);
+        z[n] = _mm512_and_si512(v0, f0);
+        let over = _mm512_mask_subs_epu8(z[n], k.keep[g], z[n], lim);
+        r[n] = _mm512_ternarylogic_epi32::<0xf8>(over, v0, mask);
+    }
+    for i in 1..L {
+        let fold = load512(&cd.fold[i - 1]);
+        let mask = load512(&cd.mask[i]);
+        for (n, &g) in games.iter().enumerate() {
+            let lowered = _mm512_permutex2var_epi8(k.lo[g], fold, k.hi[g]);
+            let d = _mm512_sub_epi8(lowered, z[n]);
+            r[n] = _mm512_ternarylogic_epi32::<0xf8>(r[n], d, mask);
+        }
+    }
+    let stone = load512(&cd.stone);
+    let mut bits = [0u64; N];
+    for (n, &g) in games.iter().enumerate() {
+        let valid = _mm512_movepi8_mask(_mm512_shuffle_epi8(k.live[g], stone));
+        bits[n] = _mm512_mask_cmplt_epu8_mask(valid, _mm512_sub_epi8(r[n], one), fifteen);
+    }
+    bits
+}

@@ -163,6 +163,53 @@ impl Position {
         self.settle_generate::<HASH>(site, next, path, set)
     }
 
+    /// The first half of [`Position::play_generate_slot`] (without the hash), for loops
+    /// that generate for several games at once: places the stone in generator slot
+    /// `slot` and returns the seat from which the turn passes on, for
+    /// [`Position::next_input`] and [`Position::settle_generate_given`].
+    #[inline(always)]
+    pub(crate) fn place_slot_unhashed(&mut self, site: &Site, slot: usize, path: CodePath) -> usize {
+        self.hash_stale = true;
+        self.place_slot::<true, false>(site, slot, path)
+    }
+
+    /// What passing the turn from seat `from` generates first: the input of the first
+    /// colour from there on, in order of play, that is not out and has a stone left
+    /// (`settle_by`'s first count); `None` when it generates nothing (the game ends).
+    #[inline(always)]
+    pub(crate) fn next_input(&self, site: &Site, from: usize) -> Option<GenInput<'_>> {
+        let n = site.order.len();
+        (0..n)
+            .map(|i| site.order[if from + i >= n { from + i - n } else { from + i }])
+            .find(|&c| !self.is_out(c) && self.left[c.index()] != 0)
+            .map(|c| self.gen_input(c))
+    }
+
+    /// The second half of [`Position::play_generate_slot`]: passes the turn from seat
+    /// `from`, given the count `given` (with the placements in `set`) of the first colour
+    /// it generates for (what [`Position::next_input`] gave); a colour passed over costs
+    /// one generation more, as there (and every colour, `given` being `None`). Returns
+    /// what `play_generate_slot` does.
+    #[inline(always)]
+    pub(crate) fn settle_generate_given(
+        &mut self,
+        site: &Site,
+        from: usize,
+        path: CodePath,
+        set: &mut MoveSet,
+        given: Option<usize>,
+    ) -> usize {
+        let mut given = given;
+        let n = self.settle_by::<false>(site, from, |input| match given.take() {
+            Some(c) => c,
+            None => movegen::generate(site.gen_tables(), input, path, set),
+        });
+        if n == 0 {
+            set.clear();
+        }
+        n
+    }
+
     /// Puts the stone on the structure; returns the next seat.
     #[inline(always)]
     ///
