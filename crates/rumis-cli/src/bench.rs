@@ -328,102 +328,122 @@ impl Plan {
     }
 }
 
+impl Plan {
+    /// A figure in plain samples (no scale, no unit, no target), `reps` runs.
+    fn new(site: &Arc<Site>, what: String, name: &str, path: CodePath, measure: Measure, reps: usize) -> Plan {
+        Plan {
+            what,
+            name: name.to_string(),
+            site: site.clone(),
+            path,
+            measure,
+            reps,
+            scale: 1.0,
+            unit: "",
+            target: None,
+        }
+    }
+
+    /// `n` random playouts, in k playouts/s.
+    fn playouts(site: &Arc<Site>, what: String, name: &str, path: CodePath, n: usize, reps: usize) -> Plan {
+        Plan {
+            scale: 1e3,
+            unit: "k playouts/s",
+            ..Plan::new(site, what, name, path, Measure::Playouts { n }, reps)
+        }
+    }
+
+    fn target(self, target: f64) -> Plan {
+        Plan {
+            target: Some(target),
+            ..self
+        }
+    }
+}
+
 /// The figures of `rumis bench` (docs/performance.md), in the order of the table: perft on
 /// Chullpa 4 players, random playouts there and on Coricancha on the best code path and on
 /// every other, one generation on every path, playouts on the other scenarios, and the
 /// top level's search (issue 4) on one thread and on every thread.
 fn plans(args: &BenchArgs, best: CodePath, reps: usize, n_playouts: usize) -> Result<Vec<Plan>, String> {
     let chullpa = Arc::new(site("chullpa", 4)?);
-    let plan = |site: &Arc<Site>, what: String, name: &str, path: CodePath, measure: Measure| Plan {
-        what,
-        name: name.to_string(),
-        site: site.clone(),
-        path,
-        measure,
-        reps,
-        scale: 1.0,
-        unit: "",
-        target: None,
-    };
-    let playouts = |site: &Arc<Site>, what: String, name: &str, path: CodePath, n: usize, target: Option<f64>| Plan {
-        scale: 1e3,
-        unit: "k playouts/s",
-        target,
-        ..plan(site, what, name, path, Measure::Playouts { n })
-    };
-    let mut plans = vec![Plan {
+    let mut plans = perft_plans(args, &chullpa, best, reps);
+    plans.extend(playout_plans(&chullpa, best, reps, n_playouts)?);
+    plans.extend(search_plans(args, &chullpa, best, reps));
+    Ok(plans)
+}
+
+/// Chullpa 4p perft(3) and (unless `--no-perft4`) perft(4), in G leaves/s.
+fn perft_plans(args: &BenchArgs, chullpa: &Arc<Site>, best: CodePath, reps: usize) -> Vec<Plan> {
+    let perft = |depth, leaves, what: &str, name: &str, reps| Plan {
         scale: 1e9,
         unit: "G leaves/s",
-        ..plan(
-            &chullpa,
-            "Chullpa 4p perft(3)".into(),
-            "chullpa 4p perft(3) = 39 583 340",
-            best,
-            Measure::Perft {
-                depth: 3,
-                leaves: 39_583_340,
-            },
-        )
-    }];
+        ..Plan::new(chullpa, what.into(), name, best, Measure::Perft { depth, leaves }, reps)
+    };
+    let mut plans = vec![perft(
+        3,
+        39_583_340,
+        "Chullpa 4p perft(3)",
+        "chullpa 4p perft(3) = 39 583 340",
+        reps,
+    )];
     if !args.no_perft4 {
-        plans.push(Plan {
-            reps: if args.quick { 1 } else { 3 },
-            scale: 1e9,
-            unit: "G leaves/s",
-            target: Some(1.5),
-            ..plan(
-                &chullpa,
-                "Chullpa 4p perft(4), about 5 s a run".into(),
+        plans.push(
+            perft(
+                4,
+                7_938_153_532,
+                "Chullpa 4p perft(4), about 5 s a run",
                 "chullpa 4p perft(4) = 7 938 153 532",
-                best,
-                Measure::Perft {
-                    depth: 4,
-                    leaves: 7_938_153_532,
-                },
+                if args.quick { 1 } else { 3 },
             )
-        });
+            .target(1.5),
+        );
     }
+    plans
+}
+
+/// Random playouts on Chullpa and Coricancha on the best path, Chullpa on every other
+/// path, one generation on every path, then playouts on the other scenarios.
+fn playout_plans(chullpa: &Arc<Site>, best: CodePath, reps: usize, n_playouts: usize) -> Result<Vec<Plan>, String> {
     let random = "chullpa 4p random playouts";
-    plans.push(playouts(
-        &chullpa,
-        "Chullpa 4p playouts".into(),
-        random,
-        best,
-        n_playouts,
-        Some(250.0),
-    ));
     let coricancha = Arc::new(site("coricancha", 4)?);
-    plans.push(playouts(
-        &coricancha,
-        "Coricancha 4p playouts".into(),
-        "coricancha 4p random playouts",
-        best,
-        n_playouts / 4,
-        Some(70.0),
-    ));
-    plans.push(playouts(
-        &chullpa,
-        "Chullpa 4p playouts on the scalar path".into(),
-        random,
-        CodePath::Scalar,
-        n_playouts / 20,
-        Some(15.0),
-    ));
+    let mut plans = vec![
+        Plan::playouts(chullpa, "Chullpa 4p playouts".into(), random, best, n_playouts, reps).target(250.0),
+        Plan::playouts(
+            &coricancha,
+            "Coricancha 4p playouts".into(),
+            "coricancha 4p random playouts",
+            best,
+            n_playouts / 4,
+            reps,
+        )
+        .target(70.0),
+        Plan::playouts(
+            chullpa,
+            "Chullpa 4p playouts on the scalar path".into(),
+            random,
+            CodePath::Scalar,
+            n_playouts / 20,
+            reps,
+        )
+        .target(15.0),
+    ];
     for path in CodePath::available() {
         if path != best && path != CodePath::Scalar {
             let what = format!("Chullpa 4p playouts on the {path} path");
-            plans.push(playouts(&chullpa, what, random, path, n_playouts / 2, None));
+            plans.push(Plan::playouts(chullpa, what, random, path, n_playouts / 2, reps));
         }
     }
     for path in CodePath::available() {
         plans.push(Plan {
             unit: "ns",
-            ..plan(
-                &chullpa,
+            ..Plan::new(
+                chullpa,
                 format!("Chullpa 4p generation on the {path} path"),
                 "chullpa 4p one generation (playout positions)",
                 path,
                 Measure::Generation,
+                reps,
             )
         });
     }
@@ -432,22 +452,20 @@ fn plans(args: &BenchArgs, best: CodePath, reps: usize, n_playouts: usize) -> Re
         if name != "chullpa" && name != "coricancha" {
             let s = Arc::new(Site::new(board.clone(), 4, Variant::Standard, None).map_err(|e| e.to_string())?);
             let what = format!("{} 4p playouts", board.name);
-            plans.push(playouts(
-                &s,
-                what,
-                &format!("{name} 4p random playouts"),
-                best,
-                n_playouts / 4,
-                None,
-            ));
+            let figure = format!("{name} 4p random playouts");
+            plans.push(Plan::playouts(&s, what, &figure, best, n_playouts / 4, reps));
         }
     }
-    // The searches: simulations per second from the first move of Chullpa 4 players, one
-    // thread (timed like the rest) and every thread (wall clock). Level 9's simulations
-    // cost several times those of levels 4-8 (informed playouts score four placements a
-    // ply), so it runs a fifth as many.
+    Ok(plans)
+}
+
+/// The searches: simulations per second from the first move of Chullpa 4 players, one
+/// thread (timed like the rest) and every thread (wall clock). Level 9's simulations cost
+/// several times those of levels 4-8 (informed playouts score four placements a ply), so
+/// it runs a fifth as many.
+fn search_plans(args: &BenchArgs, chullpa: &Arc<Site>, best: CodePath, reps: usize) -> Vec<Plan> {
     let simulations = if args.quick { 5_000 } else { 100_000 };
-    let search = |searcher: Searcher, threads: usize, target: Option<f64>| {
+    let search = |searcher: Searcher, threads: usize| {
         let sims = match searcher {
             Searcher::Levels4To8 => simulations,
             Searcher::Level9 => simulations / 5,
@@ -462,9 +480,8 @@ fn plans(args: &BenchArgs, best: CodePath, reps: usize, n_playouts: usize) -> Re
         Plan {
             scale: 1e3,
             unit: "k simulations/s",
-            target,
-            ..plan(
-                &chullpa,
+            ..Plan::new(
+                chullpa,
                 format!("the {}, {threads} thread(s)", searcher.name()),
                 &name,
                 best,
@@ -473,17 +490,20 @@ fn plans(args: &BenchArgs, best: CodePath, reps: usize, n_playouts: usize) -> Re
                     threads,
                     simulations: sims * threads as u64,
                 },
+                reps,
             )
         }
     };
     // Issue #20's target (100 k) is of the search it was measured on, today's levels 4-8.
-    plans.push(search(Searcher::Levels4To8, 1, Some(100.0)));
-    plans.push(search(Searcher::Level9, 1, None));
+    let mut plans = vec![
+        search(Searcher::Levels4To8, 1).target(100.0),
+        search(Searcher::Level9, 1),
+    ];
     let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
     if threads > 1 {
-        plans.push(search(Searcher::Level9, threads, None));
+        plans.push(search(Searcher::Level9, threads));
     }
-    Ok(plans)
+    plans
 }
 
 pub fn run(args: &BenchArgs) -> Result<(), String> {
