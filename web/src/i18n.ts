@@ -16,6 +16,7 @@ export const LANGUAGES = [
   { code: "nl", name: "Nederlands" },
   { code: "fr", name: "Français" },
   { code: "es", name: "Español" },
+  { code: "pt", name: "Português" },
 ] as const;
 export type Language = (typeof LANGUAGES)[number]["code"];
 
