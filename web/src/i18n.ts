@@ -17,6 +17,7 @@ export const LANGUAGES = [
   { code: "fr", name: "Français" },
   { code: "es", name: "Español" },
   { code: "pt", name: "Português" },
+  { code: "it", name: "Italiano" },
 ] as const;
 export type Language = (typeof LANGUAGES)[number]["code"];
 
