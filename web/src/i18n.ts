@@ -18,6 +18,7 @@ export const LANGUAGES = [
   { code: "es", name: "Español" },
   { code: "pt", name: "Português" },
   { code: "it", name: "Italiano" },
+  { code: "pl", name: "Polski" },
 ] as const;
 export type Language = (typeof LANGUAGES)[number]["code"];
 

@@ -39,6 +39,7 @@ const locales = Object.fromEntries(LANGS.map((l) => [l, load(l)]));
 
 test("the language menu and the folders agree", () => {
   assert.deepEqual([...LANGS].sort(), readdirSync(join(src, "locales")).sort());
+  assert.deepEqual([...LANGS].sort(), ["de", "en", "es", "fr", "it", "nl", "pl", "pt"]);
 });
 
 function byBase(map) {
