@@ -29,7 +29,7 @@ async function newPage(lang, viewport) {
   return page;
 }
 
-const LANGS = ["en", "de", "nl", "fr"];
+const LANGS = ["en", "de", "nl", "fr", "es", "pt", "it", "pl"];
 const locale = (lang, area) => JSON.parse(readFileSync(join(webDir, "src", "locales", lang, `${area}.json`), "utf8"));
 const fillIn = (text, params) => text.replace(/\{\{(\w+)\}\}/g, (_, k) => String(params[k]));
 const shot = (page, name) => page.screenshot({ path: join(outDir, `${name}.png`) });
@@ -76,7 +76,7 @@ test("the score's explanation costs a point per stone never placed, as the core 
   const title = await page.getAttribute('#players tr[data-colour="R"] td.score', "title");
   assert.match(title, /minus 11 for the stones not placed yet: -11/, title);
   assert.doesNotMatch(title, /cube/);
-  const cube = { en: /cube/i, de: /Würfel/, nl: /blokje/, fr: /cube/i };
+  const cube = { en: /cube/i, de: /Würfel/, nl: /blokje/, fr: /cube/i, es: /cubo/i, pt: /cubo/i, it: /cub[oi]/i, pl: /kost|sześcian/i };
   for (const lang of LANGS) {
     const players = locale(lang, "game").players;
     for (const key of ["score_head_title", "score_title"]) assert.doesNotMatch(players[key], cube[lang], `${lang}: game.players.${key} counts cubes`);
@@ -86,7 +86,7 @@ test("the score's explanation costs a point per stone never placed, as the core 
 });
 
 test("texts for a newcomer: being out agrees with how many are out; equal top scores share the win (rules §5)", () => {
-  const draw = { en: /draw/i, de: /Unentschieden/, nl: /Gelijkspel/, fr: /Égalité/ };
+  const draw = { en: /draw/i, de: /Unentschieden/, nl: /Gelijkspel/, fr: /Égalité/, es: /empate/i, pt: /empate/i, it: /pareggio/i, pl: /remis/i };
   for (const lang of LANGS) {
     const out = locale(lang, "tutorial").out;
     assert.ok(out.text_one && out.text_other && out.text_one !== out.text_other, `${lang}: tutorial.out has a singular and a plural`);

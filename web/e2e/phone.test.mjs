@@ -156,7 +156,7 @@ for (const width of [360, 390, 414]) {
 // 40 px wider than a phone, where the panel itself scrolled sideways, not the page). The
 // widest tables: four colours, one of them out while the others play on (its mark), the row
 // to move in bold; then the final scores.
-for (const lang of ["fr", "de"]) {
+for (const lang of ["fr", "de", "es", "pt", "it", "pl"]) {
   test(`a phone 360 px wide in ${lang}: the players' table and the final scores fit the panel`, async () => {
     const post = (path, body, token) =>
       api(server.url, path, { method: "POST", headers: token ? { Authorization: `Bearer ${token}` } : {}, body: JSON.stringify(body) });

@@ -1,9 +1,13 @@
-// The app's languages: English, German, Dutch and French, through i18next. Every visible
-// string goes through `t`; the texts live in `locales/LANG/AREA.json` (a key `game.x.y` is
-// `x.y` in `game.json`), the same files and keys in every language (`tests/i18n.test.mjs`
-// fails when one is missing). Plurals use i18next's
-// `_one` / `_other` suffixes with a `count`. Server error `reason`s stay English: the app
-// shows the text under `error.CODE` where it has one.
+// The app's languages: English, German, Dutch, French, Spanish, Portuguese, Italian and
+// Polish, through i18next. Every visible string goes through `t`; the texts live in
+// `locales/LANG/AREA.json` (a key `game.x.y` is `x.y` in `game.json`), the same files and
+// keys in every language (`tests/i18n.test.mjs` fails when one is missing). Plurals use
+// i18next's suffixes with a `count`: i18next picks the key `KEY_` + `new
+// Intl.PluralRules(lang).select(count)` (English one/other; Polish one/few/many/other), and
+// each language has exactly the categories its own `Intl.PluralRules` lists (the test checks
+// it). Every number put into a text is written by `Intl.NumberFormat` in the language (1 500 in
+// Polish, 1.500 in German); times by `toLocaleTimeString(language())`. Server error `reason`s
+// stay English: the app shows the text under `error.CODE` where it has one.
 import i18next from "i18next";
 
 export const LANGUAGES = [
@@ -11,6 +15,10 @@ export const LANGUAGES = [
   { code: "de", name: "Deutsch" },
   { code: "nl", name: "Nederlands" },
   { code: "fr", name: "Français" },
+  { code: "es", name: "Español" },
+  { code: "pt", name: "Português" },
+  { code: "it", name: "Italiano" },
+  { code: "pl", name: "Polski" },
 ] as const;
 export type Language = (typeof LANGUAGES)[number]["code"];
 
@@ -44,11 +52,20 @@ export function pickLanguage(): Language {
 const missing: string[] = [];
 (window as unknown as { __rumisMissingKeys: string[] }).__rumisMissingKeys = missing;
 
-void i18next.init({
+// Numbers in the language's own way (1 500 in Polish, 1.500 in German, 1,500 in English).
+void i18next.use({
+  type: "formatter",
+  init() {},
+  add() {},
+  addCached() {},
+  format: (value: unknown, _format: string | undefined, lng: string | undefined) =>
+    typeof value === "number" ? new Intl.NumberFormat(lng).format(value) : value,
+}).init({
   lng: pickLanguage(),
   fallbackLng: false,
   resources: Object.fromEntries(LANGUAGES.map((l) => [l.code, { translation: texts(l.code) }])),
-  interpolation: { escapeValue: false },
+  // Every value goes through the formatter below (no format is named in the texts).
+  interpolation: { escapeValue: false, alwaysFormat: true },
   initAsync: false,
   saveMissing: true,
   missingKeyHandler: (_lngs, _ns, key) => {
@@ -60,6 +77,12 @@ document.documentElement.lang = i18next.language;
 
 /** The text for `key` in the current language; `{{name}}` in it takes `params.name`. */
 export function t(key: string, params?: Record<string, string | number>): string {
+  // A plural form the language has but the texts leave out (French's `many`, for whole
+  // millions) falls back to `_other`.
+  if (params && typeof params.count === "number") {
+    const form = new Intl.PluralRules(language()).select(params.count);
+    if (!i18next.exists(`${key}_${form}`) && i18next.exists(`${key}_other`)) return i18next.t(`${key}_other`, params) as string;
+  }
   return params ? (i18next.t(key, params) as string) : (i18next.t(key) as string);
 }
 

@@ -1,6 +1,11 @@
 // Every language has every key English has (and no others), with the same {{placeholders}};
 // every t("key") written in the source exists in English. Plural keys (`_one`, `_other`, …)
-// count as their base key, since languages differ in which plural forms they need.
+// count as their base key, since languages differ in which plural forms they need; but a
+// plural key has, in each language, only forms that language's own `Intl.PluralRules`
+// lists, `other` among them, and every form it selects for a count from 0 to 10 000 (Polish
+// one/few/many/other, English one/other; French's `many`, for whole millions, may be left to
+// `other`), as i18next picks `KEY_` + `new Intl.PluralRules(lang).select(count)` and
+// src/i18n.ts falls back to `KEY_other`.
 import { test } from "vitest";
 import assert from "node:assert/strict";
 import { readFileSync, readdirSync } from "node:fs";
@@ -28,7 +33,14 @@ function load(lng) {
   for (const f of readdirSync(dir).filter((f) => f.endsWith(".json"))) all[f.replace(/\.json$/, "")] = JSON.parse(readFileSync(join(dir, f), "utf8"));
   return flatten(all);
 }
-const locales = Object.fromEntries(["en", "de", "nl", "fr"].map((l) => [l, load(l)]));
+// The languages: those in src/i18n.ts's LANGUAGES, each with a folder.
+const LANGS = [...readFileSync(join(src, "i18n.ts"), "utf8").matchAll(/\{ code: "(\w+)"/g)].map((m) => m[1]);
+const locales = Object.fromEntries(LANGS.map((l) => [l, load(l)]));
+
+test("the language menu and the folders agree", () => {
+  assert.deepEqual([...LANGS].sort(), readdirSync(join(src, "locales")).sort());
+  assert.deepEqual([...LANGS].sort(), ["de", "en", "es", "fr", "it", "nl", "pl", "pt"]);
+});
 
 function byBase(map) {
   const out = new Map();
@@ -41,7 +53,7 @@ function byBase(map) {
 
 test("every language has exactly the keys English has, with the same placeholders", () => {
   const en = byBase(locales.en);
-  for (const lng of ["de", "nl", "fr"]) {
+  for (const lng of LANGS.filter((l) => l !== "en")) {
     const other = byBase(locales[lng]);
     const missing = [...en.keys()].filter((k) => !other.has(k));
     const extra = [...other.keys()].filter((k) => !en.has(k));
@@ -64,4 +76,22 @@ test("every t(\"key\") in the source exists in English", () => {
     for (const m of text.matchAll(/\bt\(\s*"([^"]+)"/g)) if (!en.has(base(m[1]))) unknown.push(`${f}: ${m[1]}`);
   }
   assert.deepEqual(unknown, []);
+});
+
+test("every plural key has the forms its language's Intl.PluralRules selects", () => {
+  const plurals = [...new Set([...locales.en.keys()].filter((k) => PLURAL.test(k)).map(base))];
+  assert.ok(plurals.length > 20);
+  for (const lng of LANGS) {
+    const rules = new Intl.PluralRules(lng);
+    const allowed = new Set(rules.resolvedOptions().pluralCategories);
+    const needed = new Set(["other"]);
+    for (let n = 0; n <= 10000; n++) needed.add(rules.select(n));
+    for (const b of plurals) {
+      const got = [...locales[lng].keys()].filter((k) => base(k) === b && PLURAL.test(k)).map((k) => k.match(PLURAL)[1]);
+      const lacking = [...needed].filter((f) => !got.includes(f));
+      const foreign = got.filter((f) => !allowed.has(f));
+      assert.deepEqual(lacking, [], `${lng} "${b}" lacks plural forms`);
+      assert.deepEqual(foreign, [], `${lng} "${b}" has forms ${lng} does not use`);
+    }
+  }
 });

@@ -1,6 +1,6 @@
 // The lobby's lists: seeks waiting for players and games in play, each a card with who
 // sits where. The view only draws; what a click means is the page's (typed handlers).
-import { t } from "../i18n";
+import { language, t } from "../i18n";
 import { h, swatch } from "../ui";
 import type { Letter, Table, TableSeat } from "../wire";
 import { ruleText } from "../game/clocks";
@@ -40,7 +40,7 @@ function card(g: Table, myId: string | null, on: LobbyHandlers): HTMLElement {
     g.rated ? t("lobby.rated") : t("lobby.casual"),
     g.variant !== "standard" ? g.variant : "",
     g.clock ? ruleText(g.clock) : "",
-    g.fill_at ? t("lobby.fillAt", { level: g.fill_level ?? 0, time: new Date(g.fill_at).toLocaleTimeString() }) : "",
+    g.fill_at ? t("lobby.fillAt", { level: g.fill_level ?? 0, time: new Date(g.fill_at).toLocaleTimeString(language()) }) : "",
   ].filter(Boolean);
   const act = mine
     ? h("button", { class: "open-game", onclick: () => on.open(g.game, mine.seat) }, t("lobby.open"))
