@@ -28,7 +28,12 @@
 //! cargo build --release -p rumis-cli && cargo build --release -p rumis-server --example crowd
 //! target/release/examples/crowd GAMES [--db sqlite|postgres] [--seconds S] [--rate R]
 //!   [--bin target/release/rumis] [--postgres-url postgres://rumis:rumis@127.0.0.1:5432/postgres]
-//!   [--stall-every 10]
+//!   [--stall-every 10] [--backup-at SECS]
+//!
+//! `--backup-at SECS` (SQLite only, issue 51): SECS seconds into the moves, the moves
+//! acknowledged so far are noted and `rumis db backup` copies the database while the load
+//! goes on; after the run the backup is restored (`rumis db restore`) and must hold every
+//! one of them (crowd/backup.rs), else the run fails.
 //! `scripts/load` runs it at 100, 300 and 1 000 games on both databases and prints the table.
 
 use std::collections::HashMap;
@@ -44,6 +49,9 @@ use serde::Deserialize;
 use serde_json::Value;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
+
+#[path = "crowd/backup.rs"]
+mod backup;
 
 /// WebSockets per game.
 const WATCHERS: usize = 3;
@@ -64,6 +72,8 @@ struct Options {
     bin: String,
     postgres_url: String,
     stall_every: usize,
+    /// Seconds into the moves at which to take a backup (SQLite).
+    backup_at: Option<f64>,
 }
 
 fn options() -> Result<Options, String> {
@@ -75,6 +85,7 @@ fn options() -> Result<Options, String> {
         bin: "target/release/rumis".into(),
         postgres_url: "postgres://rumis:rumis@127.0.0.1:5432/postgres".into(),
         stall_every: 10,
+        backup_at: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -92,11 +103,24 @@ fn options() -> Result<Options, String> {
             "--bin" => o.bin = value()?,
             "--postgres-url" => o.postgres_url = value()?,
             "--stall-every" => o.stall_every = value()?.parse().map_err(|e| format!("--stall-every: {e}"))?,
+            "--backup-at" => o.backup_at = Some(value()?.parse().map_err(|e| format!("--backup-at: {e}"))?),
             n => o.games = n.parse().map_err(|_| format!("unknown argument {n}"))?,
         }
     }
     if o.games < 2 || o.seconds <= 0.0 || o.seconds > 600.0 || o.rate <= 0.0 || o.rate > 5_000.0 {
         return Err("GAMES ≥ 2, 0 < --seconds ≤ 600, 0 < --rate ≤ 5000".into());
+    }
+    if let Some(at) = o.backup_at {
+        if o.postgres {
+            return Err(
+                "--backup-at takes a backup with `rumis db backup`, which copies SQLite databases only \
+                 (PostgreSQL: pg_dump); use it with --db sqlite"
+                    .into(),
+            );
+        }
+        if !(0.0..o.seconds).contains(&at) {
+            return Err("--backup-at SECS: 0 ≤ SECS < --seconds".into());
+        }
     }
     Ok(o)
 }
@@ -341,6 +365,9 @@ struct Run {
     /// The moves sent, and of them acknowledged (201).
     sent: AtomicU64,
     acked: AtomicU64,
+    /// (game id, move number) of each move acknowledged, while a backup is to come (None:
+    /// no `--backup-at`, or the backup has begun).
+    acked_moves: Mutex<Option<Vec<(String, u32)>>>,
     /// Set once the moves are over and a grace for their last events has passed: the
     /// watchers stop.
     done: tokio::sync::watch::Sender<bool>,
@@ -625,6 +652,9 @@ async fn play_slot(
         match answer {
             Ok((201, _)) => {
                 run.acked.fetch_add(1, Ordering::Relaxed);
+                if let Some(v) = run.acked_moves.lock().unwrap().as_mut() {
+                    v.push((live.id.clone(), number as u32));
+                }
                 run.figures.lock().unwrap().ack.push(micros(took));
                 live.game.play(m).expect("a legal move");
             }
@@ -719,8 +749,9 @@ fn main() {
         .build()
         .expect("a runtime");
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
-    let report = runtime.block_on(drive(&o, server.addr, pid));
+    let (report, taken) = runtime.block_on(drive(&o, server.addr, pid, &url, &dir));
     let log = server.stop();
+    let verdict = taken.map(|t| runtime.block_on(backup::check(&o.bin, &t)));
     if o.postgres {
         if let Err(e) = runtime.block_on(rumis_server::drop_database(&url)) {
             eprintln!("crowd: {e}");
@@ -741,9 +772,43 @@ fn main() {
     for l in server_errors.iter().take(5) {
         println!("  server: {l}");
     }
+    match verdict {
+        Some(Ok(lines)) => lines.iter().for_each(|l| println!("{l}")),
+        Some(Err(lines)) => {
+            lines.iter().for_each(|l| println!("{l}"));
+            std::process::exit(1);
+        }
+        None => {}
+    }
 }
 
-async fn drive(o: &Options, addr: SocketAddr, pid: u32) -> String {
+/// At `at`, notes the moves acknowledged so far and backs the database up (the load going on).
+fn spawn_backup(
+    o: &Options,
+    run: &Arc<Run>,
+    url: &str,
+    dir: &std::path::Path,
+    t0: tokio::time::Instant,
+) -> Option<tokio::task::JoinHandle<backup::Taken>> {
+    let at = o.backup_at?;
+    let (run, bin, url, file) = (run.clone(), o.bin.clone(), url.to_string(), dir.join("backup.db"));
+    Some(tokio::spawn(async move {
+        tokio::time::sleep_until(t0 + Duration::from_secs_f64(at)).await;
+        // Every move in this list was answered 201 before the backup's process starts.
+        let acked = run.acked_moves.lock().unwrap().take().unwrap_or_default();
+        tokio::task::spawn_blocking(move || backup::take(&bin, &url, &file, at, acked))
+            .await
+            .expect("the backup's thread")
+    }))
+}
+
+async fn drive(
+    o: &Options,
+    addr: SocketAddr,
+    pid: u32,
+    url: &str,
+    dir: &std::path::Path,
+) -> (String, Option<backup::Taken>) {
     let board = Board::builtin("chullpa").expect("Chullpa").clone();
     let site = Arc::new(Site::new(board, SEATS, Variant::Standard, None).expect("a site"));
     let stalled = o.games.checked_div(o.stall_every).unwrap_or(0);
@@ -755,6 +820,7 @@ async fn drive(o: &Options, addr: SocketAddr, pid: u32) -> String {
         figures: Mutex::new(Figures::default()),
         sent: AtomicU64::new(0),
         acked: AtomicU64::new(0),
+        acked_moves: Mutex::new(o.backup_at.map(|_| Vec::new())),
         done: tokio::sync::watch::channel(false).0,
     });
     // The played games and their watchers, 16 made at once.
@@ -806,6 +872,7 @@ async fn drive(o: &Options, addr: SocketAddr, pid: u32) -> String {
             period,
         )));
     }
+    let backup = spawn_backup(o, &run, url, dir, t0);
     for j in 0..stalled {
         let start = t0 + Duration::from_millis(STALL_MS * j as u64 / stalled.max(1) as u64);
         slots.push(tokio::spawn(stall_slot(run.clone(), start, end)));
@@ -820,6 +887,10 @@ async fn drive(o: &Options, addr: SocketAddr, pid: u32) -> String {
         let _ = s.await;
     }
     let _ = sampler.await;
+    let taken = match backup {
+        Some(b) => Some(b.await.expect("the backup")),
+        None => None,
+    };
     let (rss_end, hwm) = memory_kb(pid);
     let peak = peak.load(Ordering::Relaxed).max(hwm);
 
@@ -905,5 +976,5 @@ async fn drive(o: &Options, addr: SocketAddr, pid: u32) -> String {
         server_cpu / wall * 100.0,
         client_cpu / wall * 100.0,
     ));
-    lines.join("\n")
+    (lines.join("\n"), taken)
 }
