@@ -435,7 +435,15 @@ export type LeaderboardEntry = { place: number, kind: "player" | "ai", id: strin
 /**
  * Every 4xx and 5xx answer: a stable code, a sentence, and for some codes a detail.
  */
-export type ErrorBody = { error: string, reason: string, 
+export type ErrorBody = { 
+/**
+ * A stable code (the server's document lists them).
+ */
+error: string, 
+/**
+ * What went wrong, in a sentence (English).
+ */
+reason: string, 
 /**
  * `429` and `503`: when to try again (also in `Retry-After`).
  */

@@ -114,7 +114,7 @@ const SCORED: &[(&str, &str, usize, &[&str])] = &[
 
 /// `200` to `GET /lessons`.
 #[derive(Clone, Debug, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct Lessons {
     pub examples: Vec<LessonExample>,
     pub scores: Vec<LessonScore>,
@@ -122,7 +122,7 @@ pub struct Lessons {
 
 /// A lesson's board: its buildable cells for the lesson's player count.
 #[derive(Clone, Debug, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct LessonBoard {
     pub name: String,
     pub files: usize,
@@ -134,7 +134,7 @@ pub struct LessonBoard {
 /// A cell of a lesson's board: where it is, the height printed on it (if any) and how
 /// high it may be built.
 #[derive(Clone, Debug, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct LessonCell {
     pub x: usize,
     pub y: usize,
@@ -144,7 +144,7 @@ pub struct LessonCell {
 
 /// A colour's cubes in a structure (`X` for ruins).
 #[derive(Clone, Debug, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct ColourCubes {
     #[cfg_attr(feature = "contract", ts(type = "Letter"))]
     pub colour: String,
@@ -153,7 +153,7 @@ pub struct ColourCubes {
 
 /// What a refused placement's rule names (absent fields are not sent).
 #[derive(Clone, Debug, Default, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct RuleDetail {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "contract", ts(optional))]
@@ -177,7 +177,7 @@ pub struct RuleDetail {
 
 /// A placement judged by the core, on a position drawn in 3D.
 #[derive(Clone, Debug, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct LessonExample {
     pub id: String,
     pub board: LessonBoard,
@@ -188,6 +188,7 @@ pub struct LessonExample {
     pub colour: String,
     pub placement: String,
     pub stone: String,
+    #[cfg_attr(feature = "contract", schema(value_type = Vec<[u8; 3]>))]
     pub cubes: Vec<WireCube>,
     pub legal: bool,
     pub rule: Option<String>,
@@ -197,7 +198,7 @@ pub struct LessonExample {
 
 /// A colour's score in a scored position.
 #[derive(Clone, Debug, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct ColourScore {
     #[cfg_attr(feature = "contract", ts(type = "Letter"))]
     pub colour: String,
@@ -208,7 +209,7 @@ pub struct ColourScore {
 
 /// A position scored by the core.
 #[derive(Clone, Debug, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct LessonScore {
     pub id: String,
     pub board: LessonBoard,

@@ -104,6 +104,71 @@ impl GameError {
     }
 }
 
+/// Every `error` code an answer of this server may carry, whichever layer answers (the edge,
+/// the guard, the routes, this mapping): the enumeration of `error` in the OpenAPI
+/// document's `ErrorBody` (routes/openapi.rs). A code missing here fails the `openapi` test
+/// when an answer it checks carries it, and schemathesis for any answer.
+#[cfg(feature = "openapi")]
+pub(crate) const ERROR_CODES: &[&str] = &[
+    "bad_json",
+    "bad_body",
+    "malformed_move",
+    "unknown_board",
+    "bad_setup",
+    "bad_query",
+    "bad_level",
+    "not_websocket",
+    "missing_token",
+    "wrong_token",
+    "undo_not_allowed",
+    "fair_play",
+    "unknown_game",
+    "not_found",
+    "method_not_allowed",
+    "not_your_turn",
+    "stale_move_number",
+    "game_over",
+    "nothing_to_undo",
+    "game_abandoned",
+    "not_deletable",
+    "too_many_ai_games",
+    "body_too_large",
+    "illegal_move",
+    "bad_board",
+    "rate_limited",
+    "internal",
+    "busy",
+    "bad_size",
+    "bad_request",
+    "foreign_origin",
+    "request_timeout",
+    "uri_too_long",
+    "unsupported_media_type",
+    "headers_too_large",
+    "too_many_searches",
+    "too_many_sockets",
+    "not_implemented",
+    "http_version",
+    "bad_name",
+    "name_taken",
+    "missing_key",
+    "wrong_key",
+    "unknown_player",
+    "unknown_seek",
+    "game_full",
+    "seat_taken",
+    "already_seated",
+    "waiting_for_players",
+    "game_aborted",
+    "not_abortable",
+    "no_rematch",
+    "bad_clock",
+    "bad_seat",
+    "time_ran_out",
+    "too_many_seeks",
+    "too_many_keys",
+];
+
 /// How long a client is told to wait after `503 busy`.
 pub const BUSY_RETRY_SECONDS: u64 = 2;
 

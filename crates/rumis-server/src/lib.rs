@@ -47,6 +47,9 @@ use std::time::Duration;
 use tokio::net::TcpListener;
 
 pub use error::ApiError;
+/// The OpenAPI document written from the routes (feature `openapi`: the tests).
+#[cfg(feature = "openapi")]
+pub use routes::openapi;
 pub use store::drop_database;
 
 /// How a server runs.

@@ -188,6 +188,12 @@ impl Metrics {
 
 /// `GET /metrics` on the public address: the scrape, unless it has an address of its own
 /// (`Config::metrics_addr`), when the public address answers as for any unknown path.
+#[cfg_attr(feature = "openapi", utoipa::path(get, path = "/metrics",
+    summary = "Counters and gauges in the OpenMetrics text format (docs/hosting.md lists them)",
+    responses(
+        (status = 200, description = "The metrics", body = String, content_type = "application/openmetrics-text"),
+        (status = 404, description = "The metrics have an address of their own (`--metrics-addr`)", body = crate::wire::ErrorBody),
+    )))]
 pub(crate) async fn handler(State(app): State<Arc<App>>, Extension(sockets): Extension<Arc<Sockets>>) -> Response {
     if app.config.metrics_addr.is_some() {
         return crate::ApiError::new(StatusCode::NOT_FOUND, "not_found", "no such endpoint; see /api/v1")

@@ -152,3 +152,102 @@ pub fn check(file: &str, written: &str, command: &str) {
         );
     }
 }
+
+/// The narrower types of the OpenAPI schemas: where a wire type carries a `String` that
+/// holds one of a few words, its field's schema is one of these (`schema(value_type = …)`),
+/// as its TypeScript type is the union `ts(type = …)` names.
+pub mod words {
+    use serde::Serialize;
+    use utoipa::ToSchema;
+
+    /// `[x, y, z]`: file index (0 = a), rank index (0 = rank 1), 0-based level (0 = on the
+    /// board).
+    #[derive(Serialize, ToSchema)]
+    pub struct Cube(pub [u8; 3]);
+
+    /// A player's colour: red, yellow, green or blue.
+    #[derive(Serialize, ToSchema)]
+    pub enum Colour {
+        R,
+        Y,
+        G,
+        B,
+    }
+
+    /// A cube's letter: its colour, or `X` for a ruin.
+    #[derive(Serialize, ToSchema)]
+    pub enum Letter {
+        R,
+        Y,
+        G,
+        B,
+        X,
+    }
+
+    /// Who plays a seat: a person or the AI.
+    #[derive(Serialize, ToSchema)]
+    #[serde(rename_all = "snake_case")]
+    pub enum SeatKind {
+        Human,
+        Ai,
+    }
+
+    /// What a seat's timeout does: its colours are out, or the AI plays it on.
+    #[derive(Serialize, ToSchema)]
+    #[serde(rename_all = "snake_case")]
+    pub enum OnTimeout {
+        Out,
+        Ai,
+    }
+
+    /// What happens to a colour that cannot place (rules §6).
+    #[derive(Serialize, ToSchema)]
+    #[serde(rename_all = "snake_case")]
+    pub enum StuckRule {
+        Out,
+        Pass,
+    }
+
+    /// A leaderboard entry: a rated player or an AI level.
+    #[derive(Serialize, ToSchema)]
+    #[serde(rename_all = "snake_case")]
+    pub enum EntryKind {
+        Player,
+        Ai,
+    }
+
+    /// Where a board comes from: the printed rules, or a reconstruction.
+    #[derive(Serialize, ToSchema)]
+    #[serde(rename_all = "kebab-case")]
+    pub enum Provenance {
+        PrintedRules,
+        Reconstruction,
+    }
+
+    /// A clock's kind: real-time (per game) or correspondence (per move).
+    #[derive(Serialize, ToSchema)]
+    #[serde(rename_all = "snake_case")]
+    pub enum ClockKind {
+        Realtime,
+        Correspondence,
+    }
+
+    /// A seat of a table: taken, free, kept for a player (a rematch's), or the AI's.
+    #[derive(Serialize, ToSchema)]
+    #[serde(rename_all = "snake_case")]
+    pub enum SeatState {
+        Taken,
+        Free,
+        Offered,
+        Ai,
+    }
+
+    /// Why a finished rated game was not counted.
+    #[derive(Serialize, ToSchema)]
+    #[serde(rename_all = "snake_case")]
+    pub enum NotCounted {
+        TooFewMoves,
+        SamePairToday,
+    }
+}
+pub use words::*;

@@ -1,7 +1,8 @@
 //! The API's answers and events as typed structs: what goes over the wire is what these
 //! serialize to. The web app's TypeScript types are written from them (the module
-//! `contract`, with the feature `contract`), and `tests/server/openapi.rs` checks every field
-//! of the server's answers against `docs/server-openapi.yaml`.
+//! `contract`, with the feature `contract`), and so are the schemas of the server's OpenAPI
+//! document, `docs/server-openapi.yaml` (utoipa's `ToSchema`, same feature; the doc comments
+//! become the descriptions; rumis-server's `routes/openapi.rs` writes the document).
 //!
 //! The server (`rumis-server`) and the engine in the browser (`rumis-wasm`) both answer in
 //! these shapes, so the web app reads one shape from either; the answers that need no game
@@ -21,37 +22,42 @@ pub use lobby::*;
 /// `201` to `POST /games/{id}/moves` (and `200` with the same body to the same move sent
 /// again).
 #[derive(Clone, Debug, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct MoveAck {
     pub number: i64,
     #[cfg_attr(feature = "contract", ts(type = "Colour"))]
+    #[cfg_attr(feature = "contract", schema(value_type = crate::contract::Colour))]
     pub colour: String,
     pub placement: String,
     pub move_number: i64,
     #[cfg_attr(feature = "contract", ts(type = "Colour | null"))]
+    #[cfg_attr(feature = "contract", schema(value_type = Option<crate::contract::Colour>))]
     pub to_move: Option<String>,
     #[cfg_attr(feature = "contract", ts(type = "Array<Colour>"))]
+    #[cfg_attr(feature = "contract", schema(value_type = Vec<crate::contract::Colour>))]
     pub out: Vec<String>,
     /// Under the pass rule (rules §6): the colours that could not place after this move
     /// and passed (they stay in).
     #[cfg_attr(feature = "contract", ts(type = "Array<Colour>"))]
+    #[cfg_attr(feature = "contract", schema(value_type = Vec<crate::contract::Colour>))]
     pub passed: Vec<String>,
     pub over: bool,
 }
 
 /// `200` to `POST /games/{id}/undo`.
 #[derive(Clone, Debug, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct UndoAck {
     pub removed: Vec<i64>,
     pub move_number: i64,
     #[cfg_attr(feature = "contract", ts(type = "Colour | null"))]
+    #[cfg_attr(feature = "contract", schema(value_type = Option<crate::contract::Colour>))]
     pub to_move: Option<String>,
 }
 
 /// `200` to `DELETE /games/{id}`.
 #[derive(Clone, Debug, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct Deleted {
     pub id: String,
     pub deleted: bool,
@@ -59,12 +65,14 @@ pub struct Deleted {
 
 /// A seat in `201` to `POST /games`.
 #[derive(Clone, Debug, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct CreatedSeat {
     pub seat: usize,
     #[cfg_attr(feature = "contract", ts(type = "Array<Colour>"))]
+    #[cfg_attr(feature = "contract", schema(value_type = Vec<crate::contract::Colour>))]
     pub colours: Vec<String>,
     #[cfg_attr(feature = "contract", ts(type = "\"human\" | \"ai\""))]
+    #[cfg_attr(feature = "contract", schema(value_type = crate::contract::SeatKind))]
     pub kind: String,
     pub level: Option<u8>,
     pub token: Option<String>,
@@ -72,7 +80,7 @@ pub struct CreatedSeat {
 
 /// `201` to `POST /games`.
 #[derive(Clone, Debug, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct Created {
     pub id: String,
     pub hot_seat: bool,
@@ -85,9 +93,10 @@ pub struct Created {
 
 /// A colour's score in `game_over`.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct Score {
     #[cfg_attr(feature = "contract", ts(type = "Colour"))]
+    #[cfg_attr(feature = "contract", schema(value_type = crate::contract::Colour))]
     pub colour: String,
     pub score: i32,
 }
@@ -95,27 +104,32 @@ pub struct Score {
 /// The events of a game's WebSocket (besides `snapshot`), by `type`. (Read back from
 /// PostgreSQL's notifications too.)
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum GameEvent {
     Move {
         game: String,
         number: i64,
         #[cfg_attr(feature = "contract", ts(type = "Colour"))]
+        #[cfg_attr(feature = "contract", schema(value_type = crate::contract::Colour))]
         colour: String,
         placement: String,
         #[cfg_attr(feature = "contract", ts(type = "\"human\" | \"ai\""))]
+        #[cfg_attr(feature = "contract", schema(value_type = crate::contract::SeatKind))]
         by: String,
         move_number: i64,
         #[cfg_attr(feature = "contract", ts(type = "Colour | null"))]
+        #[cfg_attr(feature = "contract", schema(value_type = Option<crate::contract::Colour>))]
         to_move: Option<String>,
         /// The colours that passed after this move (the pass rule, rules §6).
         #[cfg_attr(feature = "contract", ts(type = "Array<Colour>"))]
+        #[cfg_attr(feature = "contract", schema(value_type = Vec<crate::contract::Colour>))]
         passed: Vec<String>,
     },
     Out {
         game: String,
         #[cfg_attr(feature = "contract", ts(type = "Colour"))]
+        #[cfg_attr(feature = "contract", schema(value_type = crate::contract::Colour))]
         colour: String,
         after_move: i64,
     },
@@ -136,11 +150,13 @@ pub enum GameEvent {
         removed: Vec<i64>,
         move_number: i64,
         #[cfg_attr(feature = "contract", ts(type = "Colour | null"))]
+        #[cfg_attr(feature = "contract", schema(value_type = Option<crate::contract::Colour>))]
         to_move: Option<String>,
     },
     AiThinking {
         game: String,
         #[cfg_attr(feature = "contract", ts(type = "Colour"))]
+        #[cfg_attr(feature = "contract", schema(value_type = crate::contract::Colour))]
         colour: String,
         move_number: i64,
         level: u8,
@@ -180,6 +196,7 @@ pub enum GameEvent {
         game: String,
         seat: usize,
         #[cfg_attr(feature = "contract", ts(type = "Array<Colour>"))]
+        #[cfg_attr(feature = "contract", schema(value_type = Vec<crate::contract::Colour>))]
         colours: Vec<String>,
         after_move: i64,
     },
@@ -189,8 +206,10 @@ pub enum GameEvent {
         game: String,
         seat: usize,
         #[cfg_attr(feature = "contract", ts(type = "Array<Colour>"))]
+        #[cfg_attr(feature = "contract", schema(value_type = Vec<crate::contract::Colour>))]
         colours: Vec<String>,
         #[cfg_attr(feature = "contract", ts(type = "\"out\" | \"ai\""))]
+        #[cfg_attr(feature = "contract", schema(value_type = crate::contract::OnTimeout))]
         rule: String,
         level: Option<u8>,
         after_move: i64,
@@ -201,6 +220,7 @@ pub enum GameEvent {
         game: String,
         seat: usize,
         #[cfg_attr(feature = "contract", ts(type = "\"human\" | \"ai\""))]
+        #[cfg_attr(feature = "contract", schema(value_type = crate::contract::SeatKind))]
         kind: String,
         level: Option<u8>,
         reason: String,
@@ -209,7 +229,7 @@ pub enum GameEvent {
 
 /// A seat's time left in a clock.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct SeatClock {
     pub seat: usize,
     pub remaining_ms: i64,
@@ -218,14 +238,16 @@ pub struct SeatClock {
 /// A game's clock in its state and in `clock` events: the rule, the server's time `now`
 /// and each seat's time left at `now` (the running seat's goes on running from then).
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct ClockInfo {
     #[cfg_attr(feature = "contract", ts(type = "\"realtime\" | \"correspondence\""))]
+    #[cfg_attr(feature = "contract", schema(value_type = crate::contract::ClockKind))]
     pub kind: String,
     pub initial_ms: i64,
     pub increment_ms: i64,
     pub per_move_ms: i64,
     #[cfg_attr(feature = "contract", ts(type = "\"out\" | \"ai\""))]
+    #[cfg_attr(feature = "contract", schema(value_type = crate::contract::OnTimeout))]
     pub on_timeout: String,
     pub ai_level: Option<u8>,
     pub now: i64,
@@ -235,9 +257,10 @@ pub struct ClockInfo {
 
 /// A colour that left the game (resigned, or ran out of time), in a state.
 #[derive(Clone, Debug, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct LeftInfo {
     #[cfg_attr(feature = "contract", ts(type = "Colour"))]
+    #[cfg_attr(feature = "contract", schema(value_type = crate::contract::Colour))]
     pub colour: String,
     pub after_move: usize,
     pub reason: Option<String>,
@@ -245,23 +268,26 @@ pub struct LeftInfo {
 
 /// `200` to `POST /games/{id}/resign`.
 #[derive(Clone, Debug, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct ResignAck {
     pub seat: usize,
     /// The colours this resignation put out (empty when they were out already).
     #[cfg_attr(feature = "contract", ts(type = "Array<Colour>"))]
+    #[cfg_attr(feature = "contract", schema(value_type = Vec<crate::contract::Colour>))]
     pub retired: Vec<String>,
     #[cfg_attr(feature = "contract", ts(type = "Colour | null"))]
+    #[cfg_attr(feature = "contract", schema(value_type = Option<crate::contract::Colour>))]
     pub to_move: Option<String>,
     pub over: bool,
 }
 
 /// `200` to `POST /games/{id}/leave`.
 #[derive(Clone, Debug, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct LeaveAck {
     pub seat: usize,
     #[cfg_attr(feature = "contract", ts(type = "\"human\" | \"ai\""))]
+    #[cfg_attr(feature = "contract", schema(value_type = crate::contract::SeatKind))]
     pub kind: String,
     pub level: u8,
     /// `false`: the AI played the seat already; nothing changed.
@@ -273,27 +299,29 @@ pub type Cube = [u8; 3];
 
 /// A placement with the cubes it would occupy (`/placements`, hints).
 #[derive(Clone, Debug, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct Placement {
     pub placement: String,
     pub stone: String,
     pub orientation: usize,
+    #[cfg_attr(feature = "contract", schema(value_type = Vec<crate::contract::words::Cube>))]
     pub cubes: Vec<Cube>,
 }
 
 /// `200` to `GET /games/{id}/placements`.
 #[derive(Clone, Debug, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct Placements {
     pub move_number: usize,
     #[cfg_attr(feature = "contract", ts(type = "Colour | null"))]
+    #[cfg_attr(feature = "contract", schema(value_type = Option<crate::contract::Colour>))]
     pub colour: Option<String>,
     pub placements: Vec<Placement>,
 }
 
 /// A game in `GET /games`.
 #[derive(Clone, Debug, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct Summary {
     pub id: String,
     pub board: String,
@@ -301,6 +329,7 @@ pub struct Summary {
     pub variant: String,
     pub status: String,
     #[cfg_attr(feature = "contract", ts(type = "Colour | null"))]
+    #[cfg_attr(feature = "contract", schema(value_type = Option<crate::contract::Colour>))]
     pub to_move: Option<String>,
     pub moves_played: i64,
     pub move_number: i64,
@@ -312,7 +341,7 @@ pub struct Summary {
 
 /// `200` to `GET /games`.
 #[derive(Clone, Debug, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct GameList {
     pub status: String,
     pub games: Vec<Summary>,
@@ -320,7 +349,7 @@ pub struct GameList {
 
 /// The setup part of a state.
 #[derive(Clone, Debug, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct SiteInfo {
     pub board: String,
     pub files: usize,
@@ -328,13 +357,16 @@ pub struct SiteInfo {
     pub players: usize,
     pub variant: String,
     #[cfg_attr(feature = "contract", ts(type = "Array<Colour>"))]
+    #[cfg_attr(feature = "contract", schema(value_type = Vec<crate::contract::Colour>))]
     pub colours: Vec<String>,
     #[cfg_attr(feature = "contract", ts(type = "Colour | null"))]
+    #[cfg_attr(feature = "contract", schema(value_type = Option<crate::contract::Colour>))]
     pub ruin_colour: Option<String>,
     pub ruins: Vec<String>,
     pub hmax: u8,
     /// `out` or `pass`: what happens to a colour that cannot place (rules §6).
     #[cfg_attr(feature = "contract", ts(type = "\"out\" | \"pass\""))]
+    #[cfg_attr(feature = "contract", schema(value_type = crate::contract::StuckRule))]
     pub stuck_rule: String,
     /// Whether the board is one of the players' own, not a scenario.
     pub custom: bool,
@@ -344,20 +376,23 @@ pub struct SiteInfo {
 
 /// A seat in a state (no token).
 #[derive(Clone, Debug, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct SeatInfo {
     pub seat: usize,
     #[cfg_attr(feature = "contract", ts(type = "Array<Colour>"))]
+    #[cfg_attr(feature = "contract", schema(value_type = Vec<crate::contract::Colour>))]
     pub colours: Vec<String>,
     #[cfg_attr(feature = "contract", ts(type = "\"human\" | \"ai\""))]
+    #[cfg_attr(feature = "contract", schema(value_type = crate::contract::SeatKind))]
     pub kind: String,
     pub level: Option<u8>,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct ColourInfo {
     #[cfg_attr(feature = "contract", ts(type = "Colour"))]
+    #[cfg_attr(feature = "contract", schema(value_type = crate::contract::Colour))]
     pub colour: String,
     pub name: String,
     pub seat: Option<usize>,
@@ -367,31 +402,35 @@ pub struct ColourInfo {
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct MoveInfo {
     pub number: i64,
     #[cfg_attr(feature = "contract", ts(type = "Colour"))]
+    #[cfg_attr(feature = "contract", schema(value_type = crate::contract::Colour))]
     pub colour: String,
     pub placement: String,
     pub created: i64,
     /// The colours that passed after this move (the pass rule, rules §6).
     #[cfg_attr(feature = "contract", ts(type = "Array<Colour>"))]
+    #[cfg_attr(feature = "contract", schema(value_type = Vec<crate::contract::Colour>))]
     pub passed: Vec<String>,
 }
 
 /// The move just before `at`, with the cubes it took.
 #[derive(Clone, Debug, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct LastMove {
     pub number: usize,
     #[cfg_attr(feature = "contract", ts(type = "Colour"))]
+    #[cfg_attr(feature = "contract", schema(value_type = crate::contract::Colour))]
     pub colour: String,
     pub placement: String,
+    #[cfg_attr(feature = "contract", schema(value_type = Vec<crate::contract::words::Cube>))]
     pub cubes: Vec<Cube>,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct ColumnInfo {
     pub cell: String,
     pub x: usize,
@@ -399,13 +438,15 @@ pub struct ColumnInfo {
     pub limit: u8,
     pub height: u8,
     #[cfg_attr(feature = "contract", ts(type = "Letter | null"))]
+    #[cfg_attr(feature = "contract", schema(value_type = Option<crate::contract::Letter>))]
     pub top: Option<String>,
     #[cfg_attr(feature = "contract", ts(type = "Array<Letter>"))]
+    #[cfg_attr(feature = "contract", schema(value_type = Vec<crate::contract::Letter>))]
     pub cubes: Vec<String>,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct PositionInfo {
     pub cube_count: usize,
     pub columns: Vec<ColumnInfo>,
@@ -414,7 +455,7 @@ pub struct PositionInfo {
 /// The first message of a game's WebSocket, and the one after events may have been missed:
 /// `{ "type": "snapshot", "state": ... }`.
 #[derive(Clone, Debug, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Snapshot {
     Snapshot { state: Box<State> },
@@ -422,7 +463,7 @@ pub enum Snapshot {
 
 /// `200` to `GET /games/{id}`, and the snapshot of the events.
 #[derive(Clone, Debug, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 // The app has states of its own (the editor's, the store's): this one is the game's.
 #[cfg_attr(feature = "contract", ts(rename = "GameState"))]
 pub struct State {
@@ -437,6 +478,7 @@ pub struct State {
     pub at: usize,
     pub move_number: usize,
     #[cfg_attr(feature = "contract", ts(type = "Colour | null"))]
+    #[cfg_attr(feature = "contract", schema(value_type = Option<crate::contract::Colour>))]
     pub to_move: Option<String>,
     pub seat_to_move: Option<usize>,
     pub over: bool,
@@ -461,9 +503,12 @@ pub struct State {
 
 /// Every 4xx and 5xx answer: a stable code, a sentence, and for some codes a detail.
 #[derive(Clone, Debug, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema, utoipa::ToResponse))]
+#[cfg_attr(feature = "contract", response(description = "A refusal; nothing changed"))]
 pub struct ErrorBody {
+    /// A stable code (the server's document lists them).
     pub error: String,
+    /// What went wrong, in a sentence (English).
     pub reason: String,
     #[serde(flatten)]
     pub detail: ErrorDetail,
@@ -471,7 +516,7 @@ pub struct ErrorBody {
 
 /// The details some errors carry (absent fields are not sent).
 #[derive(Clone, Debug, Default, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct ErrorDetail {
     /// `429` and `503`: when to try again (also in `Retry-After`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -484,6 +529,7 @@ pub struct ErrorDetail {
     /// `not_your_turn`: whose turn it is (`null`: nobody's).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "contract", ts(optional, type = "Colour | null"))]
+    #[cfg_attr(feature = "contract", schema(value_type = Option<crate::contract::Colour>))]
     pub to_move: Option<Option<String>>,
     /// `bad_move` of a puzzle: which of the moves sent.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -507,7 +553,7 @@ pub struct ErrorDetail {
 
 /// `200` to `GET /api/v1`.
 #[derive(Clone, Debug, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct Index {
     pub name: String,
     pub api: u32,
@@ -516,7 +562,7 @@ pub struct Index {
 
 /// A value for each player count, keyed `"2"`, `"3"`, `"4"`.
 #[derive(Clone, Debug, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct PerCount<T> {
     #[serde(rename = "2")]
     pub two: T,
@@ -538,7 +584,7 @@ impl<T> PerCount<T> {
 
 /// A buildable cell of a board for a player count (frames applied).
 #[derive(Clone, Debug, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct LayoutCell {
     pub cell: String,
     pub x: usize,
@@ -548,7 +594,7 @@ pub struct LayoutCell {
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct Layout {
     pub hmax: u8,
     pub cells: Vec<LayoutCell>,
@@ -556,7 +602,7 @@ pub struct Layout {
 
 /// A scenario in `GET /boards`.
 #[derive(Clone, Debug, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct BoardInfo {
     pub name: String,
     pub aliases: Vec<String>,
@@ -565,6 +611,7 @@ pub struct BoardInfo {
     pub hmax: PerCount<u8>,
     pub columns: PerCount<usize>,
     #[cfg_attr(feature = "contract", ts(type = "\"printed-rules\" | \"reconstruction\""))]
+    #[cfg_attr(feature = "contract", schema(value_type = crate::contract::Provenance))]
     pub provenance: String,
     pub source: String,
     pub layouts: PerCount<Layout>,
@@ -574,7 +621,7 @@ pub struct BoardInfo {
 
 /// `200` to `GET /boards`.
 #[derive(Clone, Debug, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct Boards {
     pub boards: Vec<BoardInfo>,
 }
@@ -582,7 +629,7 @@ pub struct Boards {
 /// A stone in `GET /stones`: each orientation's cells, and where a quarter turn about x, y
 /// or z takes it.
 #[derive(Clone, Debug, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct StoneInfo {
     pub code: String,
     pub size: usize,
@@ -592,14 +639,14 @@ pub struct StoneInfo {
 
 /// `200` to `GET /stones`.
 #[derive(Clone, Debug, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct Stones {
     pub stones: Vec<StoneInfo>,
 }
 
 /// A footprint cell in a checked board (its printed height, if any).
 #[derive(Clone, Debug, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct FootprintCell {
     pub cell: String,
     pub x: usize,
@@ -609,7 +656,7 @@ pub struct FootprintCell {
 
 /// A red frame: its text and its file and rank ranges.
 #[derive(Clone, Debug, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct FrameInfo {
     pub text: String,
     pub files: [u8; 2],
@@ -618,7 +665,7 @@ pub struct FrameInfo {
 
 /// A constraint as a board file writes it, with the core's words for it.
 #[derive(Clone, Debug, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum ConstraintInfo {
     MinCells { players: usize, value: usize, text: String },
@@ -628,7 +675,7 @@ pub enum ConstraintInfo {
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct EvidenceInfo {
     pub fact: String,
     pub source: String,
@@ -638,11 +685,12 @@ pub struct EvidenceInfo {
 /// A board as the editor needs it: every field of its file, and what the core derives from
 /// it for each player count.
 #[derive(Clone, Debug, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct CheckedBoard {
     pub name: String,
     pub aliases: Vec<String>,
     #[cfg_attr(feature = "contract", ts(type = "\"printed-rules\" | \"reconstruction\""))]
+    #[cfg_attr(feature = "contract", schema(value_type = crate::contract::Provenance))]
     pub provenance: String,
     pub source: String,
     pub files: usize,
@@ -658,7 +706,7 @@ pub struct CheckedBoard {
 
 /// `200` to `POST /boards/check`.
 #[derive(Clone, Debug, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct BoardChecked {
     pub board: CheckedBoard,
 }
@@ -666,11 +714,12 @@ pub struct BoardChecked {
 /// `200` to `POST /games/{id}/hint`: a placement for the colour to move, with the search's
 /// figures.
 #[derive(Clone, Debug, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct Hint {
     #[serde(flatten)]
     pub placement: Placement,
     #[cfg_attr(feature = "contract", ts(type = "Colour"))]
+    #[cfg_attr(feature = "contract", schema(value_type = crate::contract::Colour))]
     pub colour: String,
     /// The mover's mean reward over the whole search.
     pub estimate: f64,
@@ -680,10 +729,11 @@ pub struct Hint {
 
 /// A move of an analysis and what it lost for its colour.
 #[derive(Clone, Debug, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct MoveLoss {
     pub number: usize,
     #[cfg_attr(feature = "contract", ts(type = "Colour"))]
+    #[cfg_attr(feature = "contract", schema(value_type = crate::contract::Colour))]
     pub colour: String,
     pub placement: String,
     pub loss: f64,
@@ -691,9 +741,10 @@ pub struct MoveLoss {
 
 /// `200` to `GET /games/{id}/analysis`.
 #[derive(Clone, Debug, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct Analysis {
     #[cfg_attr(feature = "contract", ts(type = "Array<Colour>"))]
+    #[cfg_attr(feature = "contract", schema(value_type = Vec<crate::contract::Colour>))]
     pub colours: Vec<String>,
     pub moves_played: usize,
     pub simulations: u64,
@@ -705,16 +756,17 @@ pub struct Analysis {
 
 /// A stone in a puzzle box.
 #[derive(Clone, Debug, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct Placed {
     pub placement: String,
     pub stone: String,
+    #[cfg_attr(feature = "contract", schema(value_type = Vec<crate::contract::words::Cube>))]
     pub cubes: Vec<Cube>,
 }
 
 /// `200` to `POST /puzzles/cube`.
 #[derive(Clone, Debug, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct PuzzleState {
     pub size: [usize; 3],
     pub volume: usize,
@@ -728,17 +780,19 @@ pub struct PuzzleState {
 
 /// A stone of a solution, with its colour.
 #[derive(Clone, Debug, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct Step {
     #[cfg_attr(feature = "contract", ts(type = "Colour"))]
+    #[cfg_attr(feature = "contract", schema(value_type = crate::contract::Colour))]
     pub colour: String,
     pub placement: String,
+    #[cfg_attr(feature = "contract", schema(value_type = Vec<crate::contract::words::Cube>))]
     pub cubes: Vec<Cube>,
 }
 
 /// `200` to `GET /puzzles/{name}`.
 #[derive(Clone, Debug, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct PuzzleSolution {
     pub name: String,
     pub size: [usize; 3],

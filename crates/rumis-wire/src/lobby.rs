@@ -6,7 +6,7 @@ use serde::Serialize;
 /// A rating as shown: `rating` on the Elo-like scale (1500 for a new player), from the
 /// Weng-Lin `mu` and `sigma` it is computed from.
 #[derive(Clone, Debug, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct Rating {
     pub rating: i64,
     pub mu: f64,
@@ -18,7 +18,7 @@ pub struct Rating {
 
 /// `201` to `POST /players`: the only answer that ever holds the key.
 #[derive(Clone, Debug, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct NewPlayer {
     pub id: String,
     pub name: String,
@@ -29,7 +29,7 @@ pub struct NewPlayer {
 
 /// A player as others see it.
 #[derive(Clone, Debug, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct PlayerRef {
     pub id: String,
     pub name: String,
@@ -39,24 +39,27 @@ pub struct PlayerRef {
 
 /// A seat at a table: who sits there (or that it is free, or offered to a player).
 #[derive(Clone, Debug, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct TableSeat {
     pub seat: usize,
     #[cfg_attr(feature = "contract", ts(type = "Array<Colour>"))]
+    #[cfg_attr(feature = "contract", schema(value_type = Vec<crate::contract::Colour>))]
     pub colours: Vec<String>,
     #[cfg_attr(feature = "contract", ts(type = "\"human\" | \"ai\""))]
+    #[cfg_attr(feature = "contract", schema(value_type = crate::contract::SeatKind))]
     pub kind: String,
     pub level: Option<u8>,
     /// `taken` (a player or a guest holds it), `free`, `offered` (a rematch waits for
     /// that player) or `ai`.
     #[cfg_attr(feature = "contract", ts(type = "\"taken\" | \"free\" | \"offered\" | \"ai\""))]
+    #[cfg_attr(feature = "contract", schema(value_type = crate::contract::SeatState))]
     pub state: String,
     pub player: Option<PlayerRef>,
 }
 
 /// A game as the lobby shows it (`GET /games/{id}/table`, the lobby's lists).
 #[derive(Clone, Debug, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct Table {
     pub game: String,
     pub status: String,
@@ -88,7 +91,7 @@ pub struct Table {
 
 /// `200` to `GET /lobby`, and the lobby socket's `lobby` message.
 #[derive(Clone, Debug, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct Lobby {
     /// Games waiting for players, newest first.
     pub seeks: Vec<Table>,
@@ -99,11 +102,12 @@ pub struct Lobby {
 /// `201` to joining, seeking, quick play and rematch: the seat this player holds now. The
 /// player's key moves for it (no other token).
 #[derive(Clone, Debug, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct Seated {
     pub game: String,
     pub seat: usize,
     #[cfg_attr(feature = "contract", ts(type = "Array<Colour>"))]
+    #[cfg_attr(feature = "contract", schema(value_type = Vec<crate::contract::Colour>))]
     pub colours: Vec<String>,
     pub status: String,
     pub started: bool,
@@ -114,7 +118,7 @@ pub struct Seated {
 /// `200` to `POST /players/me/presence`: the player is seen now; their waiting games expire
 /// when they are not seen for `seek_idle_ms`.
 #[derive(Clone, Debug, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct Presence {
     pub player: String,
     pub seen: i64,
@@ -124,7 +128,7 @@ pub struct Presence {
 /// `200` to `POST /games/{id}/rematch/decline`: the rematch offered after game `game` is
 /// called off.
 #[derive(Clone, Debug, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct DeclineAck {
     pub game: String,
     pub rematch: String,
@@ -133,7 +137,7 @@ pub struct DeclineAck {
 
 /// `200` to `POST /games/{id}/abort`.
 #[derive(Clone, Debug, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct AbortAck {
     pub game: String,
     pub status: String,
@@ -141,7 +145,7 @@ pub struct AbortAck {
 
 /// A rated game's effect on a player.
 #[derive(Clone, Debug, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct RatingDelta {
     pub place: i64,
     pub before: i64,
@@ -150,7 +154,7 @@ pub struct RatingDelta {
 
 /// A game on a player's page.
 #[derive(Clone, Debug, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct PlayerGame {
     pub game: String,
     pub board: String,
@@ -170,12 +174,13 @@ pub struct PlayerGame {
     /// in a forfeit before every player had made two moves) or `same_pair_today` (two of
     /// its players had three rated games together that day already).
     #[cfg_attr(feature = "contract", ts(type = "\"too_few_moves\" | \"same_pair_today\" | null"))]
+    #[cfg_attr(feature = "contract", schema(value_type = Option<crate::contract::NotCounted>))]
     pub not_counted: Option<String>,
 }
 
 /// `200` to `GET /players/{id}` and `GET /players/me`.
 #[derive(Clone, Debug, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct PlayerPage {
     pub id: String,
     pub name: String,
@@ -189,10 +194,11 @@ pub struct PlayerPage {
 
 /// A line of the leaderboard: a player, or an AI level on the same scale.
 #[derive(Clone, Debug, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct LeaderboardEntry {
     pub place: usize,
     #[cfg_attr(feature = "contract", ts(type = "\"player\" | \"ai\""))]
+    #[cfg_attr(feature = "contract", schema(value_type = crate::contract::EntryKind))]
     pub kind: String,
     pub id: Option<String>,
     pub name: Option<String>,
@@ -204,7 +210,7 @@ pub struct LeaderboardEntry {
 
 /// `200` to `GET /ratings`.
 #[derive(Clone, Debug, Serialize, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct Leaderboard {
     pub entries: Vec<LeaderboardEntry>,
     /// Distinct opponents (players, or AI levels) a player must have met in rated games to

@@ -40,29 +40,44 @@ pub(super) fn routes(limit: usize) -> Router<Arc<App>> {
 }
 
 #[derive(Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 struct SeatRequest {
+    #[cfg_attr(feature = "openapi", schema(value_type = crate::wire::contract::SeatKind))]
     kind: String,
+    /// An AI seat's level (none for a human seat).
+    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 9))]
     level: Option<u8>,
 }
 
+/// Give `board` (a scenario) or `board_file` (a board of one's own; `board` may then repeat
+/// its name).
 #[derive(Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = CreateGame))]
 #[serde(deny_unknown_fields)]
 struct CreateRequest {
     /// A scenario by name; or, with `board_file`, nothing or that board's own name.
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(min_length = 1, example = "chullpa"))]
     board: Option<String>,
-    /// A board of one's own: the text of its file (rules §3), at most 16 KB.
+    /// A board of one's own: the text of its file (rules §3), read by the core: 422
+    /// `bad_board` with its line when refused, 413 over 16 KB.
     #[serde(default)]
     board_file: Option<String>,
     /// `out` (the rulebooks, the default) or `pass` (the house rule of rules §6).
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<crate::wire::contract::StuckRule>))]
     stuck_rule: Option<String>,
+    #[cfg_attr(feature = "openapi", schema(minimum = 2, maximum = 4))]
     players: usize,
+    /// `standard` (the default), `two-player-four-colors` (also `two-player-four-colours`,
+    /// `2p4c`) or `ruinas`.
     #[serde(default)]
     variant: Option<String>,
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<Vec<crate::wire::contract::Colour>>))]
     colours: Option<Vec<String>>,
+    /// A Ruinas game's seed for its ruins (only for `ruinas`).
     #[serde(default)]
     ruins_seed: Option<u64>,
     #[serde(default)]
@@ -73,20 +88,31 @@ struct CreateRequest {
     clock: Option<ClockRequest>,
 }
 
-/// A clock asked for at creation (checked by the service: `clock::Rule::from_asked`).
+/// A clock asked for at creation (checked by the service: `clock::Rule::from_asked`). Not
+/// for hot-seat or AI-only games. Real-time: `minutes` per game (0.1 to 180) plus
+/// `increment_seconds` added after each move (0 to 60). Correspondence: `days` per move (1
+/// to 14). `on_timeout`: `out` (the seat's colours are out) or `ai` (the AI plays the seat
+/// from then on, at `ai_level` 1-9). Refused with 400 `bad_clock` otherwise.
 #[derive(Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 pub(crate) struct ClockRequest {
+    #[cfg_attr(feature = "openapi", schema(value_type = crate::wire::contract::ClockKind))]
     kind: String,
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(minimum = 0.1, maximum = 180))]
     minutes: Option<f64>,
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(minimum = 0, maximum = 60))]
     increment_seconds: Option<f64>,
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 14))]
     days: Option<i64>,
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<crate::wire::contract::OnTimeout>))]
     on_timeout: Option<String>,
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 9))]
     ai_level: Option<i64>,
 }
 
@@ -109,6 +135,13 @@ impl ClockRequest {
     }
 }
 
+#[cfg_attr(feature = "openapi", utoipa::path(post, path = "/api/v1/games",
+    summary = "Create a game",
+    request_body = CreateRequest,
+    responses(
+        (status = 201, description = "The game, with one token per human seat", body = crate::wire::Created),
+        (status = 400, response = crate::wire::ErrorBody), (status = 413, response = crate::wire::ErrorBody), (status = 422, response = crate::wire::ErrorBody), (status = 429, response = crate::wire::ErrorBody), (status = 503, response = crate::wire::ErrorBody),
+    )))]
 async fn create_game(
     State(app): Shared,
     // The creator is the client (behind `--trusted-proxy`, the one the proxy speaks for),
@@ -174,12 +207,22 @@ async fn create_game(
 }
 
 #[derive(Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::IntoParams), into_params(parameter_in = Query))]
 #[serde(deny_unknown_fields)]
 struct ListParams {
+    /// `open` (the default), `finished` or `abandoned`.
     status: Option<String>,
+    /// Clamped to 1 ... the server's list limit (50 by default).
     limit: Option<i64>,
 }
 
+#[cfg_attr(feature = "openapi", utoipa::path(get, path = "/api/v1/games",
+    summary = "Open, finished or abandoned games, most recently updated first",
+    params(ListParams),
+    responses(
+        (status = 200, description = "The games", body = crate::wire::GameList),
+        (status = 400, response = crate::wire::ErrorBody),
+    )))]
 async fn list_games(State(app): Shared, Params(params): Params<ListParams>) -> Result<Json<wire::GameList>, ApiError> {
     let status = params.status.as_deref().unwrap_or("open");
     if !["open", "finished", "abandoned"].contains(&status) {
@@ -200,11 +243,20 @@ async fn list_games(State(app): Shared, Params(params): Params<ListParams>) -> R
 }
 
 #[derive(Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::IntoParams), into_params(parameter_in = Query))]
 #[serde(deny_unknown_fields)]
 struct StateParams {
+    /// After the first `at` moves; clamped to the moves played.
     at: Option<usize>,
 }
 
+#[cfg_attr(feature = "openapi", utoipa::path(get, path = "/api/v1/games/{id}",
+    summary = "A game's state (after its first `at` moves if given)",
+    params(super::openapi::GamePath, StateParams),
+    responses(
+        (status = 200, description = "The state", body = crate::wire::State),
+        (status = 400, response = crate::wire::ErrorBody), (status = 404, response = crate::wire::ErrorBody),
+    )))]
 async fn get_game(
     State(app): Shared,
     Params(params): Params<StateParams>,
@@ -217,6 +269,13 @@ async fn get_game(
     Ok(Json(state))
 }
 
+#[cfg_attr(feature = "openapi", utoipa::path(get, path = "/api/v1/games/{id}/placements",
+    summary = "Every legal placement of the colour to move (after the first `at` moves if given), with its cubes",
+    params(super::openapi::GamePath, StateParams),
+    responses(
+        (status = 200, description = "The placements, sorted by text", body = crate::wire::Placements),
+        (status = 400, response = crate::wire::ErrorBody), (status = 404, response = crate::wire::ErrorBody),
+    )))]
 async fn get_placements(
     State(app): Shared,
     Params(params): Params<StateParams>,
@@ -230,14 +289,25 @@ async fn get_placements(
 }
 
 #[derive(Deserialize, Default)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 struct HintRequest {
+    /// The search's level, 6 by default.
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(minimum = 4, maximum = 9))]
     level: Option<i64>,
 }
 
 /// A hint for the colour to move: anyone who may read the game may ask, except while people
 /// play it against each other (fair play: `Loaded::may_search`).
+#[cfg_attr(feature = "openapi", utoipa::path(post, path = "/api/v1/games/{id}/hint",
+    summary = "The best placement for the colour to move, from a tree search at a level (no token needed)",
+    params(super::openapi::GamePath),
+    request_body(content = Option<HintRequest>),
+    responses(
+        (status = 200, description = "The hint", body = crate::wire::Hint),
+        (status = 400, response = crate::wire::ErrorBody), (status = 403, response = crate::wire::ErrorBody), (status = 404, response = crate::wire::ErrorBody), (status = 409, response = crate::wire::ErrorBody), (status = 429, response = crate::wire::ErrorBody), (status = 503, response = crate::wire::ErrorBody),
+    )))]
 async fn hint(
     State(app): Shared,
     Client(client): Client,
@@ -259,6 +329,13 @@ async fn hint(
 }
 
 /// Every colour's win estimate at every position of the game, and the moves that lost most.
+#[cfg_attr(feature = "openapi", utoipa::path(get, path = "/api/v1/games/{id}/analysis",
+    summary = "Every colour's win estimate at every position, and each move's loss (200 simulations per position, cached)",
+    params(super::openapi::GamePath),
+    responses(
+        (status = 200, description = "The analysis", body = crate::wire::Analysis),
+        (status = 403, response = crate::wire::ErrorBody), (status = 404, response = crate::wire::ErrorBody), (status = 429, response = crate::wire::ErrorBody), (status = 503, response = crate::wire::ErrorBody),
+    )))]
 async fn analysis(
     State(app): Shared,
     Client(client): Client,
@@ -272,14 +349,30 @@ async fn analysis(
 }
 
 #[derive(Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 struct MoveRequest {
+    /// The placement's text, at most 200 characters.
+    #[cfg_attr(feature = "openapi", schema(example = "L4@a1,a2,a3,b1"))]
     placement: String,
+    /// The number of the move this one is to be (the state's `move_number`).
+    #[cfg_attr(feature = "openapi", schema(minimum = -9007199254740991_i64, maximum = 9007199254740991_i64))]
     expected_move_number: i64,
+    /// The seat's token, when not in `Authorization`.
     #[serde(default)]
     token: Option<String>,
 }
 
+#[cfg_attr(feature = "openapi", utoipa::path(post, path = "/api/v1/games/{id}/moves",
+    summary = "Play a move for the seat the token holds",
+    params(super::openapi::GamePath),
+    security(("seatToken" = []), ()),
+    request_body = MoveRequest,
+    responses(
+        (status = 201, description = "Committed", body = crate::wire::MoveAck),
+        (status = 200, description = "This move had been accepted before (sent again); its first acknowledgement, nothing changed", body = crate::wire::MoveAck),
+        (status = 400, response = crate::wire::ErrorBody), (status = 401, response = crate::wire::ErrorBody), (status = 403, response = crate::wire::ErrorBody), (status = 404, response = crate::wire::ErrorBody), (status = 409, response = crate::wire::ErrorBody), (status = 413, response = crate::wire::ErrorBody), (status = 422, response = crate::wire::ErrorBody), (status = 429, response = crate::wire::ErrorBody), (status = 503, response = crate::wire::ErrorBody),
+    )))]
 async fn submit_move(
     State(app): Shared,
     GameId(id): GameId,
@@ -307,13 +400,24 @@ async fn submit_move(
 }
 
 #[derive(Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 struct UndoRequest {
+    #[cfg_attr(feature = "openapi", schema(minimum = -9007199254740991_i64, maximum = 9007199254740991_i64))]
     expected_move_number: i64,
     #[serde(default)]
     token: Option<String>,
 }
 
+#[cfg_attr(feature = "openapi", utoipa::path(post, path = "/api/v1/games/{id}/undo",
+    summary = "Hot-seat only - take back the last human move (and the AI moves after it)",
+    params(super::openapi::GamePath),
+    security(("seatToken" = []), ()),
+    request_body = UndoRequest,
+    responses(
+        (status = 200, description = "Committed", body = crate::wire::UndoAck),
+        (status = 400, response = crate::wire::ErrorBody), (status = 401, response = crate::wire::ErrorBody), (status = 403, response = crate::wire::ErrorBody), (status = 404, response = crate::wire::ErrorBody), (status = 409, response = crate::wire::ErrorBody), (status = 503, response = crate::wire::ErrorBody),
+    )))]
 async fn undo(
     State(app): Shared,
     GameId(id): GameId,
@@ -326,15 +430,27 @@ async fn undo(
 }
 
 #[derive(Deserialize, Default)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 struct ResignRequest {
     #[serde(default)]
     token: Option<String>,
+    /// Needed only when the token holds several seats (hot-seat) and none of them is to move.
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(maximum = 3))]
     seat: Option<usize>,
 }
 
 /// A seat resigns: its colours are out; the game goes on for the others.
+#[cfg_attr(feature = "openapi", utoipa::path(post, path = "/api/v1/games/{id}/resign",
+    summary = "A seat resigns - its colours are out from now on (rules 5); the others play on. Sent again, nothing changes.",
+    params(super::openapi::GamePath),
+    security(("seatToken" = []), ()),
+    request_body(content = Option<ResignRequest>),
+    responses(
+        (status = 200, description = "Committed (or nothing to do)", body = crate::wire::ResignAck),
+        (status = 400, response = crate::wire::ErrorBody), (status = 401, response = crate::wire::ErrorBody), (status = 403, response = crate::wire::ErrorBody), (status = 404, response = crate::wire::ErrorBody), (status = 409, response = crate::wire::ErrorBody), (status = 503, response = crate::wire::ErrorBody),
+    )))]
 async fn resign(
     State(app): Shared,
     GameId(id): GameId,
@@ -346,17 +462,30 @@ async fn resign(
 }
 
 #[derive(Deserialize, Default)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 struct LeaveRequest {
     #[serde(default)]
     token: Option<String>,
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(maximum = 3))]
     seat: Option<usize>,
+    /// The AI's level; by default the clock's timeout level, else 3.
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 9))]
     level: Option<u8>,
 }
 
 /// A player leaves: the AI plays the seat from now on.
+#[cfg_attr(feature = "openapi", utoipa::path(post, path = "/api/v1/games/{id}/leave",
+    summary = "A player leaves - the AI plays the seat from now on. Sent again, nothing changes.",
+    params(super::openapi::GamePath),
+    security(("seatToken" = []), ()),
+    request_body(content = Option<LeaveRequest>),
+    responses(
+        (status = 200, description = "Committed (or nothing to do)", body = crate::wire::LeaveAck),
+        (status = 400, response = crate::wire::ErrorBody), (status = 401, response = crate::wire::ErrorBody), (status = 403, response = crate::wire::ErrorBody), (status = 404, response = crate::wire::ErrorBody), (status = 409, response = crate::wire::ErrorBody), (status = 503, response = crate::wire::ErrorBody),
+    )))]
 async fn leave(
     State(app): Shared,
     GameId(id): GameId,
@@ -368,6 +497,7 @@ async fn leave(
 }
 
 #[derive(Deserialize, Default)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 struct DeleteRequest {
     #[serde(default)]
@@ -375,6 +505,16 @@ struct DeleteRequest {
 }
 
 /// Deletes a game its creator made and nobody else joined.
+#[cfg_attr(feature = "openapi", utoipa::path(delete, path = "/api/v1/games/{id}",
+    summary = "Delete a game nobody else has joined (the creator's token - the first human seat's)",
+    description = "The token goes in the Authorization header or as \"token\" in the body.",
+    params(super::openapi::GamePath),
+    security(("seatToken" = []), ()),
+    request_body(content = Option<DeleteRequest>),
+    responses(
+        (status = 200, description = "Deleted", body = crate::wire::Deleted),
+        (status = 400, response = crate::wire::ErrorBody), (status = 401, response = crate::wire::ErrorBody), (status = 403, response = crate::wire::ErrorBody), (status = 404, response = crate::wire::ErrorBody), (status = 409, response = crate::wire::ErrorBody), (status = 503, response = crate::wire::ErrorBody),
+    )))]
 async fn delete_game(
     State(app): Shared,
     GameId(id): GameId,
@@ -385,6 +525,13 @@ async fn delete_game(
     Ok(Json(app.games.delete(&id, token).await?).into_response())
 }
 
+#[cfg_attr(feature = "openapi", utoipa::path(get, path = "/api/v1/games/{id}/record",
+    summary = "The game as a record (rules §7)",
+    params(super::openapi::GamePath),
+    responses(
+        (status = 200, description = "The record", body = String, content_type = "text/plain"),
+        (status = 404, response = crate::wire::ErrorBody),
+    )))]
 async fn get_record(State(app): Shared, GameId(id): GameId) -> Result<Response, ApiError> {
     let mut loaded = app.games.load(&id).await?;
     loaded

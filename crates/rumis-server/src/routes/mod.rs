@@ -7,6 +7,8 @@ mod boards;
 mod game_events;
 mod games;
 pub(crate) mod lobby;
+#[cfg(feature = "openapi")]
+pub mod openapi;
 mod ops;
 mod puzzles;
 
@@ -105,6 +107,9 @@ async fn web(State(app): Shared, req: Request) -> Response {
     }
 }
 
+#[cfg_attr(feature = "openapi", utoipa::path(get, path = "/api/v1",
+    summary = "The API's name, version and endpoints",
+    responses((status = 200, description = "The index", body = crate::wire::Index))))]
 async fn index() -> Json<wire::Index> {
     Json(wire::Index {
         name: "rumis".into(),

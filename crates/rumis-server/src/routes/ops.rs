@@ -24,14 +24,19 @@ pub fn routes() -> Router<Arc<App>> {
 
 /// The answer of `/healthz` and `/readyz`.
 #[derive(Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 struct Health {
     /// `alive`, `ready` or `not_ready`.
+    #[cfg_attr(feature = "openapi", schema(value_type = super::openapi::HealthStatus))]
     status: &'static str,
-    /// Why not ready.
+    /// Why not ready (draining, the database, migrations).
     #[serde(skip_serializing_if = "Option::is_none")]
     reason: Option<String>,
 }
 
+#[cfg_attr(feature = "openapi", utoipa::path(get, path = "/healthz",
+    summary = "The process answers (liveness); nothing else is checked",
+    responses((status = 200, description = "Alive", body = Health))))]
 async fn healthz() -> Json<Health> {
     Json(Health {
         status: "alive",
@@ -39,6 +44,13 @@ async fn healthz() -> Json<Health> {
     })
 }
 
+#[cfg_attr(feature = "openapi", utoipa::path(get, path = "/readyz",
+    summary = "The instance can serve (readiness)",
+    description = "200 when the database answers and every migration of this build is applied and the server is not draining; 503 with the reason otherwise (from the moment a stop begins, see docs/hosting.md).",
+    responses(
+        (status = 200, description = "Ready", body = Health),
+        (status = 503, description = "Not ready, and why", body = Health),
+    )))]
 async fn readyz(State(app): State<Arc<App>>) -> Response {
     let reason = if app.draining.load(Ordering::Relaxed) {
         Some("draining: the server is stopping".to_string())

@@ -20,14 +20,25 @@ pub(super) fn routes() -> Router<Arc<App>> {
 }
 
 #[derive(Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 struct CubeRequest {
+    /// The box: `AxBxC`, at most 8 on a side.
+    #[cfg_attr(feature = "openapi", schema(example = "3x3x3"))]
     size: String,
+    /// The placements, in order.
     #[serde(default)]
     moves: Vec<String>,
 }
 
 /// The cube solitaire: the box after the client's stones, each checked by the core.
+#[cfg_attr(feature = "openapi", utoipa::path(post, path = "/api/v1/puzzles/cube",
+    summary = "The cube solitaire: the box after the client's stones, each checked by the core (rules 1-4, stones of one colour once each)",
+    request_body = CubeRequest,
+    responses(
+        (status = 200, description = "The box", body = crate::wire::PuzzleState),
+        (status = 400, response = crate::wire::ErrorBody), (status = 413, response = crate::wire::ErrorBody), (status = 422, response = crate::wire::ErrorBody),
+    )))]
 async fn puzzle_cube(JsonBody(req): JsonBody<CubeRequest>) -> Result<Json<wire::PuzzleState>, ApiError> {
     let answer = tokio::task::spawn_blocking(move || rumis_wire::puzzle::cube(&req.size, &req.moves))
         .await
@@ -36,6 +47,13 @@ async fn puzzle_cube(JsonBody(req): JsonBody<CubeRequest>) -> Result<Json<wire::
 }
 
 /// A solution to watch, stone by stone: `cube3` or `tower5`.
+#[cfg_attr(feature = "openapi", utoipa::path(get, path = "/api/v1/puzzles/{name}",
+    summary = "A solution to watch stone by stone",
+    params(("name" = super::openapi::PuzzleName, Path)),
+    responses(
+        (status = 200, description = "The solution", body = crate::wire::PuzzleSolution),
+        (status = 404, response = crate::wire::ErrorBody),
+    )))]
 async fn puzzle_solution(Path(name): Path<String>) -> Result<Json<wire::PuzzleSolution>, ApiError> {
     let answer = tokio::task::spawn_blocking(move || rumis_wire::puzzle::solution(&name))
         .await
