@@ -184,6 +184,18 @@ pub mod words {
         X,
     }
 
+    /// Where a game stands: waiting for players (a lobby game), being played, played to its
+    /// end, left without a move for too long, or called off before it was played.
+    #[derive(Serialize, ToSchema)]
+    #[serde(rename_all = "snake_case")]
+    pub enum GameStatus {
+        Waiting,
+        Open,
+        Finished,
+        Abandoned,
+        Aborted,
+    }
+
     /// Who plays a seat: a person or the AI.
     #[derive(Serialize, ToSchema)]
     #[serde(rename_all = "snake_case")]

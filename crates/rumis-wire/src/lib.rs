@@ -327,6 +327,7 @@ pub struct Summary {
     pub board: String,
     pub players: i64,
     pub variant: String,
+    #[cfg_attr(feature = "contract", schema(value_type = crate::contract::GameStatus))]
     pub status: String,
     #[cfg_attr(feature = "contract", ts(type = "Colour | null"))]
     #[cfg_attr(feature = "contract", schema(value_type = Option<crate::contract::Colour>))]
@@ -343,6 +344,7 @@ pub struct Summary {
 #[derive(Clone, Debug, Serialize, PartialEq)]
 #[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct GameList {
+    #[cfg_attr(feature = "contract", schema(value_type = crate::contract::GameStatus))]
     pub status: String,
     pub games: Vec<Summary>,
 }
@@ -468,6 +470,7 @@ pub enum Snapshot {
 #[cfg_attr(feature = "contract", ts(rename = "GameState"))]
 pub struct State {
     pub id: String,
+    #[cfg_attr(feature = "contract", schema(value_type = crate::contract::GameStatus))]
     pub status: String,
     pub created: i64,
     pub updated: i64,

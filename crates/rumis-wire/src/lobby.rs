@@ -62,6 +62,7 @@ pub struct TableSeat {
 #[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct Table {
     pub game: String,
+    #[cfg_attr(feature = "contract", schema(value_type = crate::contract::GameStatus))]
     pub status: String,
     pub board: String,
     pub players: i64,
@@ -109,6 +110,7 @@ pub struct Seated {
     #[cfg_attr(feature = "contract", ts(type = "Array<Colour>"))]
     #[cfg_attr(feature = "contract", schema(value_type = Vec<crate::contract::Colour>))]
     pub colours: Vec<String>,
+    #[cfg_attr(feature = "contract", schema(value_type = crate::contract::GameStatus))]
     pub status: String,
     pub started: bool,
     pub state_url: String,
@@ -132,6 +134,7 @@ pub struct Presence {
 pub struct DeclineAck {
     pub game: String,
     pub rematch: String,
+    #[cfg_attr(feature = "contract", schema(value_type = crate::contract::GameStatus))]
     pub status: String,
 }
 
@@ -140,6 +143,7 @@ pub struct DeclineAck {
 #[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct AbortAck {
     pub game: String,
+    #[cfg_attr(feature = "contract", schema(value_type = crate::contract::GameStatus))]
     pub status: String,
 }
 
@@ -160,6 +164,7 @@ pub struct PlayerGame {
     pub board: String,
     pub players: i64,
     pub variant: String,
+    #[cfg_attr(feature = "contract", schema(value_type = crate::contract::GameStatus))]
     pub status: String,
     pub rated: bool,
     /// A rated game against the AI alone in which a hint was asked for.

@@ -211,6 +211,7 @@ async fn create_game(
 #[serde(deny_unknown_fields)]
 struct ListParams {
     /// `open` (the default), `finished` or `abandoned`.
+    #[cfg_attr(feature = "openapi", param(value_type = Option<super::openapi::ListStatus>))]
     status: Option<String>,
     /// Clamped to 1 ... the server's list limit (50 by default).
     limit: Option<i64>,

@@ -71,7 +71,7 @@ use crate::wire;
         super::lobby::decline_rematch,
         super::lobby::leaderboard,
     ),
-    components(responses(wire::ErrorBody), schemas(wire::Snapshot, wire::GameEvent, LobbyMessage, PuzzleName))
+    components(responses(wire::ErrorBody), schemas(wire::Snapshot, wire::GameEvent, LobbyMessage, PuzzleName, ListStatus))
 )]
 struct Api;
 
@@ -94,6 +94,17 @@ pub(super) struct GamePath {
 pub(super) enum PuzzleName {
     Cube3,
     Tower5,
+}
+
+/// The games `GET /api/v1/games` lists.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+// Only described (a field's `value_type`), never built.
+#[allow(dead_code)]
+pub(super) enum ListStatus {
+    Open,
+    Finished,
+    Abandoned,
 }
 
 /// A seat of a seek: yours, open to others, or the AI's.
