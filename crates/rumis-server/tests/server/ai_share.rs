@@ -48,6 +48,7 @@ async fn games_left_to_the_ai_count_against_the_ai_only_caps(db: String) {
     c.ai_workers = 0;
     c.ai_only_per_creator = 2;
     c.clock_poll = Duration::from_millis(50);
+    let time = c.time.clone();
     let server = start(c).await;
     let addr = server.addr;
     assert_eq!(create_ai_only(addr).await.status, 201);
@@ -65,6 +66,7 @@ async fn games_left_to_the_ai_count_against_the_ai_only_caps(db: String) {
     let id = s(&created["id"]);
     let mut ws = subscribe(addr, &id).await;
     next_of(&mut ws, "snapshot").await;
+    time.advance(Duration::from_secs(6));
     next_of(&mut ws, "timeout").await;
     let changed = next_of(&mut ws, "seat_changed").await;
     assert_eq!(changed["reason"], "time");

@@ -27,6 +27,8 @@ use tokio_tungstenite::tungstenite::Message;
 fn drain_child_server() {
     let db = std::env::var("RUMIS_TEST_CHILD_DB").expect("run by the shutdown test");
     let mut c = config(&db);
+    // The real clock: a process of its own, whose time no test moves.
+    c.time = rumis_server::Time::real();
     c.ai_workers = 1;
     c.drain_delay = Duration::from_secs(3600);
     rumis_server::serve_blocking(c).unwrap();
