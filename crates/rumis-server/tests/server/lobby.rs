@@ -65,23 +65,30 @@ async fn play_out(
                 let r = play(addr, id, Some(k), &m, n).await;
                 assert_eq!(r.status, 201, "{}", r.text());
             }
-            None => tokio::time::sleep(Duration::from_millis(50)).await,
+            // The AI's turn: until it has moved.
+            None => {
+                let n = st["moves_played"].clone();
+                state_when(addr, id, "the AI moves", |now| now["moves_played"] != n).await;
+            }
         }
     }
 }
 
 /// Waits until `check` holds for the JSON at `path`.
 async fn wait_for(addr: SocketAddr, path: &str, key: Option<&str>, check: impl Fn(&Value) -> bool) -> Value {
-    let started = Instant::now();
-    loop {
-        let r = client::request(addr, "GET", path, key, None).await.expect("answered");
-        let v = r.json();
+    let check = &check;
+    eventually(path, || async move {
+        let v = client::request(addr, "GET", path, key, None)
+            .await
+            .expect("answered")
+            .json();
         if check(&v) {
-            return v;
+            Ok(v)
+        } else {
+            Err(v.to_string())
         }
-        assert!(started.elapsed() < WAIT, "{path}: still {v}");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    })
+    .await
 }
 
 /// Two players send their join for the last free seat at the same moment, 8 times:
@@ -865,7 +872,9 @@ async fn a_player_key_is_in_no_answer_after_it_is_issued(db: String) {
 /// A seek's clock: nobody's time runs while the game waits for players; when the last seat
 /// is taken the first seat's time starts; a rematch keeps the clock.
 async fn a_seek_with_a_clock_starts_it_when_the_last_seat_is_taken(db: String) {
-    let server = start(config(&db)).await;
+    let c = config(&db);
+    let time = c.time.clone();
+    let server = start(c).await;
     let addr = server.addr;
     let (_, a) = new_player(addr, "Ana").await;
     let (_, b) = new_player(addr, "Ben").await;
@@ -914,15 +923,14 @@ async fn a_seek_with_a_clock_starts_it_when_the_last_seat_is_taken(db: String) {
         "no time runs while waiting: {state}"
     );
     assert_eq!(state["clock"]["seats"][0]["remaining_ms"], 300_000);
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    time.advance(Duration::from_secs(30));
     let r = post(addr, &format!("/api/v1/games/{id}/join"), Some(&b), &json!({})).await;
     assert_eq!(r.status, 201, "{}", r.text());
     assert_eq!(r.json()["started"], true);
     let state = get(addr, &format!("/api/v1/games/{id}")).await.json();
     assert_eq!(state["clock"]["running_seat"], 0, "{state}");
-    // The wait before the join cost the first seat nothing.
-    let left = state["clock"]["seats"][0]["remaining_ms"].as_i64().unwrap();
-    assert!(left > 299_000, "{state}");
+    // The 30 s before the join cost the first seat nothing.
+    assert_eq!(state["clock"]["seats"][0]["remaining_ms"], 300_000, "{state}");
     // In play, the lobby's list shows it running for the first seat.
     let lobby = get(addr, "/api/v1/lobby").await.json();
     let playing = lobby["playing"].as_array().unwrap();
