@@ -32,6 +32,7 @@ mod routes;
 mod search;
 mod service;
 mod store;
+mod time;
 mod view;
 pub mod webapp;
 mod webdir;
@@ -51,6 +52,7 @@ pub use error::ApiError;
 #[cfg(feature = "openapi")]
 pub use routes::openapi;
 pub use store::drop_database;
+pub use time::Time;
 
 /// How a server runs.
 #[derive(Clone, Debug)]
@@ -115,6 +117,9 @@ pub struct Config {
     /// Where `/metrics` is served instead of `addr` (then only there, and the public
     /// address answers 404 for it); `None`: on `addr` with everything else.
     pub metrics_addr: Option<SocketAddr>,
+    /// The time the game clocks, the lobby, the AI turns' leases, idle games and the
+    /// WebSockets' pings run on (time.rs): the real clock, or for tests one they move.
+    pub time: Time,
 }
 
 impl Config {
@@ -144,6 +149,7 @@ impl Config {
             seek_idle: service::SEEK_IDLE,
             drain_delay: Duration::from_secs(5),
             metrics_addr: None,
+            time: Time::real(),
         }
     }
 }
@@ -322,7 +328,13 @@ fn app(config: Config, store: store::Store) -> Result<Arc<App>, String> {
         seek_idle: config.seek_idle,
         ai_leases: service::Leases::new(config.ai_lease, config.ai_heartbeat)?,
     };
-    let games = Arc::new(service::Games::new(store, hub.clone(), queue.clone(), limits));
+    let games = Arc::new(service::Games::new(
+        store,
+        hub.clone(),
+        queue.clone(),
+        limits,
+        config.time.clone(),
+    ));
     Ok(Arc::new(App {
         games,
         events: hub,
@@ -386,11 +398,12 @@ async fn background(app: &Arc<App>) -> Result<Vec<tokio::task::JoinHandle<()>>, 
         // Quick play's AI fill and the ratings of finished rated games (service/lobby.rs).
         let games = games.clone();
         background.push(tokio::spawn(async move {
+            let mut ticker = games.time().ticker(every);
             loop {
                 if let Err(e) = games.lobby_tick().await {
                     tracing::error!("lobby: {e}");
                 }
-                tokio::time::sleep(every).await;
+                ticker.tick().await;
             }
         }));
     }
@@ -398,11 +411,12 @@ async fn background(app: &Arc<App>) -> Result<Vec<tokio::task::JoinHandle<()>>, 
         let games = games.clone();
         background.push(tokio::spawn(async move {
             let every = (ttl / 4).clamp(Duration::from_millis(100), Duration::from_secs(600));
+            let mut ticker = games.time().ticker(every);
             loop {
                 if let Err(e) = games.expire(ttl).await {
                     tracing::error!("cannot expire idle games: {e}");
                 }
-                tokio::time::sleep(every).await;
+                ticker.tick().await;
             }
         }));
     }

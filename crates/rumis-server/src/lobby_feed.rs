@@ -286,13 +286,15 @@ pub async fn session<S: AsyncRead + AsyncWrite + Unpin>(
     mut io: S,
     mut feed: watch::Receiver<Option<Rendered>>,
     limits: WsLimits,
+    time: crate::Time,
     closed: impl std::future::Future<Output = ()>,
 ) {
     tokio::pin!(closed);
     let send_timeout = limits.send_timeout;
-    let mut ping = tokio::time::interval(limits.ping_every);
-    ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    ping.tick().await;
+    // Pings and their pongs on the server's time (time.rs), the first one's set before the
+    // first render goes; the renders' spread stays on the real clock (it shares out the
+    // machine's sends).
+    let mut ping_at = time.now() + limits.ping_every;
     // When the last ping unanswered was sent.
     let mut waiting: Option<Instant> = None;
     let mut sent = 0u64;
@@ -343,13 +345,17 @@ pub async fn session<S: AsyncRead + AsyncWrite + Unpin>(
                     inbox = Vec::new();
                 }
             },
-            _ = ping.tick() => {
+            () = time.sleep_until(ping_at) => {
+                // Its pong is waited for from before it goes (a client that has it may
+                // move the time on at once).
+                let sent_at = time.now();
                 if !write_within(&mut io, &frame(0x9, &[]), send_timeout).await {
                     return;
                 }
-                waiting.get_or_insert_with(Instant::now);
+                ping_at = time.now() + limits.ping_every;
+                waiting.get_or_insert(sent_at);
             }
-            _ = sleep_until_some(pong_deadline) => return, // no pong: gone
+            () = time.sleep_until_some(pong_deadline) => return, // no pong: gone
             _ = &mut closed => {
                 let mut payload = crate::ws::CLOSE_RESTART.to_be_bytes().to_vec();
                 payload.extend_from_slice(b"the server is restarting; connect again");

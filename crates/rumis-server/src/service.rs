@@ -28,6 +28,7 @@ use crate::game::{authorise, event, hash_token, play, random_hex, repeated, repl
 pub use crate::game::{new_setup, start_game, AskedSetup, Loaded};
 use crate::queue::{AiQueue, Job};
 use crate::store::{GameStatus, NewGame, Progress, Seat, SeatKind, Setup, Store, Summary};
+use crate::time::Time;
 use rumis_wire::{self as wire, GameEvent};
 
 mod ai_turns;
@@ -148,13 +149,6 @@ fn created(id: &str, setup: &Setup, seats: &[NewSeat], site: &Site, tokens: &[Op
     }
 }
 
-pub(crate) fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0)
-}
-
 pub struct Games {
     store: Store,
     hub: Arc<Hub>,
@@ -165,11 +159,14 @@ pub struct Games {
     locks: Mutex<HashMap<String, Weak<tokio::sync::Mutex<()>>>>,
     /// Moves committed by this process (for `/metrics`).
     moves: std::sync::atomic::AtomicU64,
+    /// The clocks', the lobby's and the leases' "now" (time.rs).
+    time: Time,
 }
 
 impl Games {
-    pub fn new(store: Store, hub: Arc<Hub>, queue: Arc<AiQueue>, limits: Limits) -> Games {
+    pub fn new(store: Store, hub: Arc<Hub>, queue: Arc<AiQueue>, limits: Limits, time: Time) -> Games {
         Games {
+            time,
             store,
             hub,
             queue,
@@ -177,6 +174,16 @@ impl Games {
             locks: Default::default(),
             moves: Default::default(),
         }
+    }
+
+    /// The time the game clocks, the lobby and the AI turns' leases run on.
+    pub(crate) fn time(&self) -> &Time {
+        &self.time
+    }
+
+    /// Now, in milliseconds since the Unix epoch, on [`Games::time`].
+    pub(crate) fn now_ms(&self) -> i64 {
+        self.time.now_ms()
     }
 
     /// Moves committed by this process since it started.
@@ -400,7 +407,7 @@ impl Games {
                 ai_to_move: ai_first,
             },
             creator,
-            now: now_ms(),
+            now: self.now_ms(),
         };
         let first_human = to_move
             .and_then(|c| site.player_of(c))
@@ -486,7 +493,7 @@ impl Games {
     ) -> Result<(Accepted, Vec<Event>, Option<Job>), GameError> {
         let mut w = self.store.begin_write(left).await?;
         // Take the game's lock before reading anything.
-        if !Store::lock_game(&mut w.tx, id, now_ms()).await? {
+        if !Store::lock_game(&mut w.tx, id, self.now_ms()).await? {
             return Err(GameError::UnknownGame(id.into()));
         }
         let stored = Store::read_in(&mut w.tx, id)
@@ -529,7 +536,7 @@ impl Games {
         if expected != number {
             return Err(stale());
         }
-        let now = now_ms();
+        let now = self.now_ms();
         // Late by the clock: the timeout task applies the game's rule (the move changes nothing).
         if loaded.clock.as_ref().is_some_and(|c| c.expired(now)) {
             return Err(GameError::TimeRanOut);
@@ -580,7 +587,7 @@ impl Games {
         left: Duration,
     ) -> Result<(wire::UndoAck, Vec<Event>, Option<Job>), GameError> {
         let mut w = self.store.begin_write(left).await?;
-        if !Store::lock_game(&mut w.tx, id, now_ms()).await? {
+        if !Store::lock_game(&mut w.tx, id, self.now_ms()).await? {
             return Err(GameError::UnknownGame(id.into()));
         }
         let stored = Store::read_in(&mut w.tx, id)
@@ -666,7 +673,7 @@ impl Games {
 
     async fn try_delete(&self, id: &str, token: Option<&str>, left: Duration) -> Result<Vec<Event>, GameError> {
         let mut w = self.store.begin_write(left).await?;
-        if !Store::lock_game(&mut w.tx, id, now_ms()).await? {
+        if !Store::lock_game(&mut w.tx, id, self.now_ms()).await? {
             return Err(GameError::UnknownGame(id.into()));
         }
         let stored = Store::read_in(&mut w.tx, id)
@@ -713,7 +720,7 @@ impl Games {
     /// Marks games without a move for `idle` abandoned (their record stays); returns how
     /// many.
     pub async fn expire(&self, idle: Duration) -> Result<usize, GameError> {
-        let cutoff = now_ms() - idle.as_millis() as i64;
+        let cutoff = self.now_ms() - idle.as_millis() as i64;
         let ids = self.store.expire(cutoff, 1000).await?;
         let events: Vec<Event> = ids
             .iter()

@@ -29,8 +29,9 @@ pub fn placements(l: &Loaded, at: Option<usize>) -> wire::Placements {
 
 /// A game's state after its first `at` moves (all of them when `None`): the core's view of
 /// the game (`rumis_wire::game::state`, the same as the engine in the browser gives), in
-/// the frame of what the server stores.
-pub fn state(l: &Loaded, at: Option<usize>) -> wire::State {
+/// the frame of what the server stores, with its clock as at `now` (the server's time,
+/// [`crate::Time::now_ms`]).
+pub fn state(l: &Loaded, at: Option<usize>, now: i64) -> wire::State {
     let frame = Frame {
         id: l.id.clone(),
         status: l.status.to_string(),
@@ -48,20 +49,11 @@ pub fn state(l: &Loaded, at: Option<usize>) -> wire::State {
             })
             .collect(),
         move_times: l.moves.iter().map(|m| m.created).collect(),
-        clock: clock_of(l),
+        clock: l.clock.as_ref().map(|c| c.info(now)),
         board_file: l.setup.board_file.clone(),
         walked_away: l.walked_away(),
     };
     rumis_wire::game::state(&l.game, at, frame)
-}
-
-/// The clock as at the server's time now (its `now` lets a browser count down from it).
-fn clock_of(l: &Loaded) -> Option<wire::ClockInfo> {
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0);
-    l.clock.as_ref().map(|c| c.info(now))
 }
 
 pub fn summary(s: &Summary) -> wire::Summary {

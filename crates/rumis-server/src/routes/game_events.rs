@@ -19,9 +19,7 @@ use crate::extract::{Bearer, Client, GameId};
 use crate::game::authorise;
 use crate::service::Loaded;
 use crate::wire::{GameEvent, Snapshot};
-use crate::ws::{
-    bounded, sleep_until_some, too_big, Kind, Sockets, WsLimits, CLOSE_RESTART, MAX_MESSAGE, PROTOCOL, TOKEN_PROTOCOL,
-};
+use crate::ws::{bounded, too_big, Kind, Sockets, WsLimits, CLOSE_RESTART, MAX_MESSAGE, PROTOCOL, TOKEN_PROTOCOL};
 use crate::{events, view, App};
 
 /// The token a socket's request shows: its bearer, or its `rumis.token.` subprotocol.
@@ -73,7 +71,7 @@ pub(crate) async fn events(
         },
     };
     let count = loaded.game.moves().len() as i64;
-    let snapshot = snapshot_of(&loaded);
+    let snapshot = snapshot_of(&loaded, app.games.now_ms());
     drop(loaded);
     let limits = sockets.limits.clone();
     let closed = sockets.closed();
@@ -112,13 +110,14 @@ async fn session(
             send_within(&mut socket, $v, send_timeout).await
         };
     }
+    // Pings and their pongs on the server's time (time.rs); the first ping's time is set
+    // before the snapshot goes, so that a client that has it can count from there.
+    let time = app.games.time().clone();
+    let mut ping_at = time.now() + limits.ping_every;
     if !send!(&snapshot) {
         return;
     }
     drop(snapshot);
-    let mut ping = tokio::time::interval(limits.ping_every);
-    ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    ping.tick().await;
     // When the last ping unanswered was sent.
     let mut waiting: Option<tokio::time::Instant> = None;
     loop {
@@ -141,14 +140,18 @@ async fn session(
                 // Anything from the client shows it is there; pings are answered by the library.
                 Some(Ok(_)) => waiting = None,
             },
-            _ = ping.tick() => {
+            () = time.sleep_until(ping_at) => {
+                // Its pong is waited for from before it goes (a client that has it may
+                // move the time on at once).
+                let sent_at = time.now();
                 let sent = tokio::time::timeout(send_timeout, socket.send(Message::Ping(Default::default()))).await;
                 if !matches!(sent, Ok(Ok(()))) {
                     return;
                 }
-                waiting.get_or_insert_with(tokio::time::Instant::now);
+                ping_at = time.now() + limits.ping_every;
+                waiting.get_or_insert(sent_at);
             }
-            _ = sleep_until_some(pong_deadline) => return, // no pong: gone
+            () = time.sleep_until_some(pong_deadline) => return, // no pong: gone
             _ = &mut closed => {
                 let close = axum::extract::ws::CloseFrame {
                     code: CLOSE_RESTART,
@@ -192,14 +195,14 @@ async fn session(
     }
 }
 
-fn snapshot_of(loaded: &Loaded) -> Snapshot {
+fn snapshot_of(loaded: &Loaded, now: i64) -> Snapshot {
     Snapshot::Snapshot {
-        state: Box::new(view::state(loaded, None)),
+        state: Box::new(view::state(loaded, None, now)),
     }
 }
 
 async fn fresh_snapshot(app: &App, id: &str, count: &mut i64) -> Option<Snapshot> {
     let loaded = app.games.load(id).await.ok()?;
     *count = loaded.game.moves().len() as i64;
-    Some(snapshot_of(&loaded))
+    Some(snapshot_of(&loaded, app.games.now_ms()))
 }

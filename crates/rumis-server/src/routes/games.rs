@@ -264,7 +264,8 @@ async fn get_game(
     GameId(id): GameId,
 ) -> Result<Json<wire::State>, ApiError> {
     let loaded = app.games.load(&id).await?;
-    let state = tokio::task::spawn_blocking(move || view::state(&loaded, params.at))
+    let now = app.games.now_ms();
+    let state = tokio::task::spawn_blocking(move || view::state(&loaded, params.at, now))
         .await
         .map_err(|e| ApiError::internal(e.to_string()))?;
     Ok(Json(state))

@@ -375,9 +375,10 @@ async fn lobby_events(
     let feed = app.lobby_feed.subscribe();
     let limits = sockets.limits.clone();
     let closed = sockets.closed();
+    let time = app.games.time().clone();
     tokio::spawn(async move {
         if let Ok(upgraded) = upgrade.await {
-            crate::lobby_feed::session(hyper_util::rt::TokioIo::new(upgraded), feed, limits, closed).await;
+            crate::lobby_feed::session(hyper_util::rt::TokioIo::new(upgraded), feed, limits, time, closed).await;
         }
         drop(place);
     });

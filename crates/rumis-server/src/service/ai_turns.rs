@@ -21,7 +21,7 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::{now_ms, Games};
+use super::Games;
 use crate::error::GameError;
 use crate::queue::Job;
 
@@ -49,7 +49,8 @@ impl Leases {
                 "the AI lease's heartbeat ({heartbeat:?}) must be shorter than the lease ({lease:?}) and not zero"
             ));
         }
-        let instance = crate::game::random_hex(8).unwrap_or_else(|_| format!("{}-{}", std::process::id(), now_ms()));
+        let instance = crate::game::random_hex(8)
+            .unwrap_or_else(|_| format!("{}-{}", std::process::id(), crate::Time::real().now_ms()));
         Ok(Leases {
             instance,
             lease,
@@ -98,7 +99,7 @@ impl Games {
     /// two moves is refused by its number.
     pub async fn holding_ai_turn(self: &Arc<Self>, id: &str, turn: impl Future<Output = ()>) {
         let leases = &self.limits.ai_leases;
-        match self.store.ai_turn_holder(id, now_ms()).await {
+        match self.store.ai_turn_holder(id, self.now_ms()).await {
             Ok(Some(holder)) if holder != leases.instance => {
                 tracing::debug!(game = %id, "another instance holds the AI turn");
                 return;
@@ -116,8 +117,8 @@ impl Games {
             std::process::abort();
         }
         tokio::pin!(turn);
-        let mut beat = tokio::time::interval_at(tokio::time::Instant::now() + leases.heartbeat, leases.heartbeat);
-        beat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        // Renewed on the leases' time (the one their expiry is judged on).
+        let mut beat_at = self.time.now() + leases.heartbeat;
         // `taken`: the first write answered; `held`: this instance holds the lease.
         let (mut taken, mut held) = (false, false);
         loop {
@@ -127,7 +128,8 @@ impl Games {
                     taken = true;
                     held = taken_lease(id, r);
                 }
-                _ = beat.tick(), if held => {
+                () = self.time.sleep_until(beat_at), if held => {
+                    beat_at = self.time.now() + leases.heartbeat;
                     match self.take_ai_lease(id).await {
                         Ok(true) => {}
                         // Another instance took the turn over (this one stalled past the
@@ -169,7 +171,7 @@ impl Games {
         let id = id.to_string();
         self.detached("AI lease", |this| async move {
             let leases = &this.limits.ai_leases;
-            let now = now_ms();
+            let now = this.now_ms();
             this.store
                 .take_ai_lease(&id, &leases.instance, now, leases.until(now))
                 .await
@@ -181,7 +183,7 @@ impl Games {
     /// [`TAKEOVERS_AT_ONCE`]; returns how many.
     pub async fn take_over_ai_turns(self: &Arc<Self>) -> Result<usize, GameError> {
         let leases = &self.limits.ai_leases;
-        let now = now_ms();
+        let now = self.now_ms();
         let waited_since = now - leases.lease.as_millis() as i64;
         let unheld = self.store.ai_turns_unheld(now, waited_since, TAKEOVERS_AT_ONCE).await?;
         let mut taken = 0;
@@ -213,8 +215,9 @@ impl Games {
     pub fn start_ai_takeover(self: &Arc<Self>) -> tokio::task::JoinHandle<()> {
         let games = self.clone();
         tokio::spawn(async move {
+            let mut ticker = games.time.ticker(games.limits.ai_leases.heartbeat);
             loop {
-                tokio::time::sleep(games.limits.ai_leases.heartbeat).await;
+                ticker.tick().await;
                 if let Err(e) = games.take_over_ai_turns().await {
                     tracing::error!("cannot look for AI turns to take over: {e}");
                 }

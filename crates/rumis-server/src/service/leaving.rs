@@ -18,7 +18,7 @@ use std::time::Duration;
 use rumis_core::Colour;
 use sqlx::AnyConnection;
 
-use super::{now_ms, Games};
+use super::Games;
 use crate::clock::OnTimeout;
 use crate::error::GameError;
 use crate::events::{self, Event};
@@ -190,7 +190,7 @@ impl Games {
         left: Duration,
     ) -> Result<Written<wire::ResignAck>, GameError> {
         let mut w = self.store.begin_write(left).await?;
-        let now = now_ms();
+        let now = self.now_ms();
         if !Store::lock_game(&mut w.tx, id, now).await? {
             return Err(GameError::UnknownGame(id.into()));
         }
@@ -279,7 +279,7 @@ impl Games {
         left: Duration,
     ) -> Result<Written<wire::LeaveAck>, GameError> {
         let mut w = self.store.begin_write(left).await?;
-        let now = now_ms();
+        let now = self.now_ms();
         if !Store::lock_game(&mut w.tx, id, now).await? {
             return Err(GameError::UnknownGame(id.into()));
         }
@@ -361,7 +361,7 @@ impl Games {
     /// Applies the timeouts that fell due: each game claimed and changed in its own write
     /// (see the module's comment); returns how many fired here.
     pub async fn fire_timeouts(self: &Arc<Self>) -> Result<usize, GameError> {
-        let ids = self.store.due_games(now_ms(), 100).await?;
+        let ids = self.store.due_games(self.now_ms(), 100).await?;
         // Several at once, so that clocks falling due together wait for one another's
         // writes only as far as the database makes them (on SQLite they share a commit,
         // store/group.rs): one after another, a burst of timeouts behind a slow commit
@@ -396,7 +396,7 @@ impl Games {
 
     async fn try_timeout(&self, id: &str, left: Duration) -> Result<Option<(Vec<Event>, Option<Job>)>, GameError> {
         let mut w = self.store.begin_write(left).await?;
-        let now = now_ms();
+        let now = self.now_ms();
         let postgres = self.store.is_postgres();
         // PostgreSQL: claim the row first (skipped when another instance holds it);
         // SQLite: take the writer's lock first, so that the check reads the latest commit.
@@ -469,11 +469,12 @@ impl Games {
     pub fn start_timeouts(self: &Arc<Self>, every: Duration) -> tokio::task::JoinHandle<()> {
         let games = self.clone();
         tokio::spawn(async move {
+            let mut ticker = games.time.ticker(every);
             loop {
                 if let Err(e) = games.fire_timeouts().await {
                     tracing::error!("cannot look for timeouts: {e}");
                 }
-                tokio::time::sleep(every).await;
+                ticker.tick().await;
             }
         })
     }

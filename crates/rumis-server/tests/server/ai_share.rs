@@ -3,7 +3,7 @@
 //! clock whose timeout hands the seat to the AI — and a game over the caps is still played
 //! to its end (in the scheduler's last lane: `queue.rs`, whose order is unit-tested there).
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::common;
 use common::*;
@@ -48,6 +48,7 @@ async fn games_left_to_the_ai_count_against_the_ai_only_caps(db: String) {
     c.ai_workers = 0;
     c.ai_only_per_creator = 2;
     c.clock_poll = Duration::from_millis(50);
+    let time = c.time.clone();
     let server = start(c).await;
     let addr = server.addr;
     assert_eq!(create_ai_only(addr).await.status, 201);
@@ -65,6 +66,7 @@ async fn games_left_to_the_ai_count_against_the_ai_only_caps(db: String) {
     let id = s(&created["id"]);
     let mut ws = subscribe(addr, &id).await;
     next_of(&mut ws, "snapshot").await;
+    time.advance(Duration::from_secs(6));
     next_of(&mut ws, "timeout").await;
     let changed = next_of(&mut ws, "seat_changed").await;
     assert_eq!(changed["reason"], "time");
@@ -91,14 +93,9 @@ async fn a_game_left_to_the_ai_over_the_caps_is_still_played_to_its_end(db: Stri
     let body = json!({ "level": 1 });
     let r = post(addr, &format!("/api/v1/games/{id}/leave"), t[0].as_deref(), &body).await;
     assert_eq!(r.status, 200, "{}", r.text());
-    let deadline = Instant::now() + WAIT * 3;
-    loop {
-        let st = state(addr, &id).await;
-        if st["status"] == "finished" {
-            break;
-        }
-        assert!(Instant::now() < deadline, "the game is not played to its end: {st}");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    state_when(addr, &id, "the game is played to its end", |st| {
+        st["status"] == "finished"
+    })
+    .await;
     server.stop().await;
 }

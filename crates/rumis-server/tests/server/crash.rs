@@ -103,6 +103,8 @@ impl Drop for ChildServer {
 fn child_server() {
     let db = std::env::var("RUMIS_TEST_CHILD_DB").expect("run by the crash test");
     let mut c = config(&db);
+    // The real clock: a process of its own, whose time no test moves.
+    c.time = rumis_server::Time::real();
     c.ai_workers = 1;
     rumis_server::serve_blocking(c).unwrap();
 }

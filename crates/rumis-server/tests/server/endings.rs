@@ -254,11 +254,7 @@ async fn hints_wait_for_the_end_of_a_game_between_people(db: String) {
     .await;
     assert_eq!(r.status, 201, "{}", r.text());
     let rated = s(&r.json()["game"]);
-    let started = std::time::Instant::now();
-    while state(addr, &rated).await["status"] != "open" {
-        assert!(started.elapsed() < WAIT, "the AI fills the seat");
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
+    state_when(addr, &rated, "the AI fills the seat", |st| st["status"] == "open").await;
     let table = |id: String| async move { get(addr, &format!("/api/v1/games/{id}/table")).await.json() };
     assert_eq!(table(rated.clone()).await["assisted"], false);
     let r = post(

@@ -14,7 +14,7 @@ on_both_databases!(
 );
 
 use std::net::SocketAddr;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use common::*;
 use serde_json::{json, Value};
@@ -178,11 +178,7 @@ async fn a_rated_game_is_never_deleted_and_leaving_is_no_way_out(db: String) {
     .await;
     assert_eq!(r.status, 201, "{}", r.text());
     let id = s(&r.json()["game"]);
-    let started = Instant::now();
-    while state(addr, &id).await["status"] != "open" {
-        assert!(started.elapsed() < WAIT, "the AI fills the seat");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    state_when(addr, &id, "the AI fills the seat", |st| st["status"] == "open").await;
     let delete = |id: String, key: String| async move {
         request(addr, "DELETE", &format!("/api/v1/games/{id}"), Some(&key), None).await
     };

@@ -65,23 +65,30 @@ async fn play_out(
                 let r = play(addr, id, Some(k), &m, n).await;
                 assert_eq!(r.status, 201, "{}", r.text());
             }
-            None => tokio::time::sleep(Duration::from_millis(50)).await,
+            // The AI's turn: until it has moved.
+            None => {
+                let n = st["moves_played"].clone();
+                state_when(addr, id, "the AI moves", |now| now["moves_played"] != n).await;
+            }
         }
     }
 }
 
 /// Waits until `check` holds for the JSON at `path`.
 async fn wait_for(addr: SocketAddr, path: &str, key: Option<&str>, check: impl Fn(&Value) -> bool) -> Value {
-    let started = Instant::now();
-    loop {
-        let r = client::request(addr, "GET", path, key, None).await.expect("answered");
-        let v = r.json();
+    let check = &check;
+    eventually(path, || async move {
+        let v = client::request(addr, "GET", path, key, None)
+            .await
+            .expect("answered")
+            .json();
         if check(&v) {
-            return v;
+            Ok(v)
+        } else {
+            Err(v.to_string())
         }
-        assert!(started.elapsed() < WAIT, "{path}: still {v}");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    })
+    .await
 }
 
 /// Two players send their join for the last free seat at the same moment, 8 times:
@@ -675,7 +682,9 @@ async fn a_rated_game_from_seek_to_rematch(db: String) {
 /// for three players waits, the server restarts, and after the wait the AI takes the
 /// free seats and plays.
 async fn quick_play_meets_and_fills_with_the_ai_after_a_restart(db: String) {
-    let server = start(config(&db)).await;
+    let c = config(&db);
+    let time = c.time.clone();
+    let server = start(c).await;
     let addr = server.addr;
     let (_, a) = new_player(addr, "Ana").await;
     let (_, b) = new_player(addr, "Ben").await;
@@ -705,7 +714,11 @@ async fn quick_play_meets_and_fills_with_the_ai_after_a_restart(db: String) {
     let id = s(&r.json()["game"]);
     assert_eq!(table(addr, &id).await["fill_level"], 2);
     server.stop().await;
-    let server = start(config(&db)).await;
+    // The next server (on the same time) fills it once its 2 s are up.
+    let mut c2 = config(&db);
+    c2.time = time.clone();
+    let server = start(c2).await;
+    time.advance(Duration::from_secs(2));
     let addr = server.addr;
     let t = wait_for(addr, &format!("/api/v1/games/{id}/table"), None, |t| {
         t["status"] == "open"
@@ -859,7 +872,9 @@ async fn a_player_key_is_in_no_answer_after_it_is_issued(db: String) {
 /// A seek's clock: nobody's time runs while the game waits for players; when the last seat
 /// is taken the first seat's time starts; a rematch keeps the clock.
 async fn a_seek_with_a_clock_starts_it_when_the_last_seat_is_taken(db: String) {
-    let server = start(config(&db)).await;
+    let c = config(&db);
+    let time = c.time.clone();
+    let server = start(c).await;
     let addr = server.addr;
     let (_, a) = new_player(addr, "Ana").await;
     let (_, b) = new_player(addr, "Ben").await;
@@ -908,15 +923,14 @@ async fn a_seek_with_a_clock_starts_it_when_the_last_seat_is_taken(db: String) {
         "no time runs while waiting: {state}"
     );
     assert_eq!(state["clock"]["seats"][0]["remaining_ms"], 300_000);
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    time.advance(Duration::from_secs(30));
     let r = post(addr, &format!("/api/v1/games/{id}/join"), Some(&b), &json!({})).await;
     assert_eq!(r.status, 201, "{}", r.text());
     assert_eq!(r.json()["started"], true);
     let state = get(addr, &format!("/api/v1/games/{id}")).await.json();
     assert_eq!(state["clock"]["running_seat"], 0, "{state}");
-    // The wait before the join cost the first seat nothing.
-    let left = state["clock"]["seats"][0]["remaining_ms"].as_i64().unwrap();
-    assert!(left > 299_000, "{state}");
+    // The 30 s before the join cost the first seat nothing.
+    assert_eq!(state["clock"]["seats"][0]["remaining_ms"], 300_000, "{state}");
     // In play, the lobby's list shows it running for the first seat.
     let lobby = get(addr, "/api/v1/lobby").await.json();
     let playing = lobby["playing"].as_array().unwrap();
@@ -933,7 +947,9 @@ async fn a_seek_with_a_clock_starts_it_when_the_last_seat_is_taken(db: String) {
 /// the seat (as Board Game Arena ranks a "zombie"): the player is rated, at their own
 /// rating, and loses; the one who stayed wins.
 async fn a_seat_the_ai_took_over_ranks_last(db: String) {
-    let server = start(config(&db)).await;
+    let c = config(&db);
+    let time = c.time.clone();
+    let server = start(c).await;
     let addr = server.addr;
     let (a_id, a) = new_player(addr, "Ana").await;
     let (b_id, b) = new_player(addr, "Ben").await;
@@ -961,6 +977,8 @@ async fn a_seat_the_ai_took_over_ranks_last(db: String) {
         if *how == "leave" {
             let r = post(addr, &format!("/api/v1/games/{id}/leave"), Some(&b), &json!({})).await;
             assert_eq!(r.status, 200, "{}", r.text());
+        } else {
+            time.advance(Duration::from_secs(6));
         }
         wait_for(addr, &format!("/api/v1/games/{id}"), None, |st| {
             st["seats"][1]["kind"] == "ai"
@@ -1011,20 +1029,18 @@ async fn a_seat_the_ai_took_over_ranks_last(db: String) {
     server.stop().await;
 }
 
-/// Pings presence for `key` every 400 ms for `how_long`.
-async fn stay_present(addr: SocketAddr, key: &str, how_long: Duration) {
-    let started = Instant::now();
-    while started.elapsed() < how_long {
-        let r = post(addr, "/api/v1/players/me/presence", Some(key), &json!({})).await;
-        assert_eq!(r.status, 200, "{}", r.text());
-        tokio::time::sleep(Duration::from_millis(400)).await;
-    }
+/// A presence ping for `key`.
+async fn present(addr: SocketAddr, key: &str) {
+    let r = post(addr, "/api/v1/players/me/presence", Some(key), &json!({})).await;
+    assert_eq!(r.status, 200, "{}", r.text());
 }
 
-fn quick_expiry(db: &str, idle: Duration) -> rumis_server::Config {
+/// Seeks expire after `idle` of `time`, looked for every 150 ms of it.
+fn quick_expiry(db: &str, idle: Duration, time: &rumis_server::Time) -> rumis_server::Config {
     let mut c = config(db);
     c.seek_idle = idle;
     c.lobby_tick = Some(Duration::from_millis(150));
+    c.time = time.clone();
     c
 }
 
@@ -1034,27 +1050,27 @@ fn quick_expiry(db: &str, idle: Duration) -> rumis_server::Config {
 /// the database: a seek made on a server that waits an hour expires on the next server,
 /// which waits 2 s, after a restart.
 async fn a_seek_expires_when_its_creator_is_gone(db: String) {
-    let server = start(quick_expiry(&db, Duration::from_secs(2))).await;
+    let time = rumis_server::Time::manual();
+    let server = start(quick_expiry(&db, Duration::from_secs(2), &time)).await;
     let addr = server.addr;
     let (_, a) = new_player(addr, "Ana").await;
     let (_, b) = new_player(addr, "Ben").await;
     let (_, c) = new_player(addr, "Cid").await;
-    // Ana is last seen when her seek is written, after this instant.
-    let seen = Instant::now();
+    // Ana is last seen when her seek is written.
     let gone = seek2(addr, &a, true).await;
     let stays = seek2(addr, &b, true).await;
     let mut ws = subscribe(addr, &gone).await;
     next_of(&mut ws, "snapshot").await;
     let r = post(addr, "/api/v1/players/me/presence", Some(&b), &json!({})).await;
     assert_eq!(r.json()["seek_idle_ms"], 2000, "{}", r.text());
-    // Ben stays (his page pings until he is joined below); Ana is gone.
-    let here = tokio::spawn({
-        let b = b.clone();
-        async move { stay_present(addr, &b, WAIT).await }
-    });
+    // Ben stays (his page pings); Ana is gone. At 2 s her seek is not yet over its time.
+    time.advance(Duration::from_secs(1));
+    present(addr, &b).await;
+    time.advance(Duration::from_secs(1));
+    present(addr, &b).await;
+    assert_eq!(table(addr, &gone).await["status"], "waiting");
+    time.advance(Duration::from_millis(1));
     let e = next_of(&mut ws, "expired").await;
-    // Not before her 2 s were up (50 ms for the wall clock against the monotonic one).
-    assert!(seen.elapsed() >= Duration::from_millis(1_950), "{:?}", seen.elapsed());
     assert_eq!((e["game"].clone(), e["idle_ms"].clone()), (json!(gone), json!(2000)));
     assert_eq!(table(addr, &gone).await["status"], "aborted");
     assert_eq!(table(addr, &stays).await["status"], "waiting");
@@ -1066,16 +1082,16 @@ async fn a_seek_expires_when_its_creator_is_gone(db: String) {
     // Ben's seek is still joinable while he is here.
     let r = post(addr, &format!("/api/v1/games/{stays}/join"), Some(&c), &json!({})).await;
     assert_eq!(r.json()["started"], true, "{}", r.text());
-    here.abort();
     server.stop().await;
 
-    // A restart: the sighting is in the database, not in a server's memory.
-    let server = start(quick_expiry(&db, Duration::from_secs(3600))).await;
+    // A restart: the sighting is in the database, not in a server's memory. (The servers
+    // share one time, as one machine's clock.)
+    let server = start(quick_expiry(&db, Duration::from_secs(3600), &time)).await;
     let old = seek2(server.addr, &c, false).await;
-    tokio::time::sleep(Duration::from_millis(600)).await;
+    time.advance(Duration::from_secs(3));
     assert_eq!(table(server.addr, &old).await["status"], "waiting");
     server.stop().await;
-    let server = start(quick_expiry(&db, Duration::from_secs(2))).await;
+    let server = start(quick_expiry(&db, Duration::from_secs(2), &time)).await;
     let t = wait_for(server.addr, &format!("/api/v1/games/{old}/table"), None, |t| {
         t["status"] != "waiting"
     })
@@ -1093,11 +1109,10 @@ async fn a_seek_expires_when_its_creator_is_gone(db: String) {
 async fn a_seek_expires_once_with_two_instances_on_postgres() {
     let db = Db::postgres("seek_two").await;
     let url = db.url();
-    // 3 s: the seeks are made one after another, and a seek that expires before its socket
-    // is open shows its expiry in the snapshot, not as an event. With 1 s that happened on a
-    // loaded 2-core machine (the server's tests in one binary) and the test waited forever.
-    let a = start(quick_expiry(&url, Duration::from_secs(3))).await;
-    let b = start(quick_expiry(&url, Duration::from_secs(3))).await;
+    // Both instances on one time, as on one machine's clock; the seeks expire when it moves.
+    let time = rumis_server::Time::manual();
+    let a = start(quick_expiry(&url, Duration::from_secs(3), &time)).await;
+    let b = start(quick_expiry(&url, Duration::from_secs(3), &time)).await;
     let mut games = Vec::new();
     for i in 0..8 {
         let via = if i % 2 == 0 { a.addr } else { b.addr };
@@ -1108,16 +1123,14 @@ async fn a_seek_expires_once_with_two_instances_on_postgres() {
     for id in &games {
         let mut ws = subscribe(a.addr, id).await;
         let snapshot = next_of(&mut ws, "snapshot").await;
-        if snapshot["state"]["status"] != "aborted" {
-            sockets.push((id, ws));
-        }
+        assert_eq!(snapshot["state"]["status"], "waiting");
+        sockets.push((id, ws));
     }
-    assert!(!sockets.is_empty(), "every seek expired before its socket was open");
+    time.advance(Duration::from_millis(3_001));
     for (id, ws) in sockets.iter_mut() {
-        let e = tokio::time::timeout(Duration::from_secs(30), next_of(ws, "expired"))
-            .await
-            .unwrap_or_else(|_| panic!("game {id} never expired"));
+        let e = next_of(ws, "expired").await;
         assert_eq!(e["game"], json!(id));
+        // A bound on a second event that must not come (the thing tested, on the real clock).
         let again = tokio::time::timeout(Duration::from_millis(400), next_of(ws, "expired")).await;
         assert!(again.is_err(), "a second expiry of game {id}");
     }

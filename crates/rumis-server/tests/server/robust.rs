@@ -316,18 +316,15 @@ async fn a_creator_deletes_a_game_nobody_joined(db: String) {
 async fn idle_games_are_abandoned(db: String) {
     let mut c = config(&db);
     c.game_ttl = Some(Duration::from_millis(1500));
+    let time = c.time.clone();
     let server = start(c).await;
     let addr = server.addr;
     let created = create(addr, json!({ "board": "chullpa", "players": 2 })).await;
     let id = s(&created["id"]);
     let t = tokens(&created);
     assert_eq!(play(addr, &id, t[0].as_deref(), "L4@a1,a2,a3,b1", 1).await.status, 201);
-    let deadline = Instant::now() + WAIT;
-    while state(addr, &id).await["status"] != "abandoned" {
-        assert!(Instant::now() < deadline, "not abandoned in time");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    let st = state(addr, &id).await;
+    time.advance(Duration::from_millis(1501));
+    let st = state_when(addr, &id, "abandoned", |st| st["status"] == "abandoned").await;
     assert_eq!(st["moves_played"], 1);
     let listed = get(addr, "/api/v1/games?status=abandoned").await.json();
     assert!(listed["games"]

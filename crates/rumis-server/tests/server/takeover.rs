@@ -35,6 +35,10 @@ const HEARTBEAT: Duration = Duration::from_millis(500);
 
 fn leased(db: &str, lease: Duration) -> Config {
     let mut c = config(db);
+    // The real clock: the instances here are processes of their own, which no test's time
+    // can move together, and a lease's expiry against a real search's length is what the
+    // second test is about.
+    c.time = rumis_server::Time::real();
     c.ai_workers = 1;
     c.ai_lease = lease;
     c.ai_heartbeat = HEARTBEAT;

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use super::lobby_changed;
 use crate::error::GameError;
 use crate::game::{authorise, event, replay, Loaded};
-use crate::service::{now_ms, Games};
+use crate::service::Games;
 use crate::store::{GameStatus, Progress, Store};
 use rumis_wire::{self as wire, GameEvent};
 
@@ -42,7 +42,7 @@ impl Games {
                     let (this, id, token) = (&this, &id, token.as_deref());
                     async move {
                         let mut w = this.store.begin_write(left).await?;
-                        if !Store::lock_game(&mut w.tx, id, now_ms()).await? {
+                        if !Store::lock_game(&mut w.tx, id, this.now_ms()).await? {
                             return Err(GameError::UnknownGame(id.into()));
                         }
                         let stored = Store::read_in(&mut w.tx, id)
@@ -93,7 +93,7 @@ impl Games {
     /// the creator came back or the last seat was taken meanwhile. Returns how many expired
     /// here.
     pub(super) async fn expire_due(self: &Arc<Self>) -> Result<usize, GameError> {
-        let cutoff = now_ms() - self.limits.seek_idle.as_millis() as i64;
+        let cutoff = self.now_ms() - self.limits.seek_idle.as_millis() as i64;
         let mut expired = 0;
         for id in self.store.stale_seeks(cutoff, 100).await? {
             let _order = self.lock_game(&id).await;
@@ -101,7 +101,7 @@ impl Games {
             let r = self
                 .retrying(|left| async move {
                     let mut w = self.store.begin_write(left).await?;
-                    let now = now_ms();
+                    let now = self.now_ms();
                     if !Store::lock_game(&mut w.tx, idr, now).await? {
                         return Ok(None);
                     }

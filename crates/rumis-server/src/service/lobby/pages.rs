@@ -3,7 +3,7 @@
 
 use crate::error::GameError;
 use crate::ratings;
-use crate::service::{now_ms, Games};
+use crate::service::Games;
 use crate::store::{GameStatus, PlayerGame, PlayerRow, SeatKind, SeatPlayer};
 use rumis_wire as wire;
 
@@ -47,7 +47,7 @@ pub(super) fn free_count(seats: &[SeatPlayer]) -> usize {
     seats.iter().filter(|s| s.kind == SeatKind::Human && !s.taken).count()
 }
 
-fn table(g: &PlayerGame, seats: &[SeatPlayer]) -> wire::Table {
+fn table(g: &PlayerGame, seats: &[SeatPlayer], now: i64) -> wire::Table {
     let lobby = g.lobby.clone().unwrap_or_default();
     let live = g.status.is_live();
     wire::Table {
@@ -60,7 +60,7 @@ fn table(g: &PlayerGame, seats: &[SeatPlayer]) -> wire::Table {
         rated: lobby.rated,
         assisted: lobby.assisted,
         quick: lobby.quick,
-        clock: g.clock.as_ref().map(|c| c.info(now_ms())),
+        clock: g.clock.as_ref().map(|c| c.info(now)),
         fill_at: (lobby.fill_at > 0).then_some(lobby.fill_at),
         fill_level: (lobby.fill_at > 0).then_some(lobby.fill_level),
         seats: seats.iter().map(table_seat).collect(),
@@ -135,9 +135,10 @@ impl Games {
     pub async fn lobby(&self, limit: i64) -> Result<wire::Lobby, GameError> {
         let seeks = self.store.lobby_games(GameStatus::Waiting, limit).await?;
         let playing = self.store.lobby_games(GameStatus::Open, limit).await?;
+        let now = self.now_ms();
         Ok(wire::Lobby {
-            seeks: seeks.iter().map(|(g, s)| table(g, s)).collect(),
-            playing: playing.iter().map(|(g, s)| table(g, s)).collect(),
+            seeks: seeks.iter().map(|(g, s)| table(g, s, now)).collect(),
+            playing: playing.iter().map(|(g, s)| table(g, s, now)).collect(),
         })
     }
 
@@ -162,7 +163,7 @@ impl Games {
             lobby,
             clock: stored.clock.clone(),
         };
-        Ok(table(&g, &seats))
+        Ok(table(&g, &seats, self.now_ms()))
     }
 
     /// The leaderboard: rated players who met enough distinct opponents

@@ -7,7 +7,7 @@ use super::{check_name, name_key};
 use crate::error::GameError;
 use crate::game::{hash_token, random_hex};
 use crate::ratings;
-use crate::service::{now_ms, Games};
+use crate::service::Games;
 use crate::store::{PlayerRow, Store};
 use rumis_wire as wire;
 
@@ -29,7 +29,7 @@ impl Games {
             rating: ratings::START.0,
             uncertainty: ratings::START.1,
             rated_games: 0,
-            created: now_ms(),
+            created: self.now_ms(),
         };
         let hash = hash_token(&key);
         let folded = name_key(&row.name);
@@ -55,12 +55,16 @@ impl Games {
     }
 
     /// The key's player, inside a write; they are seen now (their waiting games stay).
-    pub(super) async fn player_in(conn: &mut sqlx::AnyConnection, key: Option<&str>) -> Result<PlayerRow, GameError> {
+    pub(super) async fn player_in(
+        &self,
+        conn: &mut sqlx::AnyConnection,
+        key: Option<&str>,
+    ) -> Result<PlayerRow, GameError> {
         let key = key.ok_or(GameError::MissingKey)?;
         let p = Store::player_by_key_hash_in(conn, &hash_token(key))
             .await?
             .ok_or(GameError::WrongKey)?;
-        Store::touch_player_in(conn, &p.id, now_ms()).await?;
+        Store::touch_player_in(conn, &p.id, self.now_ms()).await?;
         Ok(p)
     }
 
@@ -76,7 +80,7 @@ impl Games {
 
     async fn write_presence(&self, key: Option<&str>) -> Result<wire::Presence, GameError> {
         let p = self.player_for_key(key).await?;
-        let now = now_ms();
+        let now = self.now_ms();
         let id = &p.id;
         self.retrying(|_| async move { self.store.touch_player(id, now).await })
             .await?;

@@ -10,7 +10,7 @@ use super::{lobby_changed, Seek, Slot};
 use crate::clock::{Kind, OnTimeout, Rule};
 use crate::error::GameError;
 use crate::game::{event, hash_token};
-use crate::service::{now_ms, Games};
+use crate::service::Games;
 use crate::store::{GameStatus, LobbyRow, SeatKind, Store};
 use rumis_wire::{self as wire, GameEvent};
 
@@ -59,10 +59,10 @@ impl Games {
             .retrying(|left| async move {
                 let mut w = self.store.begin_write(left).await?;
                 Store::lock_lobby_in(&mut w.tx).await?;
-                let me = Games::player_in(&mut w.tx, key).await?;
+                let me = self.player_in(&mut w.tx, key).await?;
                 let hash = hash_token(key.unwrap_or_default());
                 let wanted_board = quick.board.as_deref().and_then(Board::builtin).map(|b| b.name.clone());
-                let present = now_ms() - QUICK_CREATOR_SEEN_MS;
+                let present = self.now_ms() - QUICK_CREATOR_SEEN_MS;
                 for g in Store::quick_waiting_in(&mut w.tx, present, 50).await? {
                     let fits = wanted_board.as_ref().is_none_or(|b| *b == g.board)
                         && quick.players.is_none_or(|p| p as i64 == g.players)
@@ -108,11 +108,11 @@ impl Games {
                 let lobby = LobbyRow {
                     rated: quick.rated,
                     quick: true,
-                    fill_at: now_ms() + quick.wait.as_millis() as i64,
+                    fill_at: self.now_ms() + quick.wait.as_millis() as i64,
                     fill_level: quick.level,
                     rating_state: if quick.rated { "pending" } else { "none" }.into(),
                     created_by: me.id.clone(),
-                    created: now_ms(),
+                    created: self.now_ms(),
                     ..Default::default()
                 };
                 let (id, seat, ai) = self
@@ -132,13 +132,13 @@ impl Games {
     /// Returns how many.
     pub(super) async fn fill_due(self: &Arc<Self>) -> Result<usize, GameError> {
         let mut filled = 0;
-        for id in self.store.due_fills(now_ms(), 100).await? {
+        for id in self.store.due_fills(self.now_ms(), 100).await? {
             let _order = self.lock_game(&id).await;
             let idr = &id;
             let r = self
                 .retrying(|left| async move {
                     let mut w = self.store.begin_write(left).await?;
-                    if !Store::lock_game(&mut w.tx, idr, now_ms()).await? {
+                    if !Store::lock_game(&mut w.tx, idr, self.now_ms()).await? {
                         return Ok(None);
                     }
                     let Some(lobby) = Store::lobby_row_in(&mut w.tx, idr).await? else {
@@ -146,7 +146,7 @@ impl Games {
                     };
                     let status = Store::read_in(&mut w.tx, idr).await?.map(|s| s.status);
                     // Claimed by another instance, or started meanwhile.
-                    if lobby.fill_at == 0 || lobby.fill_at > now_ms() || status != Some(GameStatus::Waiting) {
+                    if lobby.fill_at == 0 || lobby.fill_at > self.now_ms() || status != Some(GameStatus::Waiting) {
                         return Ok(None);
                     }
                     let seats = Store::seat_players_in(&mut w.tx, idr).await?;

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use crate::error::GameError;
 use crate::game::{event, replay, Loaded};
 use crate::ratings;
-use crate::service::{now_ms, Games};
+use crate::service::Games;
 use crate::store::{RatingChange, SeatKind, SeatPlayer, Store};
 use rumis_wire::GameEvent;
 
@@ -72,7 +72,7 @@ impl Games {
         if !outcome.forfeited.is_empty() && seats_short_of_moves(loaded, seats) {
             return Ok(Some(Void::TooFewMoves));
         }
-        let now = now_ms();
+        let now = self.now_ms();
         let people: Vec<&str> = seats
             .iter()
             .filter(|s| s.taken)

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use super::{lobby_changed, Seek, Slot};
 use crate::error::GameError;
 use crate::game::{event, hash_token, replay};
-use crate::service::{now_ms, Games};
+use crate::service::Games;
 use crate::store::{GameStatus, LobbyRow, SeatKind, Store};
 use rumis_wire::{self as wire, GameEvent};
 
@@ -40,10 +40,10 @@ impl Games {
         let made = self
             .retrying(|left| async move {
                 let mut w = this.store.begin_write(left).await?;
-                if !Store::lock_game(&mut w.tx, idr, now_ms()).await? {
+                if !Store::lock_game(&mut w.tx, idr, self.now_ms()).await? {
                     return Err(GameError::UnknownGame(idr.into()));
                 }
-                let me = Games::player_in(&mut w.tx, keyref).await?;
+                let me = this.player_in(&mut w.tx, keyref).await?;
                 let lobby = Store::lobby_row_in(&mut w.tx, idr)
                     .await?
                     .ok_or_else(|| GameError::NoRematch("only games from the lobby have rematches".into()))?;
@@ -91,7 +91,7 @@ impl Games {
                     rematch_of: idr.to_string(),
                     rating_state: if lobby.rated { "pending" } else { "none" }.into(),
                     created_by: me.id.clone(),
-                    created: now_ms(),
+                    created: self.now_ms(),
                     ..Default::default()
                 };
                 let hash = hash_token(keyref.unwrap_or_default());
@@ -164,11 +164,11 @@ impl Games {
         left: std::time::Duration,
     ) -> Result<(wire::DeclineAck, Vec<crate::events::Event>), GameError> {
         let mut w = self.store.begin_write(left).await?;
-        let now = now_ms();
+        let now = self.now_ms();
         if !Store::lock_game(&mut w.tx, id, now).await? {
             return Err(GameError::UnknownGame(id.into()));
         }
-        let me = Games::player_in(&mut w.tx, key).await?;
+        let me = self.player_in(&mut w.tx, key).await?;
         let lobby = Store::lobby_row_in(&mut w.tx, id)
             .await?
             .ok_or_else(|| GameError::NoRematch("only games from the lobby have rematches".into()))?;

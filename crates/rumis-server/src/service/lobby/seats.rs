@@ -9,7 +9,7 @@ use super::{lobby_changed, Seek, Slot, Written};
 use crate::error::GameError;
 use crate::game::{event, hash_token, random_hex, replay, start_game};
 use crate::queue::Job;
-use crate::service::{now_ms, Games};
+use crate::service::Games;
 use crate::store::{GameStatus, LobbyRow, NewGame, PlayerRow, Progress, SeatKind, SeatPlayer, Setup, Store};
 use rumis_wire::{self as wire, GameEvent};
 
@@ -62,7 +62,7 @@ impl Games {
                 ai_to_move: false,
             },
             creator,
-            now: now_ms(),
+            now: self.now_ms(),
         };
         Store::insert_game(conn, &new).await?;
         Store::set_board_and_rule(conn, &id, new.setup).await?;
@@ -103,7 +103,7 @@ impl Games {
         // Every seat is taken: the clock (if the seek asked for one) starts for the human
         // seat to move. The state carries it; the seated event tells clients to look.
         loaded.status = progress.status;
-        crate::service::leaving::pass_clock(conn, &mut loaded, false, now_ms()).await?;
+        crate::service::leaving::pass_clock(conn, &mut loaded, false, self.now_ms()).await?;
         Ok(progress
             .ai_to_move
             .then(|| Job::new(id, loaded.has_human(), &loaded.creator)))
@@ -136,7 +136,7 @@ impl Games {
         let (seated, events, ai) = self
             .retrying(|left| async move {
                 let mut w = self.store.begin_write(left).await?;
-                let me = Games::player_in(&mut w.tx, key).await?;
+                let me = self.player_in(&mut w.tx, key).await?;
                 // Seeks bury each other: a player keeps a few open at once.
                 if Store::seeks_waiting_by_in(&mut w.tx, &me.id).await? >= SEEKS_PER_PLAYER {
                     return Err(GameError::TooManySeeks(SEEKS_PER_PLAYER));
@@ -145,7 +145,7 @@ impl Games {
                     rated: seek.rated,
                     rating_state: if seek.rated { "pending" } else { "none" }.into(),
                     created_by: me.id.clone(),
-                    created: now_ms(),
+                    created: self.now_ms(),
                     ..Default::default()
                 };
                 let hash = hash_token(key.unwrap_or_default());
@@ -194,7 +194,7 @@ impl Games {
                     let (this, id, key) = (&this, &id, key.as_deref());
                     async move {
                         let mut w = this.store.begin_write(left).await?;
-                        let me = Games::player_in(&mut w.tx, key).await?;
+                        let me = this.player_in(&mut w.tx, key).await?;
                         let hash = hash_token(key.unwrap_or_default());
                         let r = this.join_in(&mut w.tx, id, &me, &hash, seat).await?;
                         this.publish_in(&mut w.tx, &r.1).await?;
@@ -217,7 +217,7 @@ impl Games {
         key_hash: &str,
         asked: Option<usize>,
     ) -> Result<Written<wire::Seated>, GameError> {
-        if !Store::lock_game(conn, id, now_ms()).await? {
+        if !Store::lock_game(conn, id, self.now_ms()).await? {
             return Err(GameError::UnknownSeek(id.into()));
         }
         if Store::lobby_row_in(conn, id).await?.is_none() {

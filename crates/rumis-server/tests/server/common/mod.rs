@@ -1,5 +1,5 @@
-//! Helpers: a server on 127.0.0.1 with an ephemeral port and a temporary SQLite file, a
-//! WebSocket subscriber, and bounded waits.
+//! Helpers: a server on 127.0.0.1 with an ephemeral port and a temporary SQLite file, on a
+//! time the test moves ([`config`]), a WebSocket subscriber, and bounded waits.
 #![allow(dead_code)]
 
 use std::net::SocketAddr;
@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use futures_util::StreamExt;
-use rumis_server::{Config, Server};
+use rumis_server::{Config, Server, Time};
 pub use rumis_test_client as client;
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
@@ -123,8 +123,12 @@ macro_rules! on_both_databases {
     };
 }
 
+/// A test server's configuration. Its time is manual (`c.time`, [`Time::manual`]): a
+/// clock, a presence, a lease or a ping falls due only when the test moves the time on
+/// ([`Time::advance`]), so that no test's outcome depends on how fast the machine runs.
 pub fn config(db_url: &str) -> Config {
     let mut c = Config::new("127.0.0.1:0".parse().unwrap(), db_url);
+    c.time = Time::manual();
     c.rate_burst = 100_000.0;
     c.rate_per_second = 100_000.0;
     // Tests make many players from one address; the cap of keys is tested on its own.
@@ -274,13 +278,124 @@ pub async fn new_player(addr: SocketAddr, name: &str) -> (String, String) {
 
 /// The player's page once `check` holds (the ratings are counted by the lobby's tick).
 pub async fn page_when(addr: SocketAddr, player: &str, check: impl Fn(&Value) -> bool) -> Value {
-    let started = std::time::Instant::now();
-    loop {
+    let check = &check;
+    eventually(&format!("{player}'s page"), || async move {
         let v = get(addr, &format!("/api/v1/players/{player}")).await.json();
         if check(&v) {
-            return v;
+            Ok(v)
+        } else {
+            Err(v.to_string())
         }
-        assert!(started.elapsed() < WAIT, "{player}: still {v}");
-        tokio::time::sleep(Duration::from_millis(100)).await;
+    })
+    .await
+}
+
+/// Asks `look` again until it answers `Ok`, for at most [`WAIT`] (then the test fails with
+/// `what` and the last `Err`): for a condition the server reaches by work of its own (a
+/// background task, another connection), with no event to wait on. Each look is a request
+/// answered in full, so a slow machine only makes it take more looks.
+pub async fn eventually<T, F, Fut>(what: &str, look: F) -> T
+where
+    F: Fn() -> Fut,
+    Fut: std::future::Future<Output = Result<T, String>>,
+{
+    let started = std::time::Instant::now();
+    loop {
+        match look().await {
+            Ok(v) => return v,
+            Err(last) => assert!(started.elapsed() < WAIT, "{what}: not within {WAIT:?}: {last}"),
+        }
+        // A pause between looks, not a wait for anything: it only spares the server.
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// The game's state once `ok` holds for it (bounded by [`WAIT`]).
+pub async fn state_when(addr: SocketAddr, id: &str, what: &str, ok: impl Fn(&Value) -> bool) -> Value {
+    let ok = &ok;
+    eventually(what, || async move {
+        let st = state(addr, id).await;
+        if ok(&st) {
+            Ok(st)
+        } else {
+            Err(st.to_string())
+        }
+    })
+    .await
+}
+
+/// Reads a server's WebSocket frames from a raw connection (one that never answers, the
+/// bytes so far in `inbox`) until a whole frame of `opcode` (1 a text, 9 a ping) has come,
+/// dropping the frames before it; panics if the connection ends first.
+pub async fn raw_frame(s: &mut tokio::net::TcpStream, inbox: &mut Vec<u8>, opcode: u8) {
+    use tokio::io::AsyncReadExt;
+    loop {
+        // A server's frame: FIN and opcode, an unmasked length (7 bits, or 16 or 64 more).
+        while inbox.len() >= 2 {
+            let (len, head) = match inbox[1] & 0x7f {
+                126 if inbox.len() >= 4 => (u16::from_be_bytes([inbox[2], inbox[3]]) as usize, 4),
+                127 if inbox.len() >= 10 => (u64::from_be_bytes(inbox[2..10].try_into().unwrap()) as usize, 10),
+                126 | 127 => break,
+                n => (n as usize, 2),
+            };
+            if inbox.len() < head + len {
+                break;
+            }
+            let op = inbox[0] & 0x0f;
+            inbox.drain(..head + len);
+            if op == opcode {
+                return;
+            }
+        }
+        let mut chunk = [0u8; 4096];
+        let n = tokio::time::timeout(WAIT, s.read(&mut chunk))
+            .await
+            .expect("a frame in time")
+            .unwrap_or(0);
+        assert!(n > 0, "the connection ended before a frame of opcode {opcode}");
+        inbox.extend_from_slice(&chunk[..n]);
+    }
+}
+
+/// Waits (bounded) until the server ends a raw connection.
+pub async fn raw_closed(s: &mut tokio::net::TcpStream) {
+    use tokio::io::AsyncReadExt;
+    let mut buf = vec![0u8; 65536];
+    tokio::time::timeout(WAIT, async {
+        loop {
+            match s.read(&mut buf).await {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {}
+            }
+        }
+    })
+    .await
+    .expect("the server ends the connection in time");
+}
+
+/// Reads a WebSocket until the server's ping (which tungstenite answers), and returns once
+/// the server has read the answer: it answers a ping of ours after it, so its pong says so.
+/// Text messages read meanwhile are returned.
+pub async fn answer_ping(ws: &mut Ws) -> Vec<Value> {
+    use futures_util::SinkExt;
+    let mut texts = Vec::new();
+    let mut pinged = false;
+    loop {
+        let msg = tokio::time::timeout(WAIT, ws.next())
+            .await
+            .expect("a message in time")
+            .expect("the socket stays open")
+            .expect("a message");
+        match msg {
+            Message::Text(t) => texts.push(serde_json::from_str(&t).expect("events are JSON")),
+            Message::Ping(_) if !pinged => {
+                pinged = true;
+                ws.send(Message::Ping(b"answered"[..].into()))
+                    .await
+                    .expect("a ping goes");
+            }
+            Message::Pong(p) if pinged && &p[..] == b"answered" => return texts,
+            _ => {}
+        }
     }
 }
