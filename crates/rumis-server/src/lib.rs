@@ -112,6 +112,9 @@ pub struct Config {
     /// Where `/metrics` is served instead of `addr` (then only there, and the public
     /// address answers 404 for it); `None`: on `addr` with everything else.
     pub metrics_addr: Option<SocketAddr>,
+    /// Simulations per position of a finished game's review (service/review.rs; level 8's
+    /// budget by default).
+    pub review_simulations: u64,
 }
 
 impl Config {
@@ -141,6 +144,7 @@ impl Config {
             seek_idle: service::SEEK_IDLE,
             drain_delay: Duration::from_secs(5),
             metrics_addr: None,
+            review_simulations: service::DEFAULT_SIMULATIONS,
         }
     }
 }
@@ -154,6 +158,8 @@ pub(crate) struct App {
     pub key_limiter: ratelimit::Limiter,
     /// Hints and analyses.
     pub searches: search::Searches,
+    /// Finished games' reviews.
+    pub reviews: Arc<service::Reviews>,
     /// The lobby rendered once per change for its sockets.
     pub lobby_feed: Arc<lobby_feed::LobbyFeed>,
     pub config: Config,
@@ -320,12 +326,19 @@ fn app(config: Config, store: store::Store) -> Result<Arc<App>, String> {
         ai_leases: service::Leases::new(config.ai_lease, config.ai_heartbeat)?,
     };
     let games = Arc::new(service::Games::new(store, hub.clone(), queue.clone(), limits));
+    let reviews = Arc::new(service::Reviews::new(
+        games.clone(),
+        config.review_simulations,
+        config.ai_lease,
+        config.ai_heartbeat,
+    ));
     Ok(Arc::new(App {
         games,
         events: hub,
         limiter: ratelimit::Limiter::new(config.rate_burst, config.rate_per_second),
         key_limiter: ratelimit::Limiter::new(config.keys_per_hour, config.keys_per_hour / 3600.0),
         searches: search::Searches::new(queue.clone()),
+        reviews,
         lobby_feed: Arc::new(lobby_feed::LobbyFeed::new()),
         config,
         draining: Default::default(),
@@ -377,6 +390,8 @@ async fn background(app: &Arc<App>) -> Result<Vec<tokio::task::JoinHandle<()>>, 
         // And one held by an instance that died, after its lease expires.
         background.push(games.start_ai_takeover());
     }
+    // Reviews asked for, and those an earlier life of the server left under way.
+    background.push(app.reviews.start());
     // Clocks that ran out, also while the server was down, fire from the database.
     background.push(games.start_timeouts(app.config.clock_poll));
     if let Some(every) = app.config.lobby_tick {

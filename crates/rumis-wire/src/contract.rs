@@ -70,6 +70,11 @@ pub fn typescript() -> String {
         Hint,
         Analysis,
         MoveLoss,
+        ReviewProgress,
+        GameReview,
+        ReviewedMove,
+        ReviewSummary,
+        ReviewThresholds,
         // A game's socket.
         Snapshot,
         GameEvent,
