@@ -271,6 +271,17 @@ test("a finished game: a review, a move stepped back to", async () => {
   await audit(page, "game: review");
 });
 
+test("a finished game: its review done (marks, summary, the best move's ghost, play from here)", { timeout: 180_000 }, async () => {
+  const page = await newPage();
+  await openSeat(page, await finishedGame(), 0);
+  await page.click("#review-start");
+  await page.waitForSelector("#review-summary", { timeout: 150_000 });
+  await page.click("#step-back");
+  await page.waitForSelector("#review-move");
+  await page.waitForSelector("#play-from");
+  await audit(page, "game: review done");
+});
+
 test("the guided first game", async () => {
   const page = await newPage();
   await page.goto(server.url);

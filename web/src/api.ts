@@ -13,6 +13,7 @@ import type {
   Placements,
   PuzzleSolution,
   PuzzleState,
+  ReviewProgress,
   Snapshot,
   Stones,
   UndoAck,
@@ -97,6 +98,9 @@ export const api = {
     call<UndoAck>("POST", `/games/${encodeURIComponent(id)}/undo`, { expected_move_number: expected }, token),
   hint: (id: string, level: number) => call<Hint>("POST", `/games/${encodeURIComponent(id)}/hint`, { level }),
   analysis: (id: string) => call<Analysis>("GET", `/games/${encodeURIComponent(id)}/analysis`),
+  /** Asks for a finished game's review (once per game on the server), or reads where it stands. */
+  askReview: (id: string) => call<ReviewProgress>("POST", `/games/${encodeURIComponent(id)}/review`, {}),
+  review: (id: string) => call<ReviewProgress>("GET", `/games/${encodeURIComponent(id)}/review`),
   puzzle: (size: string, moves: string[]) => call<PuzzleState>("POST", "/puzzles/cube", { size, moves }),
   puzzleSolution: (name: string) => call<PuzzleSolution>("GET", `/puzzles/${encodeURIComponent(name)}`),
   recordUrl: (id: string) => `/api/v1/games/${encodeURIComponent(id)}/record`,

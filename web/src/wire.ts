@@ -183,6 +183,86 @@ estimates: Array<{ [key in string]: number }>, moves: Array<MoveLoss>, worst: Ar
 export type MoveLoss = { number: number, colour: Colour, placement: string, loss: number, };
 
 /**
+ * `200` (done) or `202` (under way) to `POST` and `GET /games/{id}/review`.
+ */
+export type ReviewProgress = { game: string, 
+/**
+ * `queued` (waiting for the AI's threads), `running` or `done`.
+ */
+status: "queued" | "running" | "done", 
+/**
+ * Searches done and searches known to be needed so far (the count grows by one for
+ * each move whose best was not the move played).
+ */
+done: number, total: number, simulations: number, 
+/**
+ * Once `done`.
+ */
+review: GameReview | null, };
+
+/**
+ * A finished review: the engine's `review` answer, and the `review` of the server's.
+ */
+export type GameReview = { colours: Array<Colour>, moves_played: number, 
+/**
+ * Simulations per position searched.
+ */
+simulations: number, 
+/**
+ * Per position, from the start to after the last move, each colour's win estimate
+ * (the graph).
+ */
+estimates: Array<{ [key in string]: number }>, moves: Array<ReviewedMove>, 
+/**
+ * By the order of play.
+ */
+summaries: Array<ReviewSummary>, thresholds: ReviewThresholds, };
+
+/**
+ * A move reviewed.
+ */
+export type ReviewedMove = { 
+/**
+ * 1-based.
+ */
+number: number, colour: Colour, played: Placement, 
+/**
+ * The best placement the search found at the position before the move (the move
+ * played when the search chose it).
+ */
+best: Placement, 
+/**
+ * The mover's win estimate (0..1) after the move played and after the best.
+ */
+played_value: number, best_value: number, 
+/**
+ * `best_value - played_value`, at least 0.
+ */
+loss: number, 
+/**
+ * `inaccuracy`, `mistake` or `blunder`; none when the loss is below the thresholds.
+ */
+mark: "inaccuracy" | "mistake" | "blunder" | null, };
+
+/**
+ * What a colour's moves cost it over the game.
+ */
+export type ReviewSummary = { colour: Colour, moves: number, inaccuracies: number, mistakes: number, blunders: number, 
+/**
+ * The mean loss of its moves (0..1).
+ */
+average_loss: number, 
+/**
+ * 0..100.
+ */
+accuracy: number, };
+
+/**
+ * The losses (0..1) from which a move is marked.
+ */
+export type ReviewThresholds = { inaccuracy: number, mistake: number, blunder: number, };
+
+/**
  * The first message of a game's WebSocket, and the one after events may have been missed:
  * `{ "type": "snapshot", "state": ... }`.
  */

@@ -113,81 +113,144 @@ pub fn move_accuracy(loss: f32) -> f32 {
 
 /// Reviews every move of `game` with searches by `config` (its trees never kept between
 /// searches); `progress(done, total)` is called after each search. An error only if a move
-/// has no mover.
+/// has no mover. The same as [`Reviewer`]'s steps run to the end.
 pub fn review(
     game: &Game,
     config: &MctsConfig,
     thresholds: &Thresholds,
     mut progress: impl FnMut(usize, usize),
 ) -> Result<Review, String> {
-    let mut mcts = Mcts::new(MctsConfig {
-        reuse: false,
-        ..config.clone()
-    });
-    let site = game.site_arc().clone();
-    let n = game.moves().len();
-    // Every position is searched once (the one after a move is the one before the next),
-    // and the position after the best move where the best was not played.
-    let mut searched = 0;
-    let mut total = n + 1;
-    let mut value_of = |g: &Game, mcts: &mut Mcts, searched: &mut usize, total: usize| {
-        let r = mcts.search(g);
-        *searched += 1;
-        progress(*searched, total);
-        r
-    };
-    let mut estimates = Vec::with_capacity(n + 1);
-    let mut bests = Vec::with_capacity(n);
-    for i in 0..=n {
-        let then = game.after(i);
-        match value_of(&then, &mut mcts, &mut searched, total) {
-            Some(r) => {
-                estimates.push(r.estimates);
-                bests.push(Some(r.best));
+    let mut reviewer = Reviewer::new(game, config, thresholds)?;
+    while reviewer.step()? {
+        let (done, total) = reviewer.progress();
+        progress(done, total);
+    }
+    let (done, total) = reviewer.progress();
+    progress(done, total);
+    Ok(reviewer.finish())
+}
+
+/// A review one search at a time, so that a caller can give each search its own thread
+/// and turn (the server's AI queue) and report progress between them. Every position is
+/// searched once (the one after a move is the one before the next), then the position
+/// after the best move wherever the best was not played, in the order of the moves.
+pub struct Reviewer {
+    game: Game,
+    mcts: Mcts,
+    thresholds: Thresholds,
+    estimates: Vec<[f32; 4]>,
+    bests: Vec<Option<Move>>,
+    moves: Vec<ReviewedMove>,
+    searched: usize,
+    total: usize,
+}
+
+impl Reviewer {
+    /// A review of `game` not started. An error only if a move has no mover.
+    pub fn new(game: &Game, config: &MctsConfig, thresholds: &Thresholds) -> Result<Reviewer, String> {
+        let n = game.moves().len();
+        if (0..n).any(|i| game.mover(i).is_none()) {
+            return Err("a move without a mover".into());
+        }
+        Ok(Reviewer {
+            game: game.clone(),
+            mcts: Mcts::new(MctsConfig {
+                reuse: false,
+                ..config.clone()
+            }),
+            thresholds: *thresholds,
+            estimates: Vec::with_capacity(n + 1),
+            bests: Vec::with_capacity(n + 1),
+            moves: Vec::with_capacity(n),
+            searched: 0,
+            total: n + 1,
+        })
+    }
+
+    /// Searches done, and searches known to be needed (the count grows by one for each
+    /// move whose best was not the move played, as the second pass finds them).
+    pub fn progress(&self) -> (usize, usize) {
+        (self.searched, self.total)
+    }
+
+    /// Does the next search (or the bookkeeping of moves that need none); `false` once the
+    /// review is complete.
+    pub fn step(&mut self) -> Result<bool, String> {
+        let n = self.game.moves().len();
+        let site = self.game.site_arc().clone();
+        if self.estimates.len() <= n {
+            let then = self.game.after(self.estimates.len());
+            self.searched += 1;
+            match self.mcts.search(&then) {
+                Some(r) => {
+                    self.estimates.push(r.estimates);
+                    self.bests.push(Some(r.best));
+                }
+                None => {
+                    self.estimates.push(rewards(&site, then.position()));
+                    self.bests.push(None);
+                }
             }
-            None => {
-                estimates.push(rewards(&site, then.position()));
-                bests.push(None);
+            return Ok(true);
+        }
+        // The second pass: moves up to the next one whose best was not played.
+        while self.moves.len() < n {
+            let i = self.moves.len();
+            let played = self.game.moves()[i];
+            let colour = self.game.mover(i).ok_or("a move without a mover")?;
+            let c = colour.index();
+            let played_value = self.estimates[i + 1][c];
+            let best = self.bests[i].unwrap_or(played);
+            let mut searched = false;
+            let best_value = if best == played {
+                played_value
+            } else {
+                self.total += 1;
+                self.searched += 1;
+                searched = true;
+                let mut after = self.game.after(i);
+                after
+                    .play(best)
+                    .map_err(|e| format!("move {}: the search's best: {e}", i + 1))?;
+                match self.mcts.search(&after) {
+                    Some(r) => r.estimates[c],
+                    None => rewards(&site, after.position())[c],
+                }
+            };
+            let loss = (best_value - played_value).max(0.0);
+            self.moves.push(ReviewedMove {
+                index: i,
+                colour,
+                played,
+                best,
+                played_value,
+                best_value,
+                loss,
+                mark: self.thresholds.mark(loss),
+            });
+            if searched {
+                return Ok(self.moves.len() < n);
             }
         }
+        Ok(false)
     }
-    let mut moves = Vec::with_capacity(n);
-    for (i, &played) in game.moves().iter().enumerate() {
-        let colour = game.mover(i).ok_or("a move without a mover")?;
-        let c = colour.index();
-        let played_value = estimates[i + 1][c];
-        let best = bests[i].unwrap_or(played);
-        let best_value = if best == played {
-            played_value
-        } else {
-            total += 1;
-            let mut after = game.after(i);
-            after
-                .play(best)
-                .map_err(|e| format!("move {}: the search's best: {e}", i + 1))?;
-            match value_of(&after, &mut mcts, &mut searched, total) {
-                Some(r) => r.estimates[c],
-                None => rewards(&site, after.position())[c],
-            }
-        };
-        let loss = (best_value - played_value).max(0.0);
-        moves.push(ReviewedMove {
-            index: i,
-            colour,
-            played,
-            best,
-            played_value,
-            best_value,
-            loss,
-            mark: thresholds.mark(loss),
-        });
+
+    /// The review, once [`Reviewer::step`] said it is complete (before, the moves not yet
+    /// reviewed are missing).
+    pub fn finish(self) -> Review {
+        let colours = self
+            .game
+            .site()
+            .order()
+            .iter()
+            .map(|&colour| summary(colour, &self.moves))
+            .collect();
+        Review {
+            estimates: self.estimates,
+            moves: self.moves,
+            colours,
+        }
     }
-    let colours = site.order().iter().map(|&colour| summary(colour, &moves)).collect();
-    Ok(Review {
-        estimates,
-        moves,
-        colours,
-    })
 }
 
 fn summary(colour: Colour, moves: &[ReviewedMove]) -> ColourSummary {

@@ -167,6 +167,9 @@ pub(crate) const ERROR_CODES: &[&str] = &[
     "time_ran_out",
     "too_many_seeks",
     "too_many_keys",
+    "no_review",
+    "game_not_finished",
+    "too_many_reviews",
 ];
 
 /// How long a client is told to wait after `503 busy`.

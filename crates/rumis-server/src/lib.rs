@@ -120,6 +120,9 @@ pub struct Config {
     /// The time the game clocks, the lobby, the AI turns' leases, idle games and the
     /// WebSockets' pings run on (time.rs): the real clock, or for tests one they move.
     pub time: Time,
+    /// Simulations per position of a finished game's review (service/review.rs; level 8's
+    /// budget by default).
+    pub review_simulations: u64,
 }
 
 impl Config {
@@ -150,6 +153,7 @@ impl Config {
             drain_delay: Duration::from_secs(5),
             metrics_addr: None,
             time: Time::real(),
+            review_simulations: service::DEFAULT_SIMULATIONS,
         }
     }
 }
@@ -163,6 +167,8 @@ pub(crate) struct App {
     pub key_limiter: ratelimit::Limiter,
     /// Hints and analyses.
     pub searches: search::Searches,
+    /// Finished games' reviews.
+    pub reviews: Arc<service::Reviews>,
     /// The lobby rendered once per change for its sockets.
     pub lobby_feed: Arc<lobby_feed::LobbyFeed>,
     pub config: Config,
@@ -335,12 +341,19 @@ fn app(config: Config, store: store::Store) -> Result<Arc<App>, String> {
         limits,
         config.time.clone(),
     ));
+    let reviews = Arc::new(service::Reviews::new(
+        games.clone(),
+        config.review_simulations,
+        config.ai_lease,
+        config.ai_heartbeat,
+    ));
     Ok(Arc::new(App {
         games,
         events: hub,
         limiter: ratelimit::Limiter::new(config.rate_burst, config.rate_per_second),
         key_limiter: ratelimit::Limiter::new(config.keys_per_hour, config.keys_per_hour / 3600.0),
         searches: search::Searches::new(queue.clone()),
+        reviews,
         lobby_feed: Arc::new(lobby_feed::LobbyFeed::new()),
         config,
         draining: Default::default(),
@@ -392,6 +405,8 @@ async fn background(app: &Arc<App>) -> Result<Vec<tokio::task::JoinHandle<()>>, 
         // And one held by an instance that died, after its lease expires.
         background.push(games.start_ai_takeover());
     }
+    // Reviews asked for, and those an earlier life of the server left under way.
+    background.push(app.reviews.start());
     // Clocks that ran out, also while the server was down, fire from the database.
     background.push(games.start_timeouts(app.config.clock_poll));
     if let Some(every) = app.config.lobby_tick {

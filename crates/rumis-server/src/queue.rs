@@ -607,7 +607,26 @@ impl AiQueue {
         rx.await.ok()
     }
 
+    /// Waits for a thread for one search of work nobody waits on (a finished game's
+    /// review, service/review.rs): in [`Lane::AiOnly`], so that it never takes the last
+    /// thread from a person, never cut short (a review is kept); its wait counts as an
+    /// analysis's.
+    pub async fn admit_background(self: &Arc<Self>, address: &str) -> Option<Slot> {
+        let rx = self.ask_in_lane_at(address, Lane::AiOnly, false, Instant::now());
+        rx.await.ok()
+    }
+
     fn ask_at(self: &Arc<Self>, address: &str, cuttable: bool, now: Instant) -> oneshot::Receiver<Slot> {
+        self.ask_in_lane_at(address, Lane::Person, cuttable, now)
+    }
+
+    fn ask_in_lane_at(
+        self: &Arc<Self>,
+        address: &str,
+        lane: Lane,
+        cuttable: bool,
+        now: Instant,
+    ) -> oneshot::Receiver<Slot> {
         let (to, rx) = oneshot::channel();
         let mut s = self.lock();
         let seq = s.next_id;
@@ -616,7 +635,7 @@ impl AiQueue {
             seq,
             asked: now,
             address: address.to_string(),
-            lane: Lane::Person,
+            lane,
             work: Work::Search { to, cuttable },
         });
         self.dispatch(&mut s, now);

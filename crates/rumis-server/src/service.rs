@@ -34,9 +34,11 @@ use rumis_wire::{self as wire, GameEvent};
 mod ai_turns;
 mod leaving;
 mod lobby;
+mod review;
 pub use ai_turns::Leases;
 pub use lobby::asked::{QuickAsked, SeatAsked, SeekAsked};
 pub use lobby::{LOBBY, SEEK_IDLE};
+pub use review::{Reviews, DEFAULT_SIMULATIONS};
 
 /// A write that stays busy this long answers `503 busy`.
 const WRITE_DEADLINE: Duration = Duration::from_secs(4);

@@ -31,9 +31,11 @@ mod leases;
 mod leavings;
 pub mod ops;
 mod players;
+mod reviews;
 mod status;
 pub(crate) use clocks::{clock_from, CLOCK_COLUMNS};
 pub use players::{LobbyRow, PlayerGame, PlayerRow, RatingChange, SeatPlayer};
+pub use reviews::ReviewRow;
 use status::status_from;
 pub use status::GameStatus;
 
@@ -485,6 +487,7 @@ impl Store {
     pub async fn delete_game(conn: &mut AnyConnection, id: &str) -> Result<(), GameError> {
         for q in [
             "DELETE FROM retirements WHERE game = $1",
+            "DELETE FROM reviews WHERE game = $1",
             "DELETE FROM moves WHERE game = $1",
             "DELETE FROM seats WHERE game = $1",
             "DELETE FROM games WHERE id = $1",

@@ -124,6 +124,10 @@ fn dispatch(text: &str) -> Result<String, Failure> {
             &load(&r.record)?,
             r.count.map_or(ANALYSIS_SIMULATIONS, u64::from),
         )),
+        Request::Review(r) => answer(review(
+            &load(&r.record)?,
+            r.simulations.unwrap_or(REVIEW_SIMULATIONS).clamp(1, 100_000),
+        )),
         Request::Playouts(r) => answer(playouts(&r)),
         Request::Perft(r) => answer(perft(&r)),
         Request::Engine => answer(Ok(protocol::EngineAnswer {
@@ -472,6 +476,18 @@ fn analysis(game: &Game, simulations: u64) -> Result<wire::Analysis, Failure> {
         moves,
         worst: a.worst(5).iter().map(|l| l.index + 1).collect(),
     })
+}
+
+/// Simulations per position of a review by default (level 8's budget, the server's).
+pub const REVIEW_SIMULATIONS: u64 = 10_000;
+
+/// A game's review, as the server computes it (`rumis_wire::review`: the same search
+/// configuration and answer).
+fn review(game: &Game, simulations: u64) -> Result<wire::GameReview, Failure> {
+    let t = rumis_ai::review::THRESHOLDS;
+    let config = wire::review::config(simulations);
+    let r = rumis_ai::review::review(game, &config, &t, |_, _| {}).map_err(|e| fail("bad_record", e))?;
+    Ok(wire::review::answer(game, &r, simulations, &t))
 }
 
 #[cfg(test)]

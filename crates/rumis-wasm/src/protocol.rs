@@ -69,6 +69,10 @@ commands! {
     "hint" => Hint(HintRequest) -> wire::Hint,
     /// Every position searched: each colour's estimate and what each move cost its mover.
     "analysis" => Analysis(AnalysisRequest) -> wire::Analysis,
+    /// A finished game's review: every move beside the best placement found, marks, a
+    /// summary per colour (the server's `GET /games/{id}/review`'s `review`, the same for
+    /// the same record and budget).
+    "review" => Review(ReviewRequest) -> wire::GameReview,
     /// Random games to the end (a speed figure).
     "playouts" => Playouts(PlayoutsRequest) -> PlayoutsAnswer,
     /// The core's perft (rules §8), depth 1 to 3 (a speed figure, and a check of the
@@ -225,6 +229,17 @@ pub struct AnalysisRequest {
     pub record: String,
     #[serde(default)]
     pub count: Option<u32>,
+}
+
+/// `review`: a game, and the simulations per position (10 000, level 8's budget and the
+/// server's, when absent; at most 100 000).
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS), ts(optional_fields))]
+#[serde(deny_unknown_fields)]
+pub struct ReviewRequest {
+    pub record: String,
+    #[serde(default)]
+    pub simulations: Option<u64>,
 }
 
 /// `playouts`: how many random games from the game's position (100 when absent, at most

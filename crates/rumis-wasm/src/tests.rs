@@ -328,6 +328,30 @@ fn an_analysis_has_an_estimate_per_position() {
     assert_eq!(a["colours"], json!(["R", "Y"]));
 }
 
+/// The engine's review is the one `rumis_ai::review` gives, in the server's shape.
+#[test]
+fn a_review_is_rumis_ais() {
+    let mut record = new("chullpa", 2);
+    for _ in 0..4 {
+        let p = call(json!({ "cmd": "ai", "record": record, "level": 1 }))["placement"].clone();
+        record = call(json!({ "cmd": "play", "record": record, "placement": p }))["record"]
+            .as_str()
+            .unwrap()
+            .to_string();
+    }
+    let r = call(json!({ "cmd": "review", "record": record, "simulations": 50 }));
+    let game = rumis_core::record::read_game(&record).unwrap();
+    let t = rumis_ai::review::THRESHOLDS;
+    let want = rumis_ai::review::review(&game, &rumis_wire::review::config(50), &t, |_, _| {}).unwrap();
+    let want = serde_json::to_value(rumis_wire::review::answer(&game, &want, 50, &t)).unwrap();
+    assert_eq!(r, want);
+    assert_eq!(r["moves"].as_array().unwrap().len(), 4);
+    assert_eq!(
+        call(json!({ "cmd": "review", "record": "nonsense" }))["error"],
+        "bad_record"
+    );
+}
+
 #[test]
 fn perft_is_the_cores_and_bounded() {
     // rules §8's figure (README, `rumis perft --depth 2 --board chullpa --players 4`).

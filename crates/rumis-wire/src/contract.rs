@@ -70,6 +70,11 @@ pub fn typescript() -> String {
         Hint,
         Analysis,
         MoveLoss,
+        ReviewProgress,
+        GameReview,
+        ReviewedMove,
+        ReviewSummary,
+        ReviewThresholds,
         // A game's socket.
         Snapshot,
         GameEvent,
@@ -182,6 +187,25 @@ pub mod words {
         G,
         B,
         X,
+    }
+
+    /// A reviewed move's mark, by the loss of the mover's estimate against the best move
+    /// found.
+    #[derive(Serialize, ToSchema)]
+    #[serde(rename_all = "snake_case")]
+    pub enum ReviewMark {
+        Inaccuracy,
+        Mistake,
+        Blunder,
+    }
+
+    /// Where a review stands: waiting for the AI's threads, being searched, or done.
+    #[derive(Serialize, ToSchema)]
+    #[serde(rename_all = "snake_case")]
+    pub enum ReviewStatus {
+        Queued,
+        Running,
+        Done,
     }
 
     /// Where a game stands: waiting for players (a lobby game), being played, played to its

@@ -17,7 +17,9 @@ pub mod contract;
 pub mod game;
 mod lobby;
 pub mod puzzle;
+pub mod review;
 pub use lobby::*;
+pub use review::{GameReview, ReviewProgress, ReviewSummary, ReviewThresholds, ReviewedMove};
 
 /// `201` to `POST /games/{id}/moves` (and `200` with the same body to the same move sent
 /// again).
@@ -298,7 +300,8 @@ pub struct LeaveAck {
 pub type Cube = [u8; 3];
 
 /// A placement with the cubes it would occupy (`/placements`, hints).
-#[derive(Clone, Debug, Serialize, PartialEq)]
+// Deserialize too: a game's review is stored as its answer (rumis-server's reviews).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
 pub struct Placement {
     pub placement: String,

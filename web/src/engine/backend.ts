@@ -4,7 +4,7 @@
 // Either way the rules are the core's: the page only asks.
 import { api, Events } from "../api";
 import type { GameMessage } from "../api";
-import type { Analysis, GameState, Hint, Placements, StoneInfo } from "../wire";
+import type { Analysis, GameReview, GameState, Hint, Placements, StoneInfo } from "../wire";
 
 export interface EventStream {
   close(): void;
@@ -20,6 +20,12 @@ export interface GameBackend {
   undo(id: string, token: string, expected: number): Promise<{ removed: number[] }>;
   hint(id: string, level: number): Promise<Hint>;
   analysis(id: string): Promise<Analysis>;
+  /**
+   * A finished game's review: on the server asked once and computed in the background
+   * (`progress(done, total)` as its searches go), locally by the engine in its worker
+   * (`progress(0, 0)`: under way, no count).
+   */
+  review(id: string, progress: (done: number, total: number) => void): Promise<GameReview>;
   /** Where the record downloads from. */
   recordUrl(id: string): string;
   /** The game's events, in order (a snapshot first); `onStatus` says whether they flow. */
@@ -35,6 +41,15 @@ export const serverBackend: GameBackend = {
   undo: api.undo,
   hint: api.hint,
   analysis: api.analysis,
+  review: async (id, progress) => {
+    let r = await api.askReview(id);
+    while (!r.review) {
+      progress(r.done, r.total);
+      await new Promise((ok) => setTimeout(ok, 700));
+      r = await api.review(id);
+    }
+    return r.review;
+  },
   recordUrl: api.recordUrl,
   events: (id, onEvent, onStatus) => new Events(id, onEvent, onStatus),
 };

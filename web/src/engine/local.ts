@@ -112,6 +112,33 @@ class LocalBackend implements GameBackend {
     return engine.call({ cmd: "analysis", record: game(id).record });
   }
 
+  review(id: string, progress: (done: number, total: number) => void) {
+    progress(0, 0);
+    return engine.call({ cmd: "review", record: game(id).record });
+  }
+
+  /**
+   * "Play from here": a new local game from the first `at` moves of `record` (any game's,
+   * the server's too), with the colour to move there played by this browser's person and
+   * every other seat by the AI at `level`. The core cuts the record (its `undo`, one move
+   * at a time) and checks it.
+   */
+  async playFrom(record: string, at: number, level: number): Promise<string> {
+    let r = await engine.call({ cmd: "read_record", text: record });
+    let text = r.record;
+    while (this.movesIn(text) > at) text = (await engine.call({ cmd: "undo", record: text })).record;
+    r = await engine.call({ cmd: "read_record", text });
+    const s = await engine.call({ cmd: "state", record: r.record, id: "", seats: Array.from({ length: r.players }, () => ({ kind: "human" })), hot_seat: true });
+    const mover = s.seat_to_move ?? 0;
+    const seats: LocalSeat[] = Array.from({ length: r.players }, (_, i) => (i === mover ? { kind: "human" } : { kind: "ai", level }));
+    const id = localGames.newId();
+    const now = Date.now();
+    const seed = crypto.getRandomValues(new Uint32Array(1))[0];
+    await localGames.save({ id, record: r.record, seats, hot_seat: false, seed, created: now, updated: now });
+    tokens.add(id, mover, "local");
+    return localGameUrl(id);
+  }
+
   recordUrl(id: string): string {
     return `data:text/plain;charset=utf-8,${encodeURIComponent(localGames.get(id)?.record ?? "")}`;
   }

@@ -1,12 +1,12 @@
 // Written by `UPDATE_CONTRACT=1 cargo test --profile test-run -p rumis-wasm --test protocol` from the
 // types of crates/rumis-wasm/src/protocol.rs: change them, not this file.
 
-import type { Analysis, BoardChecked, Boards, Colour, ErrorBody, GameState, Hint, Letter, Placements, PuzzleSolution, PuzzleState, Stones } from "../wire";
+import type { Analysis, BoardChecked, Boards, Colour, ErrorBody, GameReview, GameState, Hint, Letter, Placements, PuzzleSolution, PuzzleState, Stones } from "../wire";
 
 /**
  * A request to the engine: `{"cmd": NAME, ...the command's fields}`.
  */
-export type EngineRequest = { "cmd": "new" } & NewRequest | { "cmd": "read_record" } & ReadRecordRequest | { "cmd": "state" } & StateRequest | { "cmd": "placements" } & RecordRequest | { "cmd": "legal" } & RecordRequest | { "cmd": "play" } & PlayRequest | { "cmd": "undo" } & UndoRequest | { "cmd": "ai" } & AiRequest | { "cmd": "hint" } & HintRequest | { "cmd": "analysis" } & AnalysisRequest | { "cmd": "playouts" } & PlayoutsRequest | { "cmd": "perft" } & PerftRequest | { "cmd": "engine" } | { "cmd": "puzzle" } & PuzzleRequest | { "cmd": "puzzle_solution" } & PuzzleSolutionRequest | { "cmd": "lessons" } | { "cmd": "boards" } | { "cmd": "stones" } | { "cmd": "check_board" } & CheckBoardRequest | { "cmd": "board_toml" } & BoardTomlRequest;
+export type EngineRequest = { "cmd": "new" } & NewRequest | { "cmd": "read_record" } & ReadRecordRequest | { "cmd": "state" } & StateRequest | { "cmd": "placements" } & RecordRequest | { "cmd": "legal" } & RecordRequest | { "cmd": "play" } & PlayRequest | { "cmd": "undo" } & UndoRequest | { "cmd": "ai" } & AiRequest | { "cmd": "hint" } & HintRequest | { "cmd": "analysis" } & AnalysisRequest | { "cmd": "review" } & ReviewRequest | { "cmd": "playouts" } & PlayoutsRequest | { "cmd": "perft" } & PerftRequest | { "cmd": "engine" } | { "cmd": "puzzle" } & PuzzleRequest | { "cmd": "puzzle_solution" } & PuzzleSolutionRequest | { "cmd": "lessons" } | { "cmd": "boards" } | { "cmd": "stones" } | { "cmd": "check_board" } & CheckBoardRequest | { "cmd": "board_toml" } & BoardTomlRequest;
 
 /**
  * `new`: a game on a built-in scenario (`board`) or on a board file (`board_file`).
@@ -109,6 +109,12 @@ export type HintRequest = { record: string, level?: number, seed?: number, };
  * `analysis`: a game, and the simulations per position (200 when absent).
  */
 export type AnalysisRequest = { record: string, count?: number, };
+
+/**
+ * `review`: a game, and the simulations per position (10 000, level 8's budget and the
+ * server's, when absent; at most 100 000).
+ */
+export type ReviewRequest = { record: string, simulations?: number, };
 
 /**
  * `playouts`: how many random games from the game's position (100 when absent, at most
@@ -263,6 +269,7 @@ export type EngineAnswers = {
   ai: AiAnswer;
   hint: Hint;
   analysis: Analysis;
+  review: GameReview;
   playouts: PlayoutsAnswer;
   perft: PerftAnswer;
   engine: EngineAnswer;

@@ -6,6 +6,7 @@ import { t } from "../i18n";
 import { colourName, h, hex, swatch } from "../ui";
 import { topsOf } from "./panels";
 import { errorText } from "./errors";
+import type { ReviewPanel } from "./review";
 
 export interface EndHooks {
   replay(n: number): void;
@@ -28,6 +29,7 @@ export class EndScreen {
     private id: string,
     private hooks: EndHooks,
     private backend: GameBackend,
+    private review: ReviewPanel,
   ) {}
 
   render(el: HTMLElement, s: GameState, replayAt: number | null) {
@@ -80,11 +82,18 @@ export class EndScreen {
       h("h2", {}, t("game.end.estimates")),
       this.graph(),
     );
+    this.review.render(replayAt, n);
+    el.append(this.review.el);
   }
 
   private graph(): HTMLElement {
     const box = h("div", { class: "analysis", id: "analysis" });
-    const a = this.analysis;
+    // The review's estimates once it is done (its searches are the stronger).
+    const reviewed = this.review.review;
+    const a: Pick<Analysis, "colours" | "estimates" | "moves" | "worst"> | null = reviewed
+      ? { colours: reviewed.colours, estimates: reviewed.estimates, moves: [], worst: [] }
+      : this.analysis;
+    if (reviewed) box.dataset.from = "review";
     if (!a) {
       box.append(t("game.end.analysing"));
       // One request however often the screen is drawn meanwhile.

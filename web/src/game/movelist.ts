@@ -7,6 +7,8 @@ import { t } from "../i18n";
 import { colourName, h, swatch } from "../ui";
 import { Emitter } from "./emitter";
 import type { Line } from "./notices";
+import { markBadge } from "./review";
+import type { Mark } from "./review";
 
 export interface MoveListEvents {
   /** Highlight this move's stone (null: none). */
@@ -19,6 +21,8 @@ export class MoveList extends Emitter<MoveListEvents> {
   private pinned: number | null = null;
   private count = -1;
   private shownLines = "";
+  private marks = new Map<number, Mark>();
+  private shownMarks = 0;
 
   constructor() {
     super();
@@ -50,7 +54,8 @@ export class MoveList extends Emitter<MoveListEvents> {
   render(state: GameState, lines: Line[] = []) {
     const moves = state.moves;
     const linesKey = JSON.stringify(lines.map((l) => [l.after, l.text]));
-    if (moves.length === this.count && linesKey === this.shownLines && this.body.children.length) return;
+    if (moves.length === this.count && linesKey === this.shownLines && this.marks.size === this.shownMarks && this.body.children.length) return;
+    this.shownMarks = this.marks.size;
     // A move marked stays so until the next one is played (it said "this one" for the rest
     // of the game, in a glow of no player's colour).
     const moved = this.count >= 0 && moves.length !== this.count;
@@ -83,7 +88,7 @@ export class MoveList extends Emitter<MoveListEvents> {
         h("td", { class: "num" }, String(m.number)),
         h("td", { title: colourName(m.colour as Letter) }, swatch(m.colour as Letter)),
         h("td", { class: "stone-code" }, m.placement.split("@")[0]),
-        h("td", { class: "notation" }, m.placement),
+        h("td", { class: "notation" }, m.placement, this.marks.has(m.number) ? markBadge(this.marks.get(m.number)!) : null),
       ),
       // The pass rule (rules §6): who could not place after this move and passed.
       ...(m.passed ?? []).map((c) =>
@@ -101,6 +106,12 @@ export class MoveList extends Emitter<MoveListEvents> {
     this.pinned = this.pinned === n ? null : n;
     for (const tr of this.body.querySelectorAll("tr")) tr.classList.toggle("pinned", Number((tr as HTMLElement).dataset.number) === this.pinned);
     this.emit("highlight", this.pinned);
+  }
+
+  /** A review's marks by move number (drawn after the notation). */
+  setMarks(marks: Map<number, Mark>) {
+    this.marks = marks;
+    this.count = -1;
   }
 
   /** No move marked any more. */

@@ -11,6 +11,8 @@ import { Placer, typing, viewKey, viewTools } from "../placer";
 import { h, knock, prefs, toast } from "../ui";
 import { ActionHooks, SETTINGS, fairPlay, keysHelp, renderActions, renderShare } from "./actions";
 import { EndScreen } from "./end";
+import { localBackend } from "../engine/local";
+import { ReviewPanel } from "./review";
 import { errorText } from "./errors";
 import { Follower } from "./follow";
 import { MoveList } from "./movelist";
@@ -34,6 +36,9 @@ export class GamePage {
   private placer!: Placer;
   private moveList = new MoveList();
   private end: EndScreen;
+  private review: ReviewPanel;
+  /** The best move the review found for the move replayed, drawn as a ghost. */
+  private reviewGhost: Xyz[] | null = null;
   private outcome = new Outcome();
   private notices = new Notices();
   /** Players' names (a lobby game's table) and whether it is a lobby game (null: not known). */
@@ -78,7 +83,16 @@ export class GamePage {
     private backend: GameBackend = serverBackend,
   ) {
     this.store = new GameStore(id, (seat) => this.tokenFor(seat), backend);
-    this.end = new EndScreen(id, { replay: (n) => this.replay(n) }, backend);
+    this.review = new ReviewPanel(id, backend, {
+      replay: (n) => void this.replay(n),
+      changed: () => {
+        this.moveList.setMarks(this.review.marks());
+        if (this.replayAt !== null) void this.replay(this.replayAt);
+        else if (this.state) this.render();
+      },
+      playFrom: (at, level) => void this.playFrom(at, level),
+    });
+    this.end = new EndScreen(id, { replay: (n) => this.replay(n) }, backend, this.review);
     this.seat = new SeatPanel(id, (n) => this.tokenFor(n), () => void this.store.reload());
   }
 
@@ -176,6 +190,7 @@ export class GamePage {
   private drawPlacing(ghost: Placement | null, cursor: [number, number] | null) {
     if (ghost) this.view.setGhost(ghost.cubes);
     else if (this.hint && this.canPlay()) this.view.setGhost(this.hint.cubes, "X", true);
+    else if (this.reviewGhost && this.replayAt !== null) this.view.setGhost(this.reviewGhost, "X", true);
     else this.view.setGhost(null);
     const places = this.canPlay() ? this.placer.orientationPlacements() : [];
     this.view.setPlaces(places.map((p) => ({ anchor: this.placer.anchorCube(p), current: p === ghost })));
@@ -400,6 +415,9 @@ export class GamePage {
     const live = this.store.state;
     if (!live) return;
     this.replayAt = n >= live.moves_played && live.over ? null : n;
+    // Beside the move replayed, the best the review found for it (when it was not played).
+    const reviewed = this.review.move(n);
+    this.reviewGhost = this.replayAt !== null && reviewed && reviewed.best.placement !== reviewed.played.placement ? reviewed.best.cubes : null;
     if (this.replayAt === null) {
       this.state = null;
       this.show(live, null, null, false);
@@ -415,6 +433,18 @@ export class GamePage {
       this.render();
       const last = at.last_move;
       this.view.setRecent(last ? [{ number: last.number, colour: last.colour, cubes: last.cubes }] : []);
+      this.view.setGhost(this.reviewGhost, "X", true);
+    } catch (e) {
+      toast(errorText(e), true);
+    }
+  }
+
+  /** "Play from here": a local game from the first `at` moves, against the AI at `level`. */
+  private async playFrom(at: number, level: number) {
+    try {
+      const res = await fetch(this.backend.recordUrl(this.id));
+      if (!res.ok) throw new ApiError(res.status, "http", `${res.status} ${res.statusText}`);
+      location.href = await localBackend.playFrom(await res.text(), at, level);
     } catch (e) {
       toast(errorText(e), true);
     }

@@ -11,6 +11,7 @@ pub(crate) mod lobby;
 pub mod openapi;
 mod ops;
 mod puzzles;
+mod review;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -42,6 +43,7 @@ pub fn router(app: Arc<App>) -> Router {
         .merge(ops::routes())
         .merge(games::routes(limit))
         .merge(puzzles::routes())
+        .merge(review::routes())
         .route("/api/v1/lessons", get(crate::lessons::handler))
         .route("/api/v1/games/{id}/events", get(game_events::events))
         // Answers of a few KB or more are compressed for a client that accepts gzip: a
@@ -130,6 +132,8 @@ async fn index() -> Json<wire::Index> {
             "GET /api/v1/games/{id}/placements?at=N",
             "POST /api/v1/games/{id}/hint",
             "GET /api/v1/games/{id}/analysis",
+            "POST /api/v1/games/{id}/review",
+            "GET /api/v1/games/{id}/review",
             "POST /api/v1/puzzles/cube",
             "GET /api/v1/puzzles/{name}",
             "GET /api/v1/games/{id}/record",

@@ -51,6 +51,8 @@ use crate::wire;
         super::games::leave,
         super::games::hint,
         super::games::analysis,
+        super::review::ask,
+        super::review::read,
         crate::lessons::handler,
         super::puzzles::puzzle_cube,
         super::puzzles::puzzle_solution,

@@ -20,6 +20,7 @@ mod openapi;
 mod ops;
 mod own_boards;
 mod resets;
+mod review;
 mod robust;
 mod shutdown;
 mod sockets;

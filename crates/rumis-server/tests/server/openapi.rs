@@ -545,3 +545,53 @@ async fn lobby_answers_and_events_are_documented() {
     server.stop().await;
     c.assert_none_missing();
 }
+
+/// A finished game's review: its answers under way, done, and refused are in the document.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn review_answers_are_documented() {
+    let dir = TempDir::new("openapi-review");
+    let mut config = config(&dir.db_url());
+    config.review_simulations = 50;
+    let server = start(config).await;
+    let addr = server.addr;
+    let mut c = Checker {
+        doc: document(),
+        missing: Vec::new(),
+    };
+    let path = "/api/v1/games/{id}/review";
+    let open = create(addr, json!({ "board": "chullpa", "players": 2 })).await;
+    let open = format!("/api/v1/games/{}/review", open["id"].as_str().unwrap());
+    c.answer("post", path, &post(addr, &open, None, &json!({})).await);
+    c.answer("get", path, &get(addr, &open).await);
+    let ai = create(
+        addr,
+        json!({ "board": "chullpa", "players": 2, "seats": [{ "kind": "ai", "level": 1 }, { "kind": "ai", "level": 1 }] }),
+    )
+    .await;
+    let id = ai["id"].as_str().unwrap().to_string();
+    let deadline = std::time::Instant::now() + WAIT;
+    while state(addr, &id).await["status"] != "finished" {
+        assert!(std::time::Instant::now() < deadline, "the game ends in time");
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    let review = format!("/api/v1/games/{id}/review");
+    let asked = post(addr, &review, None, &json!({})).await;
+    assert_eq!(asked.status, 202, "{}", asked.text());
+    c.answer("post", path, &asked);
+    loop {
+        let r = get(addr, &review).await;
+        c.answer("get", path, &r);
+        if r.status == 200 {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "the review is done in time");
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    c.answer("post", path, &post(addr, &review, None, &json!({})).await);
+    server.stop().await;
+    assert!(
+        c.missing.is_empty(),
+        "fields not in docs/server-openapi.yaml: {:#?}",
+        c.missing
+    );
+}

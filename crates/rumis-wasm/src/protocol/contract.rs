@@ -68,6 +68,7 @@ pub fn typescript() -> String {
         AiRequest,
         HintRequest,
         AnalysisRequest,
+        ReviewRequest,
         PlayoutsRequest,
         PerftRequest,
         PuzzleRequest,
