@@ -18,6 +18,8 @@ export const SETTINGS: Record<string, boolean> = {
   // Stones dropping in, unless the system asks for less motion.
   animate: !window.matchMedia?.("(prefers-reduced-motion: reduce)").matches,
   limits: true,
+  // The text mode, for a screen reader (game/textmode.ts); the start page has the same switch.
+  blind: false,
 };
 
 function setting(name: string, hooks: ActionHooks) {
@@ -63,7 +65,7 @@ export function renderActions(el: HTMLElement, id: string, recordUrl: string, s:
   }
   el.append(
     h("a", { class: "button", id: "record", href: recordUrl, download: `rumis-${id}.txt`, title: t("game.actions.record_title") }, t("game.actions.record")),
-    h("div", { class: "settings" }, ...["animate", "limits", "labels", "sound"].map((n) => setting(n, hooks))),
+    h("div", { class: "settings" }, ...["blind", "animate", "limits", "labels", "sound"].map((n) => setting(n, hooks))),
   );
   if (hint) {
     el.append(
