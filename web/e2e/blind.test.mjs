@@ -9,7 +9,9 @@
 // buttons must answer what the server's state says (score, turn, no clock, a column); a
 // refused placement must be said and change nothing. The tree's text of the text mode at three
 // moments (the first turn, the middle, the end) goes to e2e/out/blind-tree-{1,2,3}.txt and
-// the test's output.
+// the test's output. A second test Tabs through the whole game page (text mode on): every
+// control is reached, shows its focus, and the focus comes back round (no trap); the visible
+// Keys button opens the list of shortcuts with Enter (and K), Esc gives the focus back.
 // Run: `cd web && npm run build && node --test e2e/blind.test.mjs` (RUMIS_BIN, harness.mjs).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -214,5 +216,70 @@ test("a whole game against level 2 in the text mode, by keyboard alone", { timeo
   await keep("at the end");
   console.log(`turns played: ${turns}; AI moves announced: ${aiMoves}; moves in the game: ${end.moves_played}`);
   assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("the game page by keyboard: every control reached, its focus seen, no trap, the keys listed", { timeout: 120_000 }, async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: "en-GB" });
+  await context.addInitScript(() => localStorage.setItem("rumis.pref.blind", "1"));
+  const page = await context.newPage();
+  const created = await post("/games", { board: "Chullpa", players: 2, seats: [{ kind: "human" }, { kind: "ai", level: 2 }] });
+  const seat = created.seats[0];
+  await page.goto(`${server.url}/game/${created.id}#seat=${seat.seat}&token=${seat.token}`);
+  await page.waitForSelector('#status[data-state="your-turn"]');
+  await page.waitForSelector("#text-places option");
+
+  // Tab from the page's start until the focus comes back to the first control: every control
+  // on the way shows where the focus is (an outline), and none keeps it (no trap).
+  const seen = [];
+  for (let i = 0; i < 300; i++) {
+    await page.keyboard.press("Tab");
+    const f = await page.evaluate(() => {
+      const el = document.activeElement;
+      if (!el || el === document.body) return null;
+      const style = getComputedStyle(el);
+      const name = el.id ? `#${el.id}` : `${el.tagName.toLowerCase()} "${(el.getAttribute("aria-label") ?? el.textContent ?? "").trim().slice(0, 30)}"`;
+      return { name, outline: style.outlineStyle !== "none" && parseFloat(style.outlineWidth) > 0 };
+    });
+    if (!f) continue;
+    if (seen.length && f.name === seen[0].name) break;
+    seen.push(f);
+  }
+  assert.ok(seen.length > 0 && seen.length < 300, `Tab comes back to the first control (${seen.length} stops)`);
+  const unseen = seen.filter((f) => !f.outline).map((f) => f.name);
+  assert.deepEqual(unseen, [], "every control shows its focus");
+  // Every control that can be used is on the way.
+  const controls = await page.evaluate(() =>
+    [...document.querySelectorAll('a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), [tabindex="0"]')]
+      .filter((el) => el.getClientRects().length > 0 && !el.closest("[hidden], dialog:not([open])"))
+      .map((el) => (el.id ? `#${el.id}` : null))
+      .filter(Boolean),
+  );
+  const reached = new Set(seen.map((f) => f.name));
+  assert.deepEqual(
+    controls.filter((c) => !reached.has(c)),
+    [],
+    "Tab reaches every control",
+  );
+  console.log(`Tab stops on the game page (text mode on): ${seen.length}`);
+
+  // The keys: a visible button (not a folded line), opened with Enter; Esc gives the focus back.
+  assert.ok(await page.locator("#keys-button").isVisible());
+  await tabTo(page, "keys-button");
+  await page.keyboard.press("Enter");
+  await page.waitForSelector("#keys-dialog[open]");
+  const keys = await page.locator("#keys-dialog").ariaSnapshot();
+  console.log(`--- the list of keys, as the accessibility tree gives it ---\n${keys}`);
+  assert.match(keys, /- dialog "Keys of the game page"/);
+  for (const item of ["[ ] choose a stone", "Enter place", "H hint", "? or K show this list"]) assert.ok(keys.includes(`- listitem: ${item}`) || keys.includes(`- listitem: "${item}"`), `the list names "${item}"`);
+  await page.keyboard.press("Escape");
+  await page.waitForFunction(() => !document.getElementById("keys-dialog").open);
+  assert.equal(await page.evaluate(() => document.activeElement?.id), "keys-button");
+  // K opens it from anywhere on the page but a text field.
+  await page.keyboard.press("k");
+  await page.waitForSelector("#keys-dialog[open]");
+  assert.ok(await page.evaluate(() => !!document.activeElement?.closest("#keys-dialog")), "the focus is in the open dialog");
+  await page.keyboard.press("Escape");
+  await page.waitForFunction(() => !document.getElementById("keys-dialog").open);
   await context.close();
 });

@@ -1,4 +1,4 @@
-// The buttons and settings under the tray, the share links and the keys.
+// The buttons and settings under the tray, and the share links.
 import type { GameState, Hint } from "../wire";
 import { t } from "../i18n";
 import { h, prefs } from "../ui";
@@ -89,8 +89,4 @@ export function renderShare(el: HTMLElement, id: string, s: GameState) {
   el.append(h("div", { class: "label" }, t("game.share.title")));
   for (const l of links) el.append(link(t("game.share.seat", { seat: l.seat + 1, name: playerName(s, l.seat) }), l.url));
   el.append(link(t("game.share.watch"), `${location.origin}/game/${id}`));
-}
-
-export function keysHelp() {
-  return h("details", { class: "help" }, h("summary", {}, t("game.keys.title")), h("p", {}, t("game.keys.text")));
 }

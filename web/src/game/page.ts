@@ -9,7 +9,8 @@ import type { GameState, Hint, Letter, Placement, StoneInfo } from "../wire";
 import { t } from "../i18n";
 import { Placer, typing, viewKey, viewTools } from "../placer";
 import { h, knock, prefs, toast } from "../ui";
-import { ActionHooks, SETTINGS, fairPlay, keysHelp, renderActions, renderShare } from "./actions";
+import { ActionHooks, SETTINGS, fairPlay, renderActions, renderShare } from "./actions";
+import { KeysControl } from "./keys";
 import { EndScreen } from "./end";
 import { errorText } from "./errors";
 import { Follower } from "./follow";
@@ -35,6 +36,7 @@ export class GamePage {
   private follower!: Follower;
   private placer!: Placer;
   private moveList = new MoveList();
+  private keys = new KeysControl();
   /** The text mode (for a screen reader), shown while its setting is on. */
   private text!: TextMode;
   /** The last turn or ending the text mode said, so that each is said once. */
@@ -141,7 +143,7 @@ export class GamePage {
     this.text.el.hidden = !prefs.get("blind", SETTINGS.blind);
     const help = h("a", { class: "button help-link", id: "how-to-play", href: "/how-to-play", title: t("game.help.title"), "aria-label": t("game.help.title") }, "?");
     side.append(
-      h("div", { class: "side-head" }, h("a", { href: "/", class: "home" }, "Rumis"), this.el.title, this.el.conn, help),
+      h("div", { class: "side-head" }, h("a", { href: "/", class: "home" }, "Rumis"), this.el.title, this.el.conn, help, this.keys.button),
       this.el.status,
       this.text.el,
       this.outcome.el,
@@ -156,7 +158,7 @@ export class GamePage {
       ...this.seat.actionsEl.filter((el) => !this.backend.local || el.id !== "seat-actions"),
       this.el.end,
       this.el.share,
-      keysHelp(),
+      this.keys.dialog,
     );
     this.root.replaceChildren(h("div", { class: "game" }, wrap, side));
     // The move list sits over the structure's corner on a wide screen, under the status on a phone.
@@ -483,12 +485,17 @@ export class GamePage {
   }
 
   private onKey(e: KeyboardEvent) {
-    if (typing(e) || !this.state) return;
+    // An open dialog (the keys') has its own keys: Esc closes it, Tab stays inside.
+    if (typing(e) || !this.state || (e.target as HTMLElement)?.closest?.("dialog")) return;
     const k = e.key;
     const { files, ranks } = this.state.site;
     if ((k === "s" || k === "S") && this.follower.busy) {
       e.preventDefault();
       this.follower.skip();
+      return;
+    }
+    if (this.keys.key(k)) {
+      e.preventDefault();
       return;
     }
     if (k === "Escape") {
@@ -500,13 +507,14 @@ export class GamePage {
       if (k === "Escape") this.renderActions();
       return;
     }
-    // In the text mode, Enter presses the button it is on (elsewhere it places the stone or
-    // the hint shown, wherever the focus was left).
-    const own = !!(e.target as HTMLElement)?.closest?.("#text-mode");
-    if ((k === "Enter" || (k === " " && (e.target as HTMLElement)?.tagName !== "BUTTON")) && !own) {
+    // Enter places the stone or the hint shown, wherever the focus was left; with nothing to
+    // place, and always on a link, the keys' button or in the text mode, it presses the
+    // control it is on.
+    const own = !!(e.target as HTMLElement)?.closest?.("#text-mode, #keys-button, a, summary");
+    const pending = this.placer.current ?? (this.hint && this.canPlay() ? this.hint : null);
+    if ((k === "Enter" || (k === " " && (e.target as HTMLElement)?.tagName !== "BUTTON")) && !own && pending) {
       e.preventDefault();
-      if (this.placer.current) void this.place(this.placer.current.placement);
-      else if (this.hint && this.canPlay()) void this.place(this.hint.placement);
+      void this.place(pending.placement);
     } else if (k === "h" || k === "H") {
       e.preventDefault();
       void this.askHint();
