@@ -63,7 +63,7 @@ export class TextMode {
       h("label", { for: "text-stone" }, t("blind.stone")),
       this.stone,
       h("label", { for: "text-places" }, t("blind.places")),
-      this.places,
+      h("div", { class: "text-places-wrap" }, this.places),
       this.placeChosen,
     );
     const ask = (id: string, label: string, say: () => string) => h("button", { type: "button", id, onclick: () => this.say(say()) }, label);
