@@ -11,7 +11,8 @@
 // moments (the first turn, the middle, the end) goes to e2e/out/blind-tree-{1,2,3}.txt and
 // the test's output. A second test Tabs through the whole game page (text mode on): every
 // control is reached, shows its focus, and the focus comes back round (no trap); the visible
-// Keys button opens the list of shortcuts with Enter (and K), Esc gives the focus back.
+// Keys button opens the list of shortcuts with Enter (and K), Esc gives the focus back. A
+// third asks the time left in a game with a clock.
 // Run: `cd web && npm run build && node --test e2e/blind.test.mjs` (RUMIS_BIN, harness.mjs).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -281,5 +282,24 @@ test("the game page by keyboard: every control reached, its focus seen, no trap,
   assert.ok(await page.evaluate(() => !!document.activeElement?.closest("#keys-dialog")), "the focus is in the open dialog");
   await page.keyboard.press("Escape");
   await page.waitForFunction(() => !document.getElementById("keys-dialog").open);
+  await context.close();
+});
+
+test("the time left, asked in the text mode of a game with a clock", { timeout: 60_000 }, async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: "en-GB" });
+  await context.addInitScript(() => localStorage.setItem("rumis.pref.blind", "1"));
+  const page = await context.newPage();
+  const created = await post("/games", {
+    board: "Chullpa",
+    players: 2,
+    seats: [{ kind: "human" }, { kind: "human" }],
+    clock: { kind: "realtime", minutes: 10, increment_seconds: 5, on_timeout: "out" },
+  });
+  const seat = created.seats[0];
+  await page.goto(`${server.url}/game/${created.id}#seat=${seat.seat}&token=${seat.token}`);
+  await page.waitForSelector("#clocks:not([hidden]) td.time");
+  // Each seat by its colours, with the time the clock shows: ten minutes or a little less.
+  const answer = await ask(page, "text-ask-time");
+  assert.match(answer, /^Red: (10:00|9:\d\d); Yellow: (10:00|9:\d\d)\.$/);
   await context.close();
 });
