@@ -8,7 +8,8 @@
 // the board editor, the solitaire, the leaderboard, a player's page and the import of a key;
 // the game page with one's own stone picked (at a desk and on a phone), with the AI thinking,
 // with a clock running, the end screen of a game played to its end and a review of it (a move
-// stepped back to), and the guided first game.
+// stepped back to), the guided first game, the text mode (a move announced and a command
+// answered, at a desk and on a phone) and the list of keys open.
 // axe-core (the package, pinned in package.json) is evaluated in the page rather than added
 // as a script tag: the document it audits gains no element, and a Content-Security-Policy, if
 // the server ever sends one, would not stop it.
@@ -211,6 +212,36 @@ for (const [name, viewport] of [
     await page.waitForFunction(() => window.rumis.selected());
     await audit(page, `game: stone picked${name}`);
   });
+
+for (const [name, viewport] of [
+  ["", { width: 1280, height: 800 }],
+  [" (phone)", { width: 390, height: 844 }],
+])
+  test(`a game in play in the text mode: a move announced, a command answered${name}`, async () => {
+    const created = await post("/games", { board: "Chullpa", players: 2, seats: [{ kind: "human" }, { kind: "human" }] });
+    for (let i = 0; i < 4; i++) await apiMove(created);
+    const page = await newPage({ viewport });
+    await page.addInitScript(() => localStorage.setItem("rumis.pref.blind", "1"));
+    await openSeat(page, created, 0);
+    await page.waitForSelector('#status[data-state="your-turn"]');
+    await page.waitForSelector("#text-mode:not([hidden]) #text-places option");
+    await apiMove(created);
+    await page.waitForSelector('#status[data-state="waiting"]');
+    await page.waitForSelector("#text-log p");
+    await page.click("#text-ask-score");
+    await page.waitForFunction(() => document.getElementById("text-answer").textContent !== "");
+    await audit(page, `game: text mode${name}`);
+  });
+
+test("a game in play: the list of keys open", async () => {
+  const created = await post("/games", { board: "Chullpa", players: 2, seats: [{ kind: "human" }, { kind: "human" }] });
+  const page = await newPage();
+  await openSeat(page, created, 0);
+  await page.waitForSelector('#status[data-state="your-turn"]');
+  await page.keyboard.press("k");
+  await page.waitForSelector("#keys-dialog[open]");
+  await audit(page, "game: keys listed");
+});
 
 test("a game in play: the AI thinking", async () => {
   // Level 9 searches for seconds (longer on a loaded machine): its indicator is up meanwhile.

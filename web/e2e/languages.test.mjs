@@ -1,7 +1,8 @@
 // The four languages added last (Spanish, Portuguese, Italian, Polish; issue #54), picked by
 // the browser's language: the start page and a game page at a desk (1280 × 800) and a phone
-// (390 × 844) have every key, no sideways scroll, and no button or label whose text is cut
-// off. The screenshots are in e2e/out/lang-*.png.
+// (390 × 844) — the game page also in the text mode and with the list of keys open — have
+// every key, no sideways scroll, and no button or label whose text is cut off. The
+// screenshots are in e2e/out/lang-*.png.
 // Run: `cd web && npm run build && node --test e2e/languages.test.mjs`.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -75,6 +76,20 @@ for (const lang of (process.env.LANGS ?? "es,pt,it,pl").split(",")) {
       m = await overflow(page);
       assert.ok(m.page <= m.inner, `${lang} ${view}: the game page scrolls sideways (${m.page} > ${m.inner})`);
       assert.deepEqual(m.cut, [], `${lang} ${view}: cut off on the game page`);
+      // The text mode, turned on in the page's settings: its controls and table fit too.
+      await page.keyboard.press("Escape");
+      await page.check("#opt-blind");
+      await page.waitForSelector("#text-mode:not([hidden]) #text-places option");
+      await page.screenshot({ path: join(outDir, `lang-text-${lang}-${view}.png`) });
+      m = await overflow(page);
+      assert.ok(m.page <= m.inner, `${lang} ${view}: the text mode scrolls sideways (${m.page} > ${m.inner})`);
+      assert.deepEqual(m.cut, [], `${lang} ${view}: cut off in the text mode`);
+      // The list of keys.
+      await page.click("#keys-button");
+      await page.waitForSelector("#keys-dialog[open]");
+      await page.screenshot({ path: join(outDir, `lang-keys-${lang}-${view}.png`) });
+      m = await overflow(page);
+      assert.deepEqual(m.cut, [], `${lang} ${view}: cut off in the list of keys`);
       assert.deepEqual(await page.evaluate(() => window.__rumisMissingKeys), [], `${lang} ${view}: missing keys`);
       assert.deepEqual(errors, []);
       await context.close();

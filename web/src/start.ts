@@ -3,7 +3,7 @@
 import { api, tokens } from "./api";
 import { errorText } from "./errors";
 import type { BoardInfo, Layout, Letter, PerCount } from "./wire";
-import { h, swatch, toast } from "./ui";
+import { h, prefs, swatch, toast } from "./ui";
 import { languagePicker, t } from "./i18n";
 import { boardPicture } from "./boardpic";
 import { startGuidedGame } from "./tutorial/launch";
@@ -24,6 +24,15 @@ interface SeatChoice {
 const colourName = (c: Letter) => t(`common.colour.${c}`);
 /** The built-in scenarios, whose nicknames (the shape each builds) are translated. */
 const NICKNAMED = ["Chullpa", "Pirka", "Tambo", "Pisac", "Coricancha", "Cucho"];
+/**
+ * The text mode's switch (for a screen reader: the game as text, game/textmode.ts), the same
+ * setting as the game page's.
+ */
+function textModeSwitch() {
+  const box = h("input", { type: "checkbox", id: "text-mode-switch", checked: prefs.get("blind", false), onchange: (e: Event) => prefs.set("blind", (e.target as HTMLInputElement).checked) });
+  return h("label", { class: "opt text-mode-switch" }, box, " ", t("blind.switch"));
+}
+
 /** A colour's swatch, named in the page's language. */
 const namedSwatch = (c: Letter) => {
   const s = swatch(c);
@@ -71,6 +80,7 @@ export class StartPage {
             h("a", { href: "/puzzle", id: "puzzle-link" }, t("start.puzzleLink")),
             h("a", { href: "/boards/edit", id: "editor-link" }, t("editor.startLink")),
             languagePicker(),
+            textModeSwitch(),
           ),
         ),
         this.newcomer(),

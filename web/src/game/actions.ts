@@ -1,4 +1,4 @@
-// The buttons and settings under the tray, the share links and the keys.
+// The buttons and settings under the tray, and the share links.
 import type { GameState, Hint } from "../wire";
 import { t } from "../i18n";
 import { h, prefs } from "../ui";
@@ -18,6 +18,8 @@ export const SETTINGS: Record<string, boolean> = {
   // Stones dropping in, unless the system asks for less motion.
   animate: !window.matchMedia?.("(prefers-reduced-motion: reduce)").matches,
   limits: true,
+  // The text mode, for a screen reader (game/textmode.ts); the start page has the same switch.
+  blind: false,
 };
 
 function setting(name: string, hooks: ActionHooks) {
@@ -63,7 +65,7 @@ export function renderActions(el: HTMLElement, id: string, recordUrl: string, s:
   }
   el.append(
     h("a", { class: "button", id: "record", href: recordUrl, download: `rumis-${id}.txt`, title: t("game.actions.record_title") }, t("game.actions.record")),
-    h("div", { class: "settings" }, ...["animate", "limits", "labels", "sound"].map((n) => setting(n, hooks))),
+    h("div", { class: "settings" }, ...["blind", "animate", "limits", "labels", "sound"].map((n) => setting(n, hooks))),
   );
   if (hint) {
     el.append(
@@ -87,8 +89,4 @@ export function renderShare(el: HTMLElement, id: string, s: GameState) {
   el.append(h("div", { class: "label" }, t("game.share.title")));
   for (const l of links) el.append(link(t("game.share.seat", { seat: l.seat + 1, name: playerName(s, l.seat) }), l.url));
   el.append(link(t("game.share.watch"), `${location.origin}/game/${id}`));
-}
-
-export function keysHelp() {
-  return h("details", { class: "help" }, h("summary", {}, t("game.keys.title")), h("p", {}, t("game.keys.text")));
 }

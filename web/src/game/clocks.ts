@@ -93,6 +93,14 @@ export class Clocks {
     if (!this.ticker) this.ticker = window.setInterval(() => this.tick(), 100);
   }
 
+  /** Each seat's time left now, in words ("4:59"), or null for a game without a clock. */
+  leftNow(): { seat: number; text: string }[] | null {
+    const c = this.info;
+    if (!c || !this.state) return null;
+    const now = this.time.now();
+    return this.state.seats.map((s) => ({ seat: s.seat, text: formatLeft(timeLeft(c, s.seat, now), (n) => t("game.clock.days", { count: n })) }));
+  }
+
   /** Writes each seat's time left now. */
   private tick() {
     const c = this.info;

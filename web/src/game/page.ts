@@ -9,7 +9,8 @@ import type { GameState, Hint, Letter, Placement, StoneInfo } from "../wire";
 import { t } from "../i18n";
 import { Placer, typing, viewKey, viewTools } from "../placer";
 import { h, knock, prefs, toast } from "../ui";
-import { ActionHooks, SETTINGS, fairPlay, keysHelp, renderActions, renderShare } from "./actions";
+import { ActionHooks, SETTINGS, fairPlay, renderActions, renderShare } from "./actions";
+import { KeysControl } from "./keys";
 import { EndScreen } from "./end";
 import { localBackend } from "../engine/local";
 import { ReviewPanel } from "./review";
@@ -20,11 +21,13 @@ import { Notices } from "./notices";
 import { Outcome } from "./outcome";
 import type { Names } from "./result";
 import { loadProgress } from "../tutorial/progress";
-import { renderPlayers, renderStatus } from "./panels";
+import { playerName, renderPlayers, renderStatus } from "./panels";
 import { GameStore } from "./store";
 import type { MoveShown } from "./store";
 import { installTestHooks } from "./hooks";
 import { GameView } from "./view";
+import { TextMode } from "./textmode";
+import { cellNames, moveWords, scoreWords } from "./textwords";
 import { SeatPanel, takeTokenFromLink } from "./seat";
 import type { RecentMove } from "./view";
 
@@ -35,6 +38,11 @@ export class GamePage {
   private follower!: Follower;
   private placer!: Placer;
   private moveList = new MoveList();
+  private keys = new KeysControl();
+  /** The text mode (for a screen reader), shown while its setting is on. */
+  private text!: TextMode;
+  /** The last turn or ending the text mode said, so that each is said once. */
+  private told = "";
   private end: EndScreen;
   private review: ReviewPanel;
   /** The best move the review found for the move replayed, drawn as a ghost. */
@@ -141,10 +149,17 @@ export class GamePage {
       share: h("div", { class: "share", id: "share" }),
       end: h("div", { class: "end", id: "end" }),
     };
+    this.text = new TextMode({
+      place: (text) => this.place(text),
+      turn: () => this.statusWords(),
+      time: () => this.timeWords(),
+    });
+    this.text.el.hidden = !prefs.get("blind", SETTINGS.blind);
     const help = h("a", { class: "button help-link", id: "how-to-play", href: "/how-to-play", title: t("game.help.title"), "aria-label": t("game.help.title") }, "?");
     side.append(
-      h("div", { class: "side-head" }, h("a", { href: "/", class: "home" }, "Rumis"), this.el.title, this.el.conn, help),
+      h("div", { class: "side-head" }, h("a", { href: "/", class: "home" }, "Rumis"), this.el.title, this.el.conn, help, this.keys.button),
       this.el.status,
+      this.text.el,
       this.outcome.el,
       this.guideSlot,
       this.el.players,
@@ -157,7 +172,7 @@ export class GamePage {
       ...this.seat.actionsEl.filter((el) => !this.backend.local || el.id !== "seat-actions"),
       this.el.end,
       this.el.share,
-      keysHelp(),
+      this.keys.dialog,
     );
     this.root.replaceChildren(h("div", { class: "game" }, wrap, side));
     // The move list sits over the structure's corner on a wide screen, under the status on a phone.
@@ -180,7 +195,7 @@ export class GamePage {
     this.follower.on("busy", (on) => (skip.hidden = !on || !this.follower.animate));
     this.moveList.on("highlight", (n) => void this.highlight(n));
     this.placer = new Placer(this.view, this.stones, {
-      place: (p) => void this.place(p),
+      place: (p) => void this.place(p.placement),
       draw: (ghost, _cells, cursor) => this.drawPlacing(ghost, cursor),
     });
     this.placer.attach(this.el.tray, this.el.turns, t("game.tray.yours"));
@@ -224,6 +239,7 @@ export class GamePage {
     this.state = state;
     this.placements = placements;
     this.dropping = falling;
+    if (move) this.text.announce(moveWords(move.colour, move.stone, move.cubes ?? state.last_move?.cubes ?? null, move.placement, cellNames(state)));
     this.notices.update(state, this.names, this.held);
     this.setPlacer();
     this.render(falling && move?.cubes ? move.cubes : []);
@@ -293,6 +309,7 @@ export class GamePage {
     this.view.setColumns(s.position.columns, falling);
     this.view.setRecent(this.replayAt === null ? [...this.recent.values()].filter((r) => !falling.length || r.cubes !== falling) : []);
     this.renderStatus();
+    this.renderText();
     renderPlayers(this.el.players, this.seen());
     this.moveList.render(s, this.notices.lines(s, this.names));
     this.renderTray();
@@ -313,6 +330,34 @@ export class GamePage {
 
   private renderStatus() {
     renderStatus(this.el.status, this.seen());
+  }
+
+  /** The text mode's table and lists, and the turn or the ending said once. */
+  private renderText() {
+    if (this.text.el.hidden) return;
+    const s = this.state!;
+    const canPlay = this.canPlay();
+    this.text.render(s, this.placements, canPlay);
+    const now = s.over ? "over" : canPlay ? `turn ${s.move_number}` : "";
+    if (now && now !== this.told && this.replayAt === null) this.text.announce(s.over ? `${this.statusWords()} ${scoreWords(s)}` : this.statusWords());
+    this.told = now;
+  }
+
+  /** The status line in words (without its colour swatch's letter). */
+  private statusWords(): string {
+    const parts = [...this.el.status.childNodes].filter((n) => !(n instanceof HTMLElement && n.classList.contains("swatch")));
+    return parts
+      .map((n) => n.textContent ?? "")
+      .join("")
+      .trim();
+  }
+
+  /** Each seat's time left, in words; null without a clock. */
+  private timeWords(): string | null {
+    const s = this.state;
+    const left = this.seat.timeLeft();
+    if (!s || !left) return null;
+    return left.map((l) => t("blind.time_line", { who: playerName(s, l.seat), time: l.text })).join("; ") + ".";
   }
 
   private renderConnection() {
@@ -338,7 +383,11 @@ export class GamePage {
       this.view.setLabels(on);
       this.render();
     } else if (name === "limits") this.view.setLimitsShown(on);
-    else if (name === "animate") {
+    else if (name === "blind") {
+      this.text.el.hidden = !on;
+      this.told = "";
+      if (on && this.state) this.renderText();
+    } else if (name === "animate") {
       this.follower.animate = on;
       if (!on) this.follower.skip();
     }
@@ -355,14 +404,15 @@ export class GamePage {
 
   // ----- acting -----
 
-  private async place(p: Placement) {
+  /** Plays a placement's text (the core reads it: any case, any column order); true if played. */
+  private async place(text: string): Promise<boolean> {
     const s = this.state;
-    if (!s || this.busy || s.seat_to_move === null) return;
+    if (!s || this.busy || s.seat_to_move === null) return false;
     const token = this.tokenFor(s.seat_to_move);
-    if (!token) return;
+    if (!token) return false;
     this.busy = true;
     try {
-      const r = await this.backend.move(this.id, token, p.placement, s.move_number);
+      const r = await this.backend.move(this.id, token, text, s.move_number);
       if (prefs.get("sound", SETTINGS.sound)) knock();
       this.placer.selected = null;
       this.hint = null;
@@ -373,10 +423,15 @@ export class GamePage {
         this.placer.set([], this.mover(), false, []);
         this.renderTray();
         this.placer.update();
+        this.renderText();
       }
+      return true;
     } catch (e) {
       this.busy = false;
-      toast(t("game.toast.not_placed", { reason: errorText(e) }), true);
+      const said = t("game.toast.not_placed", { reason: errorText(e) });
+      toast(said, true);
+      this.text.announce(said);
+      return false;
     }
   }
 
@@ -460,12 +515,17 @@ export class GamePage {
   }
 
   private onKey(e: KeyboardEvent) {
-    if (typing(e) || !this.state) return;
+    // An open dialog (the keys') has its own keys: Esc closes it, Tab stays inside.
+    if (typing(e) || !this.state || (e.target as HTMLElement)?.closest?.("dialog")) return;
     const k = e.key;
     const { files, ranks } = this.state.site;
     if ((k === "s" || k === "S") && this.follower.busy) {
       e.preventDefault();
       this.follower.skip();
+      return;
+    }
+    if (this.keys.key(k)) {
+      e.preventDefault();
       return;
     }
     if (k === "Escape") {
@@ -477,10 +537,14 @@ export class GamePage {
       if (k === "Escape") this.renderActions();
       return;
     }
-    if (k === "Enter" || (k === " " && (e.target as HTMLElement)?.tagName !== "BUTTON")) {
+    // Enter places the stone or the hint shown, wherever the focus was left; with nothing to
+    // place, and always on a link, the keys' button or in the text mode, it presses the
+    // control it is on.
+    const own = !!(e.target as HTMLElement)?.closest?.("#text-mode, #keys-button, a, summary");
+    const pending = this.placer.current ?? (this.hint && this.canPlay() ? this.hint : null);
+    if ((k === "Enter" || (k === " " && (e.target as HTMLElement)?.tagName !== "BUTTON")) && !own && pending) {
       e.preventDefault();
-      if (this.placer.current) void this.place(this.placer.current);
-      else if (this.hint && this.canPlay()) void this.place(this.hint);
+      void this.place(pending.placement);
     } else if (k === "h" || k === "H") {
       e.preventDefault();
       void this.askHint();

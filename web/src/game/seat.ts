@@ -30,6 +30,11 @@ export class SeatPanel {
     return [this.actions.el, this.signal.el];
   }
 
+  /** Each seat's time left now (null: the game has no clock). */
+  timeLeft() {
+    return this.clocks.leftNow();
+  }
+
   clock(c: ClockInfo) {
     this.clocks.setClock(c);
   }
