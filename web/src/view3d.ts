@@ -4,15 +4,10 @@ import * as THREE from "three";
 import { OrbitControls } from "three/examples/jsm/controls/OrbitControls.js";
 import type { Xyz } from "./api";
 import type { Letter } from "./wire";
+import { COLOURS } from "./palette";
 import { coordinateLabels, labelTexture, limitOutline, softwareRenderer, tileTexture } from "./view3d-parts";
 
-export const COLOURS: Record<Letter, number> = {
-  R: 0xd83a34,
-  Y: 0xf2c230,
-  G: 0x2e9e57,
-  B: 0x2f6fd6,
-  X: 0x8c8478,
-};
+export { COLOURS };
 
 export interface BoardCell {
   x: number;
