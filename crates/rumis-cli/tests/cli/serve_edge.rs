@@ -151,9 +151,12 @@ async fn a_flood_from_one_address_leaves_others_served_and_is_timed_out() {
     let mut idle_closed = Vec::new();
     let mut slow_writers = Vec::new();
     let mut idle_writers = Vec::new();
+    // When each connection was open, from the flood's start.
+    let mut opened_at = Vec::new();
     for i in 0..1100 {
         let mut s = connect_from(flooder, addr).await.expect("the kernel accepts the flood");
         let open = Instant::now();
+        opened_at.push(open - started);
         if i % 2 == 0 {
             let _ = s.write_all(b"GET / HTTP/1.1\r\nX-Slow: ").await;
         }
@@ -208,7 +211,6 @@ async fn a_flood_from_one_address_leaves_others_served_and_is_timed_out() {
     }
     let (slow_closed, idle_closed) = (slow_times, idle_times);
     let late = |v: &[Duration], from: f64| v.iter().filter(|d| d.as_secs_f64() >= from).count();
-    let early = |v: &[Duration], to: f64| v.iter().filter(|d| d.as_secs_f64() < to).count();
     let slow_max = slow_closed.iter().max().unwrap();
     let idle_max = idle_closed.iter().max().unwrap();
     eprintln!(
@@ -218,19 +220,30 @@ async fn a_flood_from_one_address_leaves_others_served_and_is_timed_out() {
     );
     // Slow heads are closed at the header timeout (2 s), before the idle one (6 s); the
     // ones over the per-address cap at once (times from each connection's own opening).
+    // The per-address cap (256 kept): among the connections opened before any kept one could
+    // time out (the header timeout, 2 s from the flood's start), no more than 256 were kept;
+    // the others were closed at once. (Counted over all 1 100, the number closed at once
+    // depended on the machine's speed: a flood that takes 7 s to open frees room as its
+    // first slow heads time out, and more of the later ones are kept.)
+    let mut closes: Vec<(Duration, Duration)> = Vec::new();
+    let (mut slow_it, mut idle_it) = (slow_closed.iter(), idle_closed.iter());
+    for (i, at) in opened_at.iter().enumerate() {
+        let closed = if i % 2 == 0 { slow_it.next() } else { idle_it.next() };
+        closes.push((*at, *closed.unwrap()));
+    }
+    let window = Duration::from_secs(2);
+    let in_window = closes.iter().filter(|(at, _)| *at < window).count();
+    let kept_in_window = closes
+        .iter()
+        .filter(|(at, closed)| *at < window && closed.as_secs_f64() >= 1.5)
+        .count();
+    eprintln!("opened in the first 2 s: {in_window}, of them kept: {kept_in_window}");
     assert!(
-        early(&slow_closed, 1.5) >= 300,
-        "{} slow closed at once (the flood opened in {opened:?})",
-        early(&slow_closed, 1.5)
+        kept_in_window <= 256 + 8,
+        "{kept_in_window} of the {in_window} opened in the first 2 s were kept (the cap keeps 256)"
     );
     assert!(*slow_max < Duration::from_secs(5), "slow heads closed by {slow_max:?}");
     assert!(*idle_max < Duration::from_secs(20));
-    // The ones over the per-address cap (256 of 1 100 kept) were closed at once.
-    assert!(
-        early(&idle_closed, 1.5) >= 300,
-        "{} idle closed at once (the flood opened in {opened:?})",
-        early(&idle_closed, 1.5)
-    );
     // Those the server kept were kept about their timeouts, not closed at random.
     assert!(
         late(&slow_closed, 1.5) > 0,
