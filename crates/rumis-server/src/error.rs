@@ -91,6 +91,14 @@ pub enum GameError {
     NotAbortable(String),
     #[error("{0}")]
     NoRematch(String),
+    // Reviews (service/review.rs).
+    #[error("nobody asked for this game's review yet; POST to the same address to ask")]
+    NoReview,
+    /// A review asked for a game that is still being played.
+    #[error("{0}")]
+    GameNotFinished(String),
+    #[error("{0}")]
+    TooManyReviews(String),
     /// The database stayed locked or slow: try again later.
     #[error("{0}")]
     Busy(String),
@@ -228,6 +236,9 @@ impl From<GameError> for ApiError {
             GameError::Aborted => ApiError::conflict("game_aborted", reason),
             GameError::NotAbortable(_) => ApiError::conflict("not_abortable", reason),
             GameError::NoRematch(_) => ApiError::conflict("no_rematch", reason),
+            GameError::NoReview => ApiError::new(StatusCode::NOT_FOUND, "no_review", reason),
+            GameError::GameNotFinished(_) => ApiError::conflict("game_not_finished", reason),
+            GameError::TooManyReviews(_) => ApiError::new(StatusCode::TOO_MANY_REQUESTS, "too_many_reviews", reason),
             GameError::Busy(_) => {
                 ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "busy", reason).retry_after(BUSY_RETRY_SECONDS)
             }

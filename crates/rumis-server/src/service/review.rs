@@ -22,13 +22,12 @@ use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use axum::http::StatusCode;
 use rumis_ai::review::{Reviewer, THRESHOLDS};
 use rumis_wire as wire;
 use tokio::sync::mpsc;
 
 use super::Games;
-use crate::error::ApiError;
+use crate::error::GameError;
 use crate::store::ReviewRow;
 
 /// Reviews one address may have under way at once.
@@ -56,11 +55,11 @@ pub struct Reviews {
 }
 
 /// The answer for a stored review.
-fn progress(id: &str, row: &ReviewRow) -> Result<wire::ReviewProgress, ApiError> {
+fn progress(id: &str, row: &ReviewRow) -> Result<wire::ReviewProgress, GameError> {
     let review = if row.status == "done" {
         Some(
             serde_json::from_str(&row.review)
-                .map_err(|e| ApiError::internal(format!("a stored review cannot be read: {e}")))?,
+                .map_err(|e| GameError::internal(format!("a stored review cannot be read: {e}")))?,
         )
     } else {
         None
@@ -100,17 +99,13 @@ impl Reviews {
 
     /// `GET /games/{id}/review`: the review, or its progress; `404 no_review` when nobody
     /// asked for one.
-    pub async fn get(&self, id: &str) -> Result<wire::ReviewProgress, ApiError> {
+    pub async fn get(&self, id: &str) -> Result<wire::ReviewProgress, GameError> {
         let row = match self.games.store().read_review(id).await? {
             Some(row) => row,
             None => {
                 // An unknown game says so first.
                 self.games.load(id).await?;
-                return Err(ApiError::new(
-                    StatusCode::NOT_FOUND,
-                    "no_review",
-                    "nobody asked for this game's review yet; POST to the same address to ask",
-                ));
+                return Err(GameError::NoReview);
             }
         };
         self.claim_if_unheld(id, &row).await?;
@@ -119,7 +114,7 @@ impl Reviews {
 
     /// `POST /games/{id}/review` from `asker`: starts the review of a finished game if
     /// nobody asked before, and answers where it stands.
-    pub async fn ask(&self, id: &str, asker: &str) -> Result<wire::ReviewProgress, ApiError> {
+    pub async fn ask(&self, id: &str, asker: &str) -> Result<wire::ReviewProgress, GameError> {
         if let Some(row) = self.games.store().read_review(id).await? {
             self.claim_if_unheld(id, &row).await?;
             return progress(id, &row);
@@ -127,17 +122,15 @@ impl Reviews {
         let loaded = self.games.load(id).await?;
         // Finished, abandoned or called off: no move can come any more.
         if loaded.status.is_live() {
-            return Err(ApiError::conflict(
-                "game_not_finished",
-                format!("game {id} is {}: only a finished game is reviewed", loaded.status),
-            ));
+            return Err(GameError::GameNotFinished(format!(
+                "game {id} is {}: only a finished game is reviewed",
+                loaded.status
+            )));
         }
         if self.games.store().reviews_under_way_by(asker).await? >= UNDER_WAY_PER_ASKER {
-            return Err(ApiError::new(
-                StatusCode::TOO_MANY_REQUESTS,
-                "too_many_reviews",
-                format!("at most {UNDER_WAY_PER_ASKER} reviews asked from one address are computed at once; ask again when one is done"),
-            ));
+            return Err(GameError::TooManyReviews(format!(
+                "at most {UNDER_WAY_PER_ASKER} reviews asked from one address are computed at once; ask again when one is done"
+            )));
         }
         let now = self.games.now_ms();
         let inserted = self
@@ -153,12 +146,12 @@ impl Reviews {
             .store()
             .read_review(id)
             .await?
-            .ok_or_else(|| ApiError::internal("a review asked for is not stored"))?;
+            .ok_or_else(|| GameError::internal("a review asked for is not stored"))?;
         progress(id, &row)
     }
 
     /// A review under way whose lease expired is taken over here (module doc).
-    async fn claim_if_unheld(&self, id: &str, row: &ReviewRow) -> Result<(), ApiError> {
+    async fn claim_if_unheld(&self, id: &str, row: &ReviewRow) -> Result<(), GameError> {
         let now = self.games.now_ms();
         if row.status != "done" && row.lease < now && self.claim(id, now).await? {
             self.launch(id);
@@ -166,12 +159,11 @@ impl Reviews {
         Ok(())
     }
 
-    async fn claim(&self, id: &str, now: i64) -> Result<bool, ApiError> {
-        Ok(self
-            .games
+    async fn claim(&self, id: &str, now: i64) -> Result<bool, GameError> {
+        self.games
             .store()
             .claim_review(id, &self.instance, self.simulations, now, self.until(now))
-            .await?)
+            .await
     }
 
     fn launch(&self, id: &str) {
@@ -187,7 +179,7 @@ impl Reviews {
 
     /// Claims the reviews whose lease expired (an instance that stopped or died, this one's
     /// previous life after a restart) and computes them here.
-    pub async fn take_over(&self) -> Result<usize, ApiError> {
+    pub async fn take_over(&self) -> Result<usize, GameError> {
         let now = self.games.now_ms();
         let mut taken = 0;
         for id in self.games.store().reviews_unheld(now, CLAIMS_AT_ONCE).await? {
@@ -224,7 +216,7 @@ impl Reviews {
                     }
                     _ = look.tick() => {
                         if let Err(e) = this.take_over().await {
-                            tracing::warn!("cannot look for reviews to take over: {}", e.reason);
+                            tracing::warn!("cannot look for reviews to take over: {e}");
                         }
                     }
                     Some(_) = jobs.join_next(), if !jobs.is_empty() => {}
