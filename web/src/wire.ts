@@ -164,7 +164,7 @@ custom: boolean, };
  */
 export type Hint = { colour: Colour, 
 /**
- * The mover's mean reward over the whole search.
+ * The mover's mean reward over the whole search: 0 (last, by far) to 1 (first, by far).
  */
 estimate: number, simulations: number, level: number, placement: string, stone: string, orientation: number, cubes: Array<[number, number, number]>, };
 

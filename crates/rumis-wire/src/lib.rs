@@ -727,7 +727,8 @@ pub struct Hint {
     #[cfg_attr(feature = "contract", ts(type = "Colour"))]
     #[cfg_attr(feature = "contract", schema(value_type = crate::contract::Colour))]
     pub colour: String,
-    /// The mover's mean reward over the whole search.
+    /// The mover's mean reward over the whole search: 0 (last, by far) to 1 (first, by far).
+    #[cfg_attr(feature = "contract", schema(minimum = 0, maximum = 1))]
     pub estimate: f64,
     pub simulations: u64,
     pub level: u8,

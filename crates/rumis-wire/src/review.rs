@@ -24,9 +24,12 @@ pub struct ReviewedMove {
     /// played when the search chose it).
     pub best: Placement,
     /// The mover's win estimate (0..1) after the move played and after the best.
+    #[cfg_attr(feature = "contract", schema(minimum = 0, maximum = 1))]
     pub played_value: f64,
+    #[cfg_attr(feature = "contract", schema(minimum = 0, maximum = 1))]
     pub best_value: f64,
     /// `best_value - played_value`, at least 0.
+    #[cfg_attr(feature = "contract", schema(minimum = 0, maximum = 1))]
     pub loss: f64,
     /// `inaccuracy`, `mistake` or `blunder`; none when the loss is below the thresholds.
     #[cfg_attr(feature = "contract", ts(type = "\"inaccuracy\" | \"mistake\" | \"blunder\" | null"))]
