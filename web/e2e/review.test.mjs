@@ -118,9 +118,24 @@ test("offline, on a static server: a local game's review by the engine in the br
     await page.setInputFiles("#open-record", file);
     await page.waitForURL(/\/\?local=L[a-z0-9]+$/);
     await page.waitForSelector("#final-scores");
+    // Every text the review's status line shows, as it shows it.
+    await page.evaluate(() => {
+      window.reviewStatuses = [];
+      new MutationObserver(() => {
+        const text = document.querySelector("#review-status")?.textContent;
+        if (text && text !== window.reviewStatuses.at(-1)) window.reviewStatuses.push(text);
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
     await page.click("#review-start");
     await page.waitForSelector("#review-summary", { timeout: 200_000 });
     await shot(page, "review-offline");
+    // The engine's progress was shown search by search, as the server's is.
+    const counts = (await page.evaluate(() => window.reviewStatuses))
+      .map((text) => /(\d+) of (\d+)/.exec(text))
+      .filter(Boolean)
+      .map((m) => Number(m[1]));
+    assert.ok(counts.length >= 3 && counts.includes(1), `the progress shown: ${counts}`);
+    assert.deepEqual(counts, [...counts].sort((a, b) => a - b), "the progress only grows");
     // The same review as the server's for the same record and budget.
     const served = (await (await fetch(`${server.url}/api/v1/games/${id}/review`, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" })).json());
     let review = served.review;

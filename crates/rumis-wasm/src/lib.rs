@@ -124,10 +124,7 @@ fn dispatch(text: &str) -> Result<String, Failure> {
             &load(&r.record)?,
             r.count.map_or(ANALYSIS_SIMULATIONS, u64::from),
         )),
-        Request::Review(r) => answer(review(
-            &load(&r.record)?,
-            r.simulations.unwrap_or(REVIEW_SIMULATIONS).clamp(1, 100_000),
-        )),
+        Request::Review(r) => answer(review(&r)),
         Request::Playouts(r) => answer(playouts(&r)),
         Request::Perft(r) => answer(perft(&r)),
         Request::Engine => answer(Ok(protocol::EngineAnswer {
@@ -482,12 +479,67 @@ fn analysis(game: &Game, simulations: u64) -> Result<wire::Analysis, Failure> {
 pub const REVIEW_SIMULATIONS: u64 = 10_000;
 
 /// A game's review, as the server computes it (`rumis_wire::review`: the same search
-/// configuration and answer).
-fn review(game: &Game, simulations: u64) -> Result<wire::GameReview, Failure> {
+/// configuration and answer), `r.searches` searches at a time.
+fn review(r: &protocol::ReviewRequest) -> Result<protocol::ReviewAnswer, Failure> {
+    let simulations = r.simulations.unwrap_or(REVIEW_SIMULATIONS).clamp(1, 100_000);
     let t = rumis_ai::review::THRESHOLDS;
-    let config = wire::review::config(simulations);
-    let r = rumis_ai::review::review(game, &config, &t, |_, _| {}).map_err(|e| fail("bad_record", e))?;
-    Ok(wire::review::answer(game, &r, simulations, &t))
+    REVIEW.with(|kept| {
+        let mut kept = kept.borrow_mut();
+        let key = (r.record.clone(), simulations);
+        let under_way = match kept.take() {
+            Some(k) if k.key == key => k,
+            _ => {
+                let game = load(&r.record)?;
+                let reviewer = rumis_ai::review::Reviewer::new(&game, &wire::review::config(simulations), &t)
+                    .map_err(|e| fail("bad_record", e))?;
+                UnderWay { key, game, reviewer }
+            }
+        };
+        let UnderWay {
+            key,
+            game,
+            mut reviewer,
+        } = under_way;
+        let mut left = r.searches.map_or(u64::MAX, |n| u64::from(n.max(1)));
+        loop {
+            // A step that does only bookkeeping counts no search.
+            let before = reviewer.progress().0;
+            if !reviewer.step().map_err(|e| fail("bad_record", e))? {
+                let (done, total) = reviewer.progress();
+                let review = wire::review::answer(&game, &reviewer.finish(), simulations, &t);
+                return Ok(protocol::ReviewAnswer {
+                    done,
+                    total,
+                    review: Some(review),
+                });
+            }
+            if reviewer.progress().0 > before {
+                left -= 1;
+                if left == 0 {
+                    break;
+                }
+            }
+        }
+        let (done, total) = reviewer.progress();
+        *kept = Some(UnderWay { key, game, reviewer });
+        Ok(protocol::ReviewAnswer {
+            done,
+            total,
+            review: None,
+        })
+    })
+}
+
+/// A review between calls of `review`, for its record and budget.
+struct UnderWay {
+    key: (String, u64),
+    game: Game,
+    reviewer: rumis_ai::review::Reviewer,
+}
+
+thread_local! {
+    /// The engine's one review under way (a page reviews one game at a time).
+    static REVIEW: std::cell::RefCell<Option<UnderWay>> = const { std::cell::RefCell::new(None) };
 }
 
 #[cfg(test)]

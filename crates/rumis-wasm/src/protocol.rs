@@ -71,8 +71,9 @@ commands! {
     "analysis" => Analysis(AnalysisRequest) -> wire::Analysis,
     /// A finished game's review: every move beside the best placement found, marks, a
     /// summary per colour (the server's `GET /games/{id}/review`'s `review`, the same for
-    /// the same record and budget).
-    "review" => Review(ReviewRequest) -> wire::GameReview,
+    /// the same record and budget). With `searches`, at most that many searches a call:
+    /// the caller asks again for the same record until the answer holds the review.
+    "review" => Review(ReviewRequest) -> ReviewAnswer,
     /// Random games to the end (a speed figure).
     "playouts" => Playouts(PlayoutsRequest) -> PlayoutsAnswer,
     /// The core's perft (rules §8), depth 1 to 3 (a speed figure, and a check of the
@@ -240,6 +241,11 @@ pub struct ReviewRequest {
     pub record: String,
     #[serde(default)]
     pub simulations: Option<u64>,
+    /// At most this many searches in this call (the whole review when absent). The review
+    /// under way is kept between calls while they ask for the same record and budget, so
+    /// that a page can show its progress; another record starts afresh.
+    #[serde(default)]
+    pub searches: Option<u32>,
 }
 
 /// `playouts`: how many random games from the game's position (100 when absent, at most
@@ -376,6 +382,16 @@ pub struct AiAnswer {
 pub struct PlayoutsAnswer {
     pub games: u32,
     pub plies: u64,
+}
+
+/// `review`'s answer: the searches done and known to be needed so far, and the review
+/// once complete.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+pub struct ReviewAnswer {
+    pub done: usize,
+    pub total: usize,
+    pub review: Option<wire::GameReview>,
 }
 
 /// `perft`'s answer.

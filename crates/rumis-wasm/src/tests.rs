@@ -344,8 +344,34 @@ fn a_review_is_rumis_ais() {
     let t = rumis_ai::review::THRESHOLDS;
     let want = rumis_ai::review::review(&game, &rumis_wire::review::config(50), &t, |_, _| {}).unwrap();
     let want = serde_json::to_value(rumis_wire::review::answer(&game, &want, 50, &t)).unwrap();
-    assert_eq!(r, want);
-    assert_eq!(r["moves"].as_array().unwrap().len(), 4);
+    assert_eq!(r["review"], want);
+    assert_eq!(r["done"], r["total"]);
+    assert_eq!(r["review"]["moves"].as_array().unwrap().len(), 4);
+    // A search a call: the progress grows by one each time, and the review at the end is
+    // the same. A call for another record between them starts that one afresh; the first
+    // then starts again too, and still ends in the same review.
+    let step = |record: &str| call(json!({ "cmd": "review", "record": record, "simulations": 50, "searches": 1 }));
+    let first = step(&record);
+    assert_eq!(
+        (first["done"].as_u64(), first["review"].is_null()),
+        (Some(1), true),
+        "{first}"
+    );
+    let other = new("chullpa", 2);
+    assert_eq!(step(&other)["done"], 1);
+    let mut calls = 0;
+    let stepped = loop {
+        let a = step(&record);
+        calls += 1;
+        assert!(calls <= 20, "a review of 4 moves in at most 9 searches: {a}");
+        if !a["review"].is_null() {
+            break a;
+        }
+        assert_eq!(a["done"].as_u64(), Some(calls), "{a}");
+        assert!(a["total"].as_u64() >= a["done"].as_u64(), "{a}");
+    };
+    assert_eq!(stepped["review"], want);
+    assert!(calls >= 4, "{calls} calls");
     assert_eq!(
         call(json!({ "cmd": "review", "record": "nonsense" }))["error"],
         "bad_record"

@@ -112,9 +112,15 @@ class LocalBackend implements GameBackend {
     return engine.call({ cmd: "analysis", record: game(id).record });
   }
 
-  review(id: string, progress: (done: number, total: number) => void) {
+  /** A search at a time, so that the page shows the progress as the server's does. */
+  async review(id: string, progress: (done: number, total: number) => void) {
+    const record = game(id).record;
     progress(0, 0);
-    return engine.call({ cmd: "review", record: game(id).record });
+    for (;;) {
+      const r = await engine.call({ cmd: "review", record, searches: 1 });
+      progress(r.done, r.total);
+      if (r.review) return r.review;
+    }
   }
 
   /**

@@ -114,7 +114,13 @@ export type AnalysisRequest = { record: string, count?: number, };
  * `review`: a game, and the simulations per position (10 000, level 8's budget and the
  * server's, when absent; at most 100 000).
  */
-export type ReviewRequest = { record: string, simulations?: number, };
+export type ReviewRequest = { record: string, simulations?: number, 
+/**
+ * At most this many searches in this call (the whole review when absent). The review
+ * under way is kept between calls while they ask for the same record and budget, so
+ * that a page can show its progress; another record starts afresh.
+ */
+searches?: number, };
 
 /**
  * `playouts`: how many random games from the game's position (100 when absent, at most
@@ -200,6 +206,12 @@ export type AiAnswer = { placement: string, simulations: number, };
 export type PlayoutsAnswer = { games: number, plies: number, };
 
 /**
+ * `review`'s answer: the searches done and known to be needed so far, and the review
+ * once complete.
+ */
+export type ReviewAnswer = { done: number, total: number, review: GameReview | null, };
+
+/**
  * `perft`'s answer.
  */
 export type PerftAnswer = { depth: number, leaves: number, };
@@ -269,7 +281,7 @@ export type EngineAnswers = {
   ai: AiAnswer;
   hint: Hint;
   analysis: Analysis;
-  review: GameReview;
+  review: ReviewAnswer;
   playouts: PlayoutsAnswer;
   perft: PerftAnswer;
   engine: EngineAnswer;

@@ -83,6 +83,7 @@ pub fn typescript() -> String {
         UndoAnswer,
         AiAnswer,
         PlayoutsAnswer,
+        ReviewAnswer,
         PerftAnswer,
         EngineAnswer,
         BoardTomlAnswer,
