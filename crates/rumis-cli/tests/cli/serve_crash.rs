@@ -94,7 +94,7 @@ where
         }
         tries += 1;
         eprintln!("503 busy (try {tries}), sending again: {}", r.text());
-        tokio::time::sleep(Duration::from_millis(250 * tries as u64)).await;
+        tokio::time::sleep(Duration::from_millis(250 * tries)).await;
     }
 }
 
