@@ -11,6 +11,7 @@ use rumis_core::Game;
 use crate::error::GameError;
 use crate::queue::{AiQueue, Job};
 use crate::service::{Actor, Games};
+use crate::time::{SearchTime, Time};
 
 /// A seed for an AI move: the same game and move number give the same choice.
 pub(crate) fn seed(game: &str, number: i64) -> u64 {
@@ -21,20 +22,24 @@ pub(crate) fn seed(game: &str, number: i64) -> u64 {
     h
 }
 
-/// The player of a level, searching at most `cap` a move, or until `stop` is raised (the
-/// scheduler takes the thread back: `queue.rs`).
-fn player(level: u8, seed: u64, cap: Duration, stop: Stop) -> Box<dyn Player> {
+/// A level's search time on the server's time, within the move cap (time.rs).
+fn search_time(time: &Time, level: u8, cap: Duration) -> SearchTime {
+    SearchTime::new(time, level_config(level).time, Some(cap))
+}
+
+/// The player of a level, searching for `time` (at most the move cap), or until `stop` is
+/// raised (the scheduler takes the thread back: `queue.rs`; or the level's time passed on a
+/// manual time: [`SearchTime::run`]).
+fn player(level: u8, seed: u64, time: &SearchTime, stop: Stop) -> Box<dyn Player> {
     if level <= 3 {
         return rumis_ai::level(level, seed, 1);
     }
-    let config = level_config(level);
-    let time = Some(config.time.map_or(cap, |t| t.min(cap)));
     Box::new(Mcts::new(MctsConfig {
         threads: 1,
         seed,
-        time,
+        time: time.search(),
         stop,
-        ..config
+        ..level_config(level)
     }))
 }
 
@@ -89,11 +94,15 @@ async fn play(games: &Arc<Games>, queue: &Arc<AiQueue>, job: &Job, cap: Duration
     let level = seat.level.clamp(1, 9);
     let s = seed(id, number);
     let stop = job.stop.clone();
-    let chosen = tokio::task::spawn_blocking(move || {
-        let mut player = player(level, s, cap, stop);
-        player.choose(&game).map(|m| game.notation(m))
-    })
-    .await;
+    let time = search_time(games.time(), level, cap);
+    let search = {
+        let (time, stop) = (time.clone(), stop.clone());
+        tokio::task::spawn_blocking(move || {
+            let mut player = player(level, s, &time, stop);
+            player.choose(&game).map(|m| game.notation(m))
+        })
+    };
+    let chosen = time.run(stop, search).await;
     queue.searched(job);
     let text = match chosen {
         Ok(Some(t)) => t,
@@ -128,7 +137,8 @@ mod tests {
         let board = Board::builtin("chullpa").unwrap().clone();
         let game = Game::new(Arc::new(Site::new(board, 2, Variant::Standard, None).unwrap()));
         let started = std::time::Instant::now();
-        let m = player(9, 1, Duration::from_millis(300), Stop::default()).choose(&game);
+        let time = search_time(&Time::real(), 9, Duration::from_millis(300));
+        let m = player(9, 1, &time, Stop::default()).choose(&game);
         assert!(m.is_some());
         assert!(started.elapsed() < Duration::from_secs(3), "{:?}", started.elapsed());
     }

@@ -352,7 +352,7 @@ fn app(config: Config, store: store::Store) -> Result<Arc<App>, String> {
         events: hub,
         limiter: ratelimit::Limiter::new(config.rate_burst, config.rate_per_second),
         key_limiter: ratelimit::Limiter::new(config.keys_per_hour, config.keys_per_hour / 3600.0),
-        searches: search::Searches::new(queue.clone()),
+        searches: search::Searches::new(queue.clone(), config.time.clone()),
         reviews,
         lobby_feed: Arc::new(lobby_feed::LobbyFeed::new()),
         config,

@@ -13,11 +13,15 @@ use rumis_core::Game;
 
 use crate::error::ApiError;
 use crate::queue::AiQueue;
+use crate::time::{SearchTime, Time};
 use crate::view;
 use rumis_wire as wire;
 
 /// How long a request waits for a thread before `503 busy`.
 const WAIT: Duration = Duration::from_secs(30);
+/// The longest a hint searches, on the real clock: beyond any level's own time (level 9:
+/// 4.5 s), so only a hint on a manual time that nobody moves on meets it (time.rs).
+const HINT_CAP: Duration = Duration::from_secs(60);
 /// Simulations per position of an analysis.
 pub const ANALYSIS_SIMULATIONS: u64 = 200;
 /// Analyses kept in memory (all are dropped when there would be more).
@@ -30,14 +34,17 @@ type Kept = (Vec<String>, Arc<wire::Analysis>);
 pub struct Searches {
     /// The AI's scheduler, whose threads the searches share.
     queue: Arc<AiQueue>,
+    /// The server's time, which a level's own search time is counted on (time.rs).
+    time: Time,
     /// By (game id, moves played).
     analyses: Mutex<HashMap<(String, usize), Kept>>,
 }
 
 impl Searches {
-    pub fn new(queue: Arc<AiQueue>) -> Searches {
+    pub fn new(queue: Arc<AiQueue>, time: Time) -> Searches {
         Searches {
             queue,
+            time,
             analyses: Mutex::new(HashMap::new()),
         }
     }
@@ -47,12 +54,14 @@ impl Searches {
         self.queue.searches_running()
     }
 
-    /// Runs `work` on a blocking thread once the scheduler gives `address` one; `cuttable`:
-    /// the scheduler may raise the stop flag given to `work`.
+    /// Runs `work` on a blocking thread once the scheduler gives `address` one, for `time`
+    /// ([`SearchTime::run`]); `cuttable`: the scheduler may raise the stop flag given to
+    /// `work`.
     async fn run<T: Send + 'static>(
         &self,
         address: &str,
         cuttable: bool,
+        time: &SearchTime,
         work: impl FnOnce(Stop) -> T + Send + 'static,
     ) -> Result<T, ApiError> {
         let slot = tokio::time::timeout(WAIT, self.queue.admit(address, cuttable))
@@ -65,13 +74,15 @@ impl Searches {
                 )
             })?
             .ok_or_else(|| ApiError::internal("the AI's scheduler is gone"))?;
-        tokio::task::spawn_blocking(move || {
+        let stop = slot.stop();
+        let search = tokio::task::spawn_blocking(move || {
             let out = work(slot.stop());
             drop(slot);
             out
-        })
-        .await
-        .map_err(|e| ApiError::internal(format!("the search failed: {e}")))
+        });
+        time.run(stop, search)
+            .await
+            .map_err(|e| ApiError::internal(format!("the search failed: {e}")))
     }
 }
 
@@ -104,14 +115,18 @@ pub async fn hint(
             "the game is over: there is nothing to hint",
         ));
     };
+    let config = level_config(level);
+    let time = SearchTime::new(&searches.time, config.time, Some(HINT_CAP));
+    let search_time = time.search();
     searches
-        .run(address, true, move |stop| {
+        .run(address, true, &time, move |stop| {
             let mut mcts = Mcts::new(MctsConfig {
                 threads: 1,
                 seed,
                 label: format!("hint:{level}"),
                 stop,
-                ..level_config(level)
+                time: search_time,
+                ..config
             });
             let r = mcts
                 .search(&game)
@@ -147,8 +162,10 @@ pub async fn analysis(
             }
         }
     }
+    // Counted in simulations: no time of its own.
+    let time = SearchTime::new(&searches.time, None, None);
     let answer = searches
-        .run(address, false, move |_| {
+        .run(address, false, &time, move |_| {
             let mut mcts = Mcts::new(MctsConfig {
                 simulations: Some(ANALYSIS_SIMULATIONS),
                 time: None,

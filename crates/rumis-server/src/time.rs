@@ -4,10 +4,12 @@
 //! What goes through it is what a test waits on: the game clocks and the timeout task, the
 //! lobby's due work (quick play's fill, seeks whose creator went away), presence, the AI
 //! turns' leases and their takeover, the expiry of idle games, the WebSockets' pings and
-//! pong timeouts. What stays on the real clock is what bounds the machine's own work: a
-//! database call or a transaction's retries, a send to a slow client, a request's or a
-//! connection's timeouts at the edge, the AI's search time, the queue's shares of it, the
-//! lobby feed's spreading of its sends, a stop's waits. A manual time would stop those
+//! pong timeouts, and a level's own search time (level 9 thinks 4.5 s a move, a hint at level
+//! 9 as long: [`SearchTime`]), so that a test decides when such a search may end. What stays
+//! on the real clock is what bounds the machine's own work: a database call or a
+//! transaction's retries, a send to a slow client, a request's or a connection's timeouts at
+//! the edge, the server's cap on an AI move's search, the queue's shares of the AI's threads,
+//! the lobby feed's spreading of its sends, a stop's waits. A manual time would stop those
 //! bounds from ever firing, and they do not change what the game says.
 //!
 //! [`Time::manual`] is for tests: "now" stands still until [`Time::advance`] moves it, and
@@ -63,6 +65,11 @@ impl Time {
             start_ms: unix_ms(),
             moved: watch::Sender::new(Duration::ZERO),
         })))
+    }
+
+    /// Whether this is a manual time ([`Time::manual`]).
+    pub fn is_manual(&self) -> bool {
+        self.0.is_some()
     }
 
     /// Moves a manual time on by `by`, ending every wait whose deadline has then passed.
@@ -131,6 +138,78 @@ impl Time {
             every,
             next: self.now() + every,
         }
+    }
+}
+
+/// A search's time limits: a level's own time (level 9's seconds), counted on the server's
+/// time, and the cap that bounds the machine's work, on the real clock.
+///
+/// On the real clock the search itself keeps both (the shorter is its time, [`Self::search`]).
+/// On a manual time the search gets only the cap, and [`Self::run`] raises its stop flag once
+/// the manual time has moved on by the level's time: a level-9 search then ends when a test
+/// moves the time (or at the cap), never earlier because the machine ran fast or later
+/// because it ran slow.
+#[derive(Clone, Debug)]
+pub struct SearchTime {
+    time: Time,
+    level: Option<Duration>,
+    cap: Option<Duration>,
+}
+
+impl SearchTime {
+    /// `level`: the level's own time, if it has one (levels 4–8 count simulations); `cap`:
+    /// the machine's bound, if any.
+    pub fn new(time: &Time, level: Option<Duration>, cap: Option<Duration>) -> SearchTime {
+        SearchTime {
+            time: time.clone(),
+            level,
+            cap,
+        }
+    }
+
+    /// The time the search itself is given (its `MctsConfig::time`, on the real clock).
+    pub fn search(&self) -> Option<Duration> {
+        match (self.time.is_manual(), self.level, self.cap) {
+            (true, _, cap) => cap,
+            (false, Some(level), Some(cap)) => Some(level.min(cap)),
+            (false, level, cap) => level.or(cap),
+        }
+    }
+
+    /// Awaits `search` (a blocking search whose stop flag is `stop`); on a manual time,
+    /// raises `stop` when the level's time has passed on it, and also when this future is
+    /// dropped before the search ended (its request went, or the server stopped: the
+    /// search must not go on waiting for a time nobody moves, and a runtime that shuts down
+    /// waits for its blocking threads).
+    pub async fn run<T>(
+        &self,
+        stop: rumis_ai::Stop,
+        search: tokio::task::JoinHandle<T>,
+    ) -> Result<T, tokio::task::JoinError> {
+        let Some(level) = self.level.filter(|_| self.time.is_manual()) else {
+            return search.await;
+        };
+        /// Raises the flag when dropped, unless disarmed (`.0` taken).
+        struct RaiseOnDrop(Option<rumis_ai::Stop>);
+        impl Drop for RaiseOnDrop {
+            fn drop(&mut self) {
+                if let Some(stop) = self.0.take() {
+                    stop.raise();
+                }
+            }
+        }
+        let mut armed = RaiseOnDrop(Some(stop.clone()));
+        let deadline = self.time.now() + level;
+        tokio::pin!(search);
+        let out = tokio::select! {
+            out = &mut search => out,
+            () = self.time.sleep_until(deadline) => {
+                stop.raise();
+                search.await
+            }
+        };
+        armed.0 = None;
+        out
     }
 }
 

@@ -70,14 +70,47 @@ fn temp_dir(tag: &str) -> PathBuf {
     dir
 }
 
+/// Whether an answer is the server's `503 busy`: a database connection or its writer
+/// stayed taken longer than the server waits (3 s for a connection), or PostgreSQL's
+/// serialisation kept failing, which on a loaded machine happens to any request. Nothing
+/// was written (a write is one transaction), so a client sends it again, as its
+/// `Retry-After` invites.
+fn busy(r: &client::Response) -> bool {
+    r.status == 503 && r.json()["error"] == "busy"
+}
+
+/// Sends a request until it is answered other than busy (at most [`BUSY_RETRIES`] times
+/// more, with a growing pause); `Err` when the server cannot be reached.
+async fn patiently<F, Fut>(send: F) -> std::io::Result<client::Response>
+where
+    F: Fn() -> Fut,
+    Fut: std::future::Future<Output = std::io::Result<client::Response>>,
+{
+    let mut tries = 0;
+    loop {
+        let r = send().await?;
+        if !busy(&r) || tries == BUSY_RETRIES {
+            return Ok(r);
+        }
+        tries += 1;
+        eprintln!("503 busy (try {tries}), sending again: {}", r.text());
+        tokio::time::sleep(Duration::from_millis(250 * tries)).await;
+    }
+}
+
+const BUSY_RETRIES: u64 = 4;
+
 pub(crate) async fn state(addr: SocketAddr, id: &str) -> Value {
-    let r = client::get(addr, &format!("/api/v1/games/{id}")).await.expect("state");
+    let path = format!("/api/v1/games/{id}");
+    let r = patiently(|| client::get(addr, &path)).await.expect("state");
     assert_eq!(r.status, 200, "{}", r.text());
     r.json()
 }
 
 pub(crate) async fn create(addr: SocketAddr, body: Value) -> (String, Vec<Option<String>>) {
-    let r = client::post(addr, "/api/v1/games", None, &body).await.expect("create");
+    let r = patiently(|| client::post(addr, "/api/v1/games", None, &body))
+        .await
+        .expect("create");
     assert_eq!(r.status, 201, "{}", r.text());
     let v = r.json();
     let tokens = v["seats"]
@@ -100,12 +133,11 @@ async fn player(
     let mut acked = Vec::new();
     let mut k = 0usize;
     while !stop.load(Ordering::SeqCst) {
-        let Ok(r) = client::get(addr, &format!("/api/v1/games/{id}")).await else {
+        let path = format!("/api/v1/games/{id}");
+        let Ok(r) = patiently(|| client::get(addr, &path)).await else {
             break;
         };
-        if r.status != 200 {
-            break;
-        }
+        assert_eq!(r.status, 200, "the game's state before the crash: {}", r.text());
         let st = r.json();
         if st["over"] == true {
             break;
@@ -125,6 +157,8 @@ async fn player(
         let body = json!({ "placement": m, "expected_move_number": n });
         match client::post(addr, &format!("/api/v1/games/{id}/moves"), Some(&token), &body).await {
             Ok(r) if r.status == 201 => acked.push((n, m)),
+            // Not written: the state is read again.
+            Ok(r) if busy(&r) => tokio::time::sleep(Duration::from_millis(250)).await,
             Ok(r) => panic!("a move refused before the crash: {}", r.text()),
             Err(_) => break, // the server died under this request: not acknowledged
         }
@@ -185,10 +219,13 @@ async fn crash_and_restart(db: &str) {
     // Kill the server while the players are submitting: once some moves are in.
     tokio::time::timeout(WAIT, async {
         loop {
-            let r = client::get(addr, "/api/v1/games?status=open").await.unwrap();
+            let r = patiently(|| client::get(addr, "/api/v1/games?status=open"))
+                .await
+                .expect("the list of open games");
+            assert_eq!(r.status, 200, "the list of open games: {}", r.text());
             let played: i64 = r.json()["games"]
                 .as_array()
-                .unwrap()
+                .expect("a list of games")
                 .iter()
                 .map(|g| g["moves_played"].as_i64().unwrap())
                 .sum();

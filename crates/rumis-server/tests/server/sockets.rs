@@ -22,7 +22,23 @@ fn ip(s: &str) -> IpAddr {
 
 /// A WebSocket upgrade of `path` from a loopback address, with extra header lines; the
 /// status, the answer's head, and the open stream when upgraded (its first bytes unread).
+/// A `503 busy` (the game's read waited past the database pool's bound, which a loaded
+/// machine meets when hundreds of upgrades come at once) is sent again as a client does
+/// (`common::patiently`): a refused upgrade holds no place, so the caps' counts stay exact.
 async fn upgrade(from: IpAddr, addr: SocketAddr, path: &str, extra: &str) -> (u16, String, Option<TcpStream>) {
+    let mut tries = 0;
+    loop {
+        let (status, head, s) = upgrade_once(from, addr, path, extra).await;
+        if status != 503 || !head.contains("\"busy\"") || tries == BUSY_RETRIES {
+            return (status, head, s);
+        }
+        tries += 1;
+        eprintln!("503 busy (try {tries}), upgrading again: {head}");
+        tokio::time::sleep(Duration::from_millis(250 * tries as u64)).await;
+    }
+}
+
+async fn upgrade_once(from: IpAddr, addr: SocketAddr, path: &str, extra: &str) -> (u16, String, Option<TcpStream>) {
     let socket = TcpSocket::new_v4().unwrap();
     socket.bind(SocketAddr::new(from, 0)).unwrap();
     let mut s = tokio::time::timeout(WAIT, socket.connect(addr)).await.unwrap().unwrap();
