@@ -8,6 +8,7 @@ mod db;
 mod engine;
 mod experiment;
 mod play;
+mod puzzles;
 #[cfg(feature = "server")]
 mod serve;
 mod solve;
@@ -105,6 +106,9 @@ enum Command {
     /// searched again with ten times the budget; how often it agrees the best shown is
     /// better (docs/strength.md, "Reviews").
     ReviewAgreement(agreement::AgreementArgs),
+    /// Puzzles cut from games: generate, verify, count (docs/puzzles.md).
+    #[command(subcommand)]
+    Puzzles(puzzles::PuzzlesCommand),
     /// Play games between two players, seats rotated; report the score, its 95% interval and the Elo difference.
     Match(ai::MatchArgs),
     /// What each AI level does on a board, player count and variant: its budget, priors,
@@ -296,6 +300,7 @@ fn run(command: Command) -> Result<(), String> {
         Command::Analyze { source, search } => print(ai::analyze(&source, &search)?)?,
         Command::Review { source, search, json } => print(ai::review(&source, &search, json)?)?,
         Command::ReviewAgreement(args) => print(agreement::run(&args)?)?,
+        Command::Puzzles(cmd) => print(puzzles::run(&cmd)?)?,
         Command::Match(args) => print(ai::run_match(&args)?)?,
         Command::Levels { source, level } => print(ai::levels(&source, level)?)?,
         Command::TrainPriors(args) => print(train::run(&args)?)?,
