@@ -42,13 +42,8 @@ impl<'a> Solver<'a> {
     /// Solves the position, or `None` when the game is over or the budget runs out.
     pub fn solve(&mut self, pos: &Position) -> Option<Solved> {
         let mover = pos.to_move(self.site)?.index();
-        let mut moves = Vec::new();
-        pos.legal_moves(self.site, &mut moves);
         let mut best: Option<(Move, [f32; 4])> = None;
-        for m in moves {
-            let mut child = pos.clone();
-            child.play_unchecked(self.site, m);
-            let v = self.value(&child)?;
+        for (m, v) in self.solve_each(pos)? {
             if best.as_ref().is_none_or(|b| v[mover] > b.1[mover]) {
                 best = Some((m, v));
             }
@@ -58,6 +53,29 @@ impl<'a> Solver<'a> {
             value,
             nodes: self.nodes,
         })
+    }
+
+    /// Every legal placement of the colour to move with every colour's reward under
+    /// perfect play after it, in the order of the legal moves; `None` when the game is
+    /// over or the budget runs out. A puzzle's proof: the best is the one placement above
+    /// all others.
+    pub fn solve_each(&mut self, pos: &Position) -> Option<Vec<(Move, [f32; 4])>> {
+        pos.to_move(self.site)?;
+        let mut moves = Vec::new();
+        pos.legal_moves(self.site, &mut moves);
+        moves
+            .into_iter()
+            .map(|m| {
+                let mut child = pos.clone();
+                child.play_unchecked(self.site, m);
+                self.value(&child).map(|v| (m, v))
+            })
+            .collect()
+    }
+
+    /// Positions searched so far.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
     }
 
     fn value(&mut self, pos: &Position) -> Option<[f32; 4]> {

@@ -9,6 +9,7 @@ pub mod eval;
 pub mod mcts;
 mod player;
 pub mod priors;
+pub mod puzzles;
 pub mod review;
 pub mod reward;
 pub mod scenario;

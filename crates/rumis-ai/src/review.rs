@@ -111,6 +111,21 @@ pub fn move_accuracy(loss: f32) -> f32 {
     (103.1668 * (-0.04354 * loss.max(0.0) * 100.0).exp() - 3.1669).clamp(0.0, 100.0)
 }
 
+/// The search of every position of a review as the server and the browser make it:
+/// `simulations` each, on one thread, from seed 1, so that a review is the same wherever
+/// it is computed.
+pub fn search_config(simulations: u64) -> MctsConfig {
+    MctsConfig {
+        simulations: Some(simulations),
+        two_player_simulations: None,
+        time: None,
+        threads: 1,
+        seed: 1,
+        label: "review".into(),
+        ..MctsConfig::default()
+    }
+}
+
 /// Reviews every move of `game` with searches by `config` (its trees never kept between
 /// searches); `progress(done, total)` is called after each search. An error only if a move
 /// has no mover. The same as [`Reviewer`]'s steps run to the end.
@@ -251,6 +266,60 @@ impl Reviewer {
             colours,
         }
     }
+}
+
+/// A marked move searched again with a larger budget: the mover's value after the move
+/// played and after the review's best, each from a fresh search of the position it leads
+/// to (as the review values them), so that the mark can be checked against a stronger
+/// search (docs/strength.md, "Reviews": the marks checked at 10 times the budget).
+#[derive(Clone, Debug, PartialEq)]
+pub struct MarkCheck {
+    pub index: usize,
+    pub mark: Mark,
+    pub loss: f32,
+    pub played_value: f32,
+    pub best_value: f32,
+}
+
+impl MarkCheck {
+    /// Whether the stronger search agrees that the best shown is better than the move
+    /// played (strictly: equal values, as when the solver finds both end alike, disagree).
+    pub fn agrees(&self) -> bool {
+        self.best_value > self.played_value
+    }
+}
+
+/// Every marked move of `review` (a review of `game`) valued again by searches of
+/// `config` (no tree kept between them), one per move played and one per best shown.
+pub fn check_marks(game: &Game, review: &Review, config: &MctsConfig) -> Result<Vec<MarkCheck>, String> {
+    let mut mcts = Mcts::new(MctsConfig {
+        reuse: false,
+        ..config.clone()
+    });
+    let site = game.site_arc().clone();
+    let mut value_after = |i: usize, m: Move, c: usize| -> Result<f32, String> {
+        let mut after = game.after(i);
+        after.play(m).map_err(|e| format!("move {}: {e}", i + 1))?;
+        Ok(match mcts.search(&after) {
+            Some(r) => r.estimates[c],
+            None => rewards(&site, after.position())[c],
+        })
+    };
+    let mut out = Vec::new();
+    for m in &review.moves {
+        let Some(mark) = m.mark else { continue };
+        let c = m.colour.index();
+        let played_value = value_after(m.index, m.played, c)?;
+        let best_value = value_after(m.index, m.best, c)?;
+        out.push(MarkCheck {
+            index: m.index,
+            mark,
+            loss: m.loss,
+            played_value,
+            best_value,
+        });
+    }
+    Ok(out)
 }
 
 fn summary(colour: Colour, moves: &[ReviewedMove]) -> ColourSummary {

@@ -1,5 +1,6 @@
 //! `rumis`: the command line over the rules library.
 
+mod agreement;
 mod ai;
 mod bench;
 #[cfg(feature = "server")]
@@ -7,6 +8,7 @@ mod db;
 mod engine;
 mod experiment;
 mod play;
+mod puzzles;
 #[cfg(feature = "server")]
 mod serve;
 mod solve;
@@ -100,6 +102,13 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Check the review's marks: games of weak levels reviewed, and every marked move
+    /// searched again with ten times the budget; how often it agrees the best shown is
+    /// better (docs/strength.md, "Reviews").
+    ReviewAgreement(agreement::AgreementArgs),
+    /// Puzzles cut from games: generate, verify, count (docs/puzzles.md).
+    #[command(subcommand)]
+    Puzzles(puzzles::PuzzlesCommand),
     /// Play games between two players, seats rotated; report the score, its 95% interval and the Elo difference.
     Match(ai::MatchArgs),
     /// What each AI level does on a board, player count and variant: its budget, priors,
@@ -290,6 +299,8 @@ fn run(command: Command) -> Result<(), String> {
         Command::Hint { source, search } => print(ai::hint(&source, &search)?)?,
         Command::Analyze { source, search } => print(ai::analyze(&source, &search)?)?,
         Command::Review { source, search, json } => print(ai::review(&source, &search, json)?)?,
+        Command::ReviewAgreement(args) => print(agreement::run(&args)?)?,
+        Command::Puzzles(cmd) => print(puzzles::run(&cmd)?)?,
         Command::Match(args) => print(ai::run_match(&args)?)?,
         Command::Levels { source, level } => print(ai::levels(&source, level)?)?,
         Command::TrainPriors(args) => print(train::run(&args)?)?,

@@ -114,18 +114,9 @@ mod build {
         (v as f64 * 10_000.0).round() / 10_000.0
     }
 
-    /// The search of every position of a review: `simulations` each, on one thread, from
-    /// seed 1, so that a review is the same wherever it is computed.
+    /// The search of every position of a review (`rumis_ai::review::search_config`).
     pub fn config(simulations: u64) -> MctsConfig {
-        MctsConfig {
-            simulations: Some(simulations),
-            two_player_simulations: None,
-            time: None,
-            threads: 1,
-            seed: 1,
-            label: "review".into(),
-            ..MctsConfig::default()
-        }
+        rumis_ai::review::search_config(simulations)
     }
 
     /// The answer for `game`'s review `r`, made with `simulations` per position.
