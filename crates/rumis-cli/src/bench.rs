@@ -52,6 +52,10 @@ pub struct BenchArgs {
     /// The board of --playouts-only and --search-only.
     #[arg(long, value_name = "NAME", default_value = "chullpa")]
     pub board: String,
+    /// With --search-only: simulations in pairs, their playouts in lockstep, where the core
+    /// generates two games at once (`MctsConfig::paired_playouts`; elsewhere one at a time).
+    #[arg(long)]
+    pub paired: bool,
     /// The number of players of --search-only.
     #[arg(long, value_name = "N", default_value_t = 4)]
     pub players: usize,
@@ -174,7 +178,7 @@ impl Searcher {
 /// Simulations per second of a level's search (its settings, a fixed number of
 /// simulations) from the empty board; with one thread timed by the usual clock, with more
 /// by the wall clock.
-fn search_rate(site: &Site, searcher: Searcher, threads: usize, sims: u64, reps: usize) -> Vec<f64> {
+fn search_rate(site: &Site, searcher: Searcher, threads: usize, sims: u64, reps: usize, paired: bool) -> Vec<f64> {
     let game = rumis_core::Game::new(std::sync::Arc::new(site.clone()));
     (0..reps)
         .map(|i| {
@@ -184,6 +188,7 @@ fn search_rate(site: &Site, searcher: Searcher, threads: usize, sims: u64, reps:
                 time: None,
                 threads,
                 seed: i as u64 + 1,
+                paired_playouts: paired,
                 ..rumis_ai::level_config(searcher.level())
             });
             let (timer, wall) = (Timer::start(), Instant::now());
@@ -320,7 +325,7 @@ impl Plan {
                 searcher,
                 threads,
                 simulations,
-            } => search_rate(site, searcher, threads, simulations, reps),
+            } => search_rate(site, searcher, threads, simulations, reps, false),
         };
         Ok(Figure {
             name: self.name.clone(),
@@ -563,11 +568,12 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
         let players = args.players;
         let on = site(&args.board, players)?;
         for searcher in [Searcher::Levels4To8, Searcher::Level9] {
-            let rate = search_rate(&on, searcher, 1, sims, 1)[0];
+            let rate = search_rate(&on, searcher, 1, sims, 1, args.paired)[0];
             println!(
-                "{}, {} {players}p first move, 1 thread, {sims} simulations on {best}: {:.1} k simulations/s ({clock})",
+                "{}, {} {players}p first move, 1 thread, {sims} simulations on {best}{}: {:.1} k simulations/s ({clock})",
                 searcher.name(),
                 on.board().name,
+                if args.paired { ", paired" } else { "" },
                 rate / 1e3
             );
         }
