@@ -583,14 +583,12 @@ impl TreeSearch<'_> {
     fn playout_pair(&mut self, pair: &mut Pair) {
         let (site, path) = (self.site, self.code_path);
         let mut n = [0usize; 2];
-        for g in 0..2 {
-            n[g] = if pair.pos[g].to_move(site).is_some() {
-                pair.pos[g]
-                    .legal_set_with(site, path, &mut pair.sets[g])
-                    .expect("the active code path is available")
-            } else {
-                0
-            };
+        for ((n, pos), set) in n.iter_mut().zip(&pair.pos).zip(&mut pair.sets) {
+            if pos.to_move(site).is_some() {
+                *n = pos
+                    .legal_set_with(site, path, set)
+                    .expect("the active code path is available");
+            }
         }
         let mut informed = [self.informed_plies; 2];
         loop {
