@@ -39,18 +39,26 @@ pub struct BenchArgs {
     /// mean score (for `valgrind --tool=callgrind`, which counts instructions exactly).
     #[arg(long, value_name = "N")]
     pub playouts_only: Option<usize>,
-    /// Only run the searches of levels 4-8 and of level 9 from the first move of Chullpa 4
-    /// players, one thread, this many simulations each, and print their simulations per
-    /// second (for `scripts/compare-speed`).
+    /// Only run the searches of levels 4-8 and of level 9 from the first move (of Chullpa 4
+    /// players unless --board and --players say otherwise), one thread, this many
+    /// simulations each, and print their simulations per second (for
+    /// `scripts/compare-speed`).
     #[arg(long, value_name = "SIMS")]
     pub search_only: Option<u64>,
     /// With --playouts-only: play the games one by one (one game in flight) rather than
     /// in batches with several in flight (`random_playouts_in_place`); the same games.
     #[arg(long)]
     pub one_by_one: bool,
-    /// The board of --playouts-only.
+    /// The board of --playouts-only and --search-only.
     #[arg(long, value_name = "NAME", default_value = "chullpa")]
     pub board: String,
+    /// With --search-only: simulations in pairs, their playouts in lockstep, where the core
+    /// generates two games at once (`MctsConfig::paired_playouts`; elsewhere one at a time).
+    #[arg(long)]
+    pub paired: bool,
+    /// The number of players of --search-only.
+    #[arg(long, value_name = "N", default_value_t = 4)]
+    pub players: usize,
     /// Instead of the figures: the solitaire counts (3x3x3 one colour, the 2x4x5
     /// Herzberger Quader), checked against the known figures, in seconds.
     #[arg(long)]
@@ -170,7 +178,7 @@ impl Searcher {
 /// Simulations per second of a level's search (its settings, a fixed number of
 /// simulations) from the empty board; with one thread timed by the usual clock, with more
 /// by the wall clock.
-fn search_rate(site: &Site, searcher: Searcher, threads: usize, sims: u64, reps: usize) -> Vec<f64> {
+fn search_rate(site: &Site, searcher: Searcher, threads: usize, sims: u64, reps: usize, paired: bool) -> Vec<f64> {
     let game = rumis_core::Game::new(std::sync::Arc::new(site.clone()));
     (0..reps)
         .map(|i| {
@@ -180,6 +188,7 @@ fn search_rate(site: &Site, searcher: Searcher, threads: usize, sims: u64, reps:
                 time: None,
                 threads,
                 seed: i as u64 + 1,
+                paired_playouts: paired,
                 ..rumis_ai::level_config(searcher.level())
             });
             let (timer, wall) = (Timer::start(), Instant::now());
@@ -316,7 +325,7 @@ impl Plan {
                 searcher,
                 threads,
                 simulations,
-            } => search_rate(site, searcher, threads, simulations, reps),
+            } => search_rate(site, searcher, threads, simulations, reps, false),
         };
         Ok(Figure {
             name: self.name.clone(),
@@ -556,11 +565,15 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
 
     if let Some(sims) = args.search_only {
         let clock = if cpu_clock() { "thread CPU time" } else { "wall clock" };
+        let players = args.players;
+        let on = site(&args.board, players)?;
         for searcher in [Searcher::Levels4To8, Searcher::Level9] {
-            let rate = search_rate(&site("chullpa", 4)?, searcher, 1, sims, 1)[0];
+            let rate = search_rate(&on, searcher, 1, sims, 1, args.paired)[0];
             println!(
-                "{}, chullpa 4p first move, 1 thread, {sims} simulations on {best}: {:.1} k simulations/s ({clock})",
+                "{}, {} {players}p first move, 1 thread, {sims} simulations on {best}{}: {:.1} k simulations/s ({clock})",
                 searcher.name(),
+                on.board().name,
+                if args.paired { ", paired" } else { "" },
                 rate / 1e3
             );
         }

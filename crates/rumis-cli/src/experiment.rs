@@ -85,10 +85,19 @@ enum Change {
     /// `walls:SIMS`: the choice without its guard against walls (`outlet_guard` 0): the most
     /// visited placement, however few cells it leaves the mover to touch.
     Walls,
+    /// `paired:SIMS`: simulations in pairs, their playouts in lockstep, where the core
+    /// generates two games at once (`MctsConfig::paired_playouts`).
+    Paired,
+    /// `single:SIMS`: one simulation at a time everywhere.
+    Single,
+    /// `pairedmodel:SIMS`: level 9's search (`model:`) with simulations in pairs.
+    PairedModel,
+    /// `singlemodel:SIMS`: level 9's search one simulation at a time.
+    SingleModel,
 }
 
 impl Change {
-    const ALL: [Change; 26] = [
+    const ALL: [Change; 30] = [
         Change::Uniform,
         Change::Plain,
         Change::Rave,
@@ -115,6 +124,10 @@ impl Change {
         Change::Informed,
         Change::InformedNear,
         Change::Walls,
+        Change::Paired,
+        Change::Single,
+        Change::PairedModel,
+        Change::SingleModel,
     ];
 
     fn prefix(self) -> &'static str {
@@ -145,6 +158,10 @@ impl Change {
             Change::Informed => "informed",
             Change::InformedNear => "informednear",
             Change::Walls => "walls",
+            Change::Paired => "paired",
+            Change::Single => "single",
+            Change::PairedModel => "pairedmodel",
+            Change::SingleModel => "singlemodel",
         }
     }
 
@@ -161,6 +178,16 @@ impl Change {
                 ..base
             },
             Change::Rave => MctsConfig { rave: 300.0, ..base },
+            Change::Paired => MctsConfig {
+                paired_playouts: true,
+                ..base
+            },
+            Change::Single => MctsConfig {
+                paired_playouts: false,
+                ..base
+            },
+            Change::PairedModel => Change::Paired.apply(base.level_nine()),
+            Change::SingleModel => Change::Single.apply(base.level_nine()),
             Change::Fresh => MctsConfig { reuse: false, ..base },
             Change::Walls => MctsConfig {
                 outlet_guard: 0,

@@ -47,8 +47,8 @@ pub use movegen::{CodePath, CodePathUnavailable, GenTables, MoveSet};
 pub use notation::MoveError;
 pub use perft::{perft, perft_divide, perft_with};
 pub use playout::{
-    playout_scores, random_playout, random_playout_in_place, random_playout_with, random_playouts_in_place,
-    GAMES_IN_FLIGHT,
+    generates_together, play_generate_many, playout_scores, random_playout, random_playout_in_place,
+    random_playout_with, random_playouts_in_place, GAMES_IN_FLIGHT,
 };
 pub use position::{places, Cube, Illegal, Outcome, Position, RetireError};
 pub use record::{Record, RecordError};

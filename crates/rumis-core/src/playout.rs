@@ -6,6 +6,7 @@ use crate::movegen::{self, CodePath, CodePathUnavailable, GenInput, MoveSet};
 use crate::position::Position;
 use crate::rng::Rng;
 use crate::site::Site;
+use crate::template::Move;
 
 /// Plays uniformly random placements from `pos` to the end; returns the final position.
 pub fn random_playout(site: &Site, pos: &Position, rng: &mut Rng) -> Position {
@@ -148,6 +149,115 @@ fn play_many_generic<const K: usize>(site: &Site, games: &mut [Position], rngs: 
     }
 }
 
+/// Whether [`play_generate_many`] generates its games' next sets together on `path` for
+/// this site: where this process can run the AVX-512 path and the board has at most 32
+/// columns (Chullpa). Elsewhere it plays its games one by one, and a caller may as well
+/// play one game at a time.
+pub fn generates_together(site: &Site, path: CodePath) -> bool {
+    path.is_available() && movegen::has_multi(site.gen_tables(), path)
+}
+
+/// One step of several games at once, for callers that choose their own placements (the
+/// search's playout policy): plays `moves[g]`, which must be legal for the colour to move,
+/// in `games[g]` for each game that has a move, without keeping the hash up to date, and
+/// leaves in `sets[g]` the legal placements of the colour that moves next there (empty
+/// when the game is over); returns their numbers. A game without a move is left as it is,
+/// its set emptied and its count 0. Refused (and nothing played) when this process cannot
+/// run `path`.
+///
+/// Each game gets the position, set and count [`Position::play_generate_unhashed_with`]
+/// gives it (debug builds check every set against a fresh generation). Where
+/// [`generates_together`] and two games or more have a move, their generations are made at
+/// once (`x86::gen_avx512_fold_multi`: one game's chain from ply to ply runs beside the
+/// other's); elsewhere one by one.
+pub fn play_generate_many<const K: usize>(
+    site: &Site,
+    games: &mut [Position; K],
+    moves: [Option<Move>; K],
+    path: CodePath,
+    sets: &mut [MoveSet; K],
+) -> Result<[usize; K], CodePathUnavailable> {
+    let path = path.check()?;
+    #[cfg(debug_assertions)]
+    for (g, m) in moves.iter().enumerate() {
+        if let Some(m) = *m {
+            debug_assert!(games[g].check(site, m).is_ok(), "game {g}: an illegal placement");
+        }
+    }
+    let playing = moves.iter().filter(|m| m.is_some()).count();
+    let counts = if playing >= 2 && movegen::has_multi(site.gen_tables(), path) {
+        match path {
+            // SAFETY: `path` was checked available on this CPU just above.
+            #[cfg(target_arch = "x86_64")]
+            CodePath::Avx512 => unsafe { step_many_avx512(site, games, moves, sets) },
+            _ => step_many_generic(site, games, moves, path, sets),
+        }
+    } else {
+        std::array::from_fn(|g| match moves[g] {
+            Some(m) => games[g].play_generate::<false>(site, m, path, &mut sets[g]),
+            None => {
+                sets[g].clear();
+                0
+            }
+        })
+    };
+    #[cfg(debug_assertions)]
+    for g in 0..K {
+        if moves[g].is_some() {
+            let mut fresh = MoveSet::new();
+            let n = games[g].legal_set_on(site, path, &mut fresh);
+            debug_assert_eq!(counts[g], n, "game {g}: the count of the next colour's placements");
+            debug_assert!(n == 0 || fresh == sets[g], "game {g}: the next colour's placements");
+            debug_assert_eq!(n == 0, games[g].is_over(), "game {g}: over exactly without placements");
+        }
+    }
+    Ok(counts)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,popcnt,bmi2")]
+fn step_many_avx512<const K: usize>(
+    site: &Site,
+    games: &mut [Position; K],
+    moves: [Option<Move>; K],
+    sets: &mut [MoveSet; K],
+) -> [usize; K] {
+    step_many_generic(site, games, moves, CodePath::Avx512, sets)
+}
+
+/// [`play_generate_many`]'s step where [`movegen::has_multi`] (`path` available): each
+/// game's placement, then one generation for all, then each passes the turn on (a colour
+/// passed over costs its game one generation more, on its own), as `play_many_generic`.
+#[inline(always)]
+fn step_many_generic<const K: usize>(
+    site: &Site,
+    games: &mut [Position; K],
+    moves: [Option<Move>; K],
+    path: CodePath,
+    sets: &mut [MoveSet; K],
+) -> [usize; K] {
+    let mut from = [0usize; K];
+    for g in 0..K {
+        if let Some(m) = moves[g] {
+            from[g] = games[g].place_unhashed(site, m, path);
+        }
+    }
+    let given = {
+        let inputs: [Option<GenInput>; K] = std::array::from_fn(|g| match moves[g] {
+            Some(_) => games[g].next_input(site, from[g]),
+            None => None,
+        });
+        movegen::generate_multi::<K>(site.gen_tables(), &inputs, path, sets)
+    };
+    std::array::from_fn(|g| match moves[g] {
+        Some(_) => games[g].settle_generate_given(site, from[g], path, &mut sets[g], Some(given[g] as usize)),
+        None => {
+            sets[g].clear();
+            0
+        }
+    })
+}
+
 /// The scores (in order of play) at the end of a random playout.
 pub fn playout_scores(site: &Site, pos: &Position, rng: &mut Rng) -> Vec<i32> {
     let end = random_playout(site, pos, rng);
@@ -217,6 +327,79 @@ mod tests {
                 random_playout_with(&site, &start, &mut Rng::new(5), path),
                 Ok(a.clone())
             );
+        }
+    }
+
+    /// The step of several games plays and generates each game as the one-game step does
+    /// (`play_generate_unhashed_with`): the positions, the sets and the counts after every
+    /// step, on every available path, on boards it generates together (Chullpa) and ones
+    /// it does not (Coricancha), under both rules for a stuck colour, with games that end
+    /// at different plies (the one over then has no move) and with three games at once.
+    #[test]
+    fn a_step_of_several_games_is_each_games_step() {
+        use crate::site::StuckRule;
+        fn run<const K: usize>(site: &Site, path: CodePath, seed: u64) {
+            let mut rng = Rng::new(seed);
+            // Different starts, so the games end at different plies.
+            let mut games: [Position; K] = std::array::from_fn(|_| Position::new(site));
+            let mut moves = Vec::new();
+            for (g, p) in games.iter_mut().enumerate() {
+                for _ in 0..3 * g {
+                    p.legal_moves(site, &mut moves);
+                    if !moves.is_empty() {
+                        p.play_unchecked(site, moves[rng.below(moves.len())]);
+                    }
+                }
+            }
+            let mut sets: [MoveSet; K] = std::array::from_fn(|_| MoveSet::new());
+            let mut counts: [usize; K] =
+                std::array::from_fn(|g| games[g].legal_set_with(site, path, &mut sets[g]).unwrap());
+            let (mut alone, mut alone_sets) = (games.clone(), sets.clone());
+            let mut steps = 0;
+            while games.iter().any(|p| !p.is_over()) {
+                let picks: [Option<Move>; K] =
+                    std::array::from_fn(|g| sets[g].pick(site.gen_tables(), counts[g], &mut rng));
+                let got = play_generate_many(site, &mut games, picks, path, &mut sets).unwrap();
+                for g in 0..K {
+                    let what = format!("{} {path}, {K} games, game {g}, step {steps}", site.board().name);
+                    let want = match picks[g] {
+                        Some(m) => alone[g]
+                            .play_generate_unhashed_with(site, m, path, &mut alone_sets[g])
+                            .unwrap(),
+                        None => {
+                            alone_sets[g].clear();
+                            0
+                        }
+                    };
+                    assert_eq!(got[g], want, "{what}");
+                    assert_eq!(games[g], alone[g], "{what}");
+                    assert_eq!(sets[g], alone_sets[g], "{what}");
+                    assert_eq!(got[g], sets[g].len(), "{what}");
+                }
+                counts = got;
+                steps += 1;
+            }
+            assert_eq!(
+                games.iter().map(|p| p.hash()).collect::<Vec<_>>(),
+                alone.iter().map(|p| p.hash()).collect::<Vec<_>>()
+            );
+        }
+        for (board, players, variant) in [
+            ("chullpa", 4, Variant::Standard),
+            ("chullpa", 2, Variant::Standard),
+            ("chullpa", 2, Variant::TwoPlayerFourColors),
+            ("coricancha", 4, Variant::Standard),
+        ] {
+            let site = Site::new(Board::builtin(board).unwrap().clone(), players, variant, None).unwrap();
+            for site in [site.clone().with_stuck_rule(StuckRule::Pass), site] {
+                for path in CodePath::available() {
+                    for seed in 1..4 {
+                        run::<2>(&site, path, seed);
+                    }
+                    run::<3>(&site, path, 9);
+                    run::<1>(&site, path, 10);
+                }
+            }
         }
     }
 

@@ -113,6 +113,13 @@ pub struct MctsConfig {
     /// many outlets ([`crate::eval::outlets`]) gives way to the most visited one that leaves this
     /// many, if that one has at least half its visits (0: the most visited, always).
     pub outlet_guard: u8,
+    /// Where the core generates two games at once (`rumis_core::generates_together`: the
+    /// AVX-512 path on boards of at most 32 columns), simulations run in pairs: the second
+    /// selects under a virtual loss on the first's path, and their playouts go in lockstep,
+    /// their generations made together. Elsewhere (AVX2, scalar, WebAssembly, larger
+    /// boards) one at a time whatever this says. A paired search is deterministic for its
+    /// seed too, but not the same search as one at a time.
+    pub paired_playouts: bool,
     pub label: String,
     /// A search stops after the simulation under way once this is raised, and answers
     /// with what it has: a server cuts a search short to give its thread to
@@ -180,6 +187,7 @@ impl Default for MctsConfig {
             endgame_nodes: 200_000,
             reuse: true,
             outlet_guard: 6,
+            paired_playouts: false,
             label: "mcts".into(),
             stop: Stop::default(),
         }

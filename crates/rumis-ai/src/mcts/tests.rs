@@ -783,3 +783,61 @@ fn the_tree_is_kept_below_the_moves_played() {
     let (_, reused) = q.trees_for(&other, 1);
     assert_eq!(reused, 0);
 }
+
+/// Simulations in pairs (where the core generates two games at once; elsewhere the same
+/// searches run one at a time): a search repeats for its seed, spends an odd budget
+/// exactly, and takes its virtual losses back — the root's visits are the simulations, no
+/// node's children have more visits than it, and every kept mean is the formula's (the
+/// test build's selection checks them too). Levels 4-8's search and level 9's, Chullpa
+/// with 2 and 4 players.
+#[test]
+fn paired_simulations_repeat_and_take_their_virtual_losses_back() {
+    use super::tree::run_tree;
+    use rumis_core::{CodePath, Position};
+    for (players, level9) in [(2, false), (4, false), (4, true)] {
+        let g = game("chullpa", players, Variant::Standard);
+        let site = g.site();
+        let base = if level9 {
+            MctsConfig::default().level_nine()
+        } else {
+            MctsConfig::default()
+        };
+        let cfg = MctsConfig {
+            simulations: Some(301),
+            paired_playouts: true,
+            ..base
+        };
+        let paired = TreeSearch::new(site, &cfg, 3, Vec::new()).pair.is_some();
+        assert_eq!(paired, rumis_core::generates_together(site, CodePath::active()));
+        let run = || {
+            let root = Position::new(site);
+            run_tree(
+                site,
+                &root,
+                &cfg,
+                3,
+                Some(301),
+                None,
+                vec![Node::new(Move::default(), 0)],
+                [false; 4],
+            )
+        };
+        let ((stats, sims, sums), nodes) = run();
+        let ((again, sims_again, sums_again), _) = run();
+        let what = format!("chullpa {players}p, level 9 {level9}, paired {paired}");
+        assert_eq!(sims, 301, "{what}");
+        assert_eq!((&stats, sims, sums), (&again, sims_again, sums_again), "{what}");
+        assert_eq!(nodes[0].visits, 301, "{what}");
+        for n in &nodes {
+            if n.expanded {
+                let children = &nodes[n.first_child as usize..(n.first_child + n.children) as usize];
+                assert!(children.iter().map(|c| c.visits).sum::<u32>() <= n.visits, "{what}");
+            }
+        }
+        for n in &nodes[1..] {
+            let pv = cfg.prior_visits;
+            let mean = (n.reward + pv * n.prior) / (n.visits as f32 + pv);
+            assert_eq!(n.mean.to_bits(), mean.to_bits(), "{what}");
+        }
+    }
+}

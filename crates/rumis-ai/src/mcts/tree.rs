@@ -94,9 +94,27 @@ pub(super) fn run_tree(
     tree.own = root.to_move(site);
     tree.modelled = modelled;
     while !tree.out_of_budget(budget, deadline) {
-        tree.simulate(root);
+        // In pairs while two simulations are left of the budget (so a budget is spent
+        // exactly, and the count stays even for the deadline's look every 32).
+        if tree.pair.is_some() && budget.is_none_or(|b| b.saturating_sub(tree.sims) >= 2) {
+            tree.simulate_pair(root);
+        } else {
+            tree.simulate(root);
+        }
     }
     tree.into_stats()
+}
+
+/// The second simulation of a pair (`MctsConfig::paired_playouts`), and the two games the
+/// pair plays out in lockstep: its path, moves and tree plies while the first one's are in
+/// the tree's own fields ([`TreeSearch::swap_lane`]), and both games' positions and sets
+/// (side by side, as `rumis_core::play_generate_many` takes them).
+pub(super) struct Pair {
+    pos: [Position; 2],
+    sets: [rumis_core::MoveSet; 2],
+    path: Vec<u32>,
+    played: Vec<(u8, Move)>,
+    tree_plies: usize,
 }
 
 /// One tree's search, and the buffers its simulations reuse. A simulation descends from
@@ -152,6 +170,8 @@ pub(super) struct TreeSearch<'a> {
     /// The other colours the model of the others stands for (`Watch`): at the others'
     /// nodes the room estimate and `others_prior_weight` apply to these alone.
     pub(super) modelled: [bool; 4],
+    /// Where simulations run in pairs: the second one's lane (`None`: one at a time).
+    pub(super) pair: Option<Box<Pair>>,
 }
 
 impl TreeSearch<'_> {
@@ -194,6 +214,21 @@ impl<'a> TreeSearch<'a> {
     }
 
     pub(super) fn new(site: &'a Site, cfg: &'a MctsConfig, seed: u64, nodes: Vec<Node>) -> TreeSearch<'a> {
+        let code_path = rumis_core::CodePath::active();
+        // Pairs where the core generates two games at once, for the policy's playouts (the
+        // uniform ones take the core's own loop).
+        let paired = cfg.paired_playouts
+            && rumis_core::generates_together(site, code_path)
+            && (cfg.rave > 0.0 || cfg.big_stones_first || cfg.answer_last_move);
+        let pair = paired.then(|| {
+            Box::new(Pair {
+                pos: [Position::new(site), Position::new(site)],
+                sets: [rumis_core::MoveSet::new(), rumis_core::MoveSet::new()],
+                path: Vec::new(),
+                played: Vec::new(),
+                tree_plies: 0,
+            })
+        });
         let (plan, learned) = cfg.plan(site);
         let learned = learned.map(|m| (m, SiteShape::new(site)));
         let scorer = learned
@@ -211,7 +246,7 @@ impl<'a> TreeSearch<'a> {
             seen: vec![vec![0u64; site.templates().len().div_ceil(64)]; 4],
             sums: [0.0; 4],
             policy: PlayoutPolicy::new(site, cfg.big_stones_first, cfg.answer_last_move),
-            code_path: rumis_core::CodePath::active(),
+            code_path,
             set: rumis_core::MoveSet::new(),
             moves: Vec::new(),
             priors: Vec::new(),
@@ -227,6 +262,59 @@ impl<'a> TreeSearch<'a> {
             score_view: priors::ScoreView::default(),
             own: None,
             modelled: [true; 4],
+            pair,
+        }
+    }
+
+    /// Two simulations at once: the first selects and expands; its path takes a virtual
+    /// loss (a visit with no reward for every mover on it) while the second selects, so
+    /// that the second tends to another leaf; both play out in lockstep
+    /// ([`TreeSearch::playout_pair`]) and back up, the first then the second. Only with
+    /// `pair` (where the core generates two games at once).
+    #[inline(never)]
+    pub(super) fn simulate_pair(&mut self, root: &Position) {
+        let Some(mut pair) = self.pair.take() else {
+            return self.simulate(root);
+        };
+        self.sims += 2;
+        pair.pos[0].clone_from(root);
+        pair.pos[1].clone_from(root);
+        self.select_and_expand(&mut pair.pos[0]);
+        self.virtual_loss(true);
+        self.swap_lane(&mut pair);
+        self.select_and_expand(&mut pair.pos[1]);
+        self.swap_lane(&mut pair);
+        self.virtual_loss(false);
+        self.playout_pair(&mut pair);
+        self.back_up(&rewards(self.site, &pair.pos[0]));
+        self.swap_lane(&mut pair);
+        self.back_up(&rewards(self.site, &pair.pos[1]));
+        self.swap_lane(&mut pair);
+        self.pair = Some(pair);
+    }
+
+    /// Swaps the simulation in the tree's own fields (path, moves, tree plies) with the
+    /// pair's second.
+    fn swap_lane(&mut self, pair: &mut Pair) {
+        std::mem::swap(&mut self.path, &mut pair.path);
+        std::mem::swap(&mut self.played, &mut pair.played);
+        std::mem::swap(&mut self.tree_plies, &mut pair.tree_plies);
+    }
+
+    /// Adds (or takes back) a visit without reward on every node of `path`, keeping the
+    /// means ([`Node::refresh`]: taken back, each is the same `f32` as before).
+    fn virtual_loss(&mut self, add: bool) {
+        let pv = self.cfg.prior_visits;
+        for &i in &self.path {
+            let n = &mut self.nodes[i as usize];
+            if add {
+                n.visits += 1;
+            } else {
+                n.visits -= 1;
+            }
+            if i != 0 {
+                n.refresh(pv);
+            }
         }
     }
 
@@ -470,32 +558,111 @@ impl TreeSearch<'_> {
         let mut informed = self.informed_plies;
         while let Some(colour) = pos.to_move(site) {
             let last = self.played.last().map(|p| p.1);
-            let mut draws = PlyDraws::default();
-            let mut m = self
-                .policy
-                .pick_again(site, &self.set, n, last, &mut self.rng, &mut draws);
-            if informed > 0 {
-                informed -= 1;
-                if let Some(scorer) = self.scorer.as_ref() {
-                    let view = &mut self.score_view;
-                    scorer.look(site, pos, colour, view);
-                    let score = |m| scorer.score(site, view, m);
-                    let mut best = score(m);
-                    for _ in 1..cfg.playout_candidates {
-                        let c = self
-                            .policy
-                            .pick_again(site, &self.set, n, last, &mut self.rng, &mut draws);
-                        let v = score(c);
-                        if v > best {
-                            (best, m) = (v, c);
-                        }
-                    }
-                }
-            }
+            let mut drawer = Drawer {
+                site,
+                policy: &mut self.policy,
+                rng: &mut self.rng,
+                scorer: self.scorer.as_ref(),
+                view: &mut self.score_view,
+                candidates: cfg.playout_candidates,
+            };
+            let m = drawer.draw(pos, colour, &self.set, n, last, &mut informed);
             self.played.push((colour.index() as u8, m));
             n = pos
                 .play_generate_unhashed_with(site, m, path, &mut self.set)
                 .expect("the active code path is available");
         }
+    }
+
+    /// The playouts of a pair ([`TreeSearch::simulate_pair`]) in lockstep: each ply the
+    /// policy's draw in each game still going, then one step of both
+    /// (`rumis_core::play_generate_many`: their next sets generated together, so one game's
+    /// chain from ply to ply runs beside the other's). Once one game is over the other
+    /// goes on alone (the one-game step). Each game draws as [`TreeSearch::playout`] does,
+    /// from the one generator, the two games' draws taking turns.
+    fn playout_pair(&mut self, pair: &mut Pair) {
+        let (site, path) = (self.site, self.code_path);
+        let mut n = [0usize; 2];
+        for ((n, pos), set) in n.iter_mut().zip(&pair.pos).zip(&mut pair.sets) {
+            if pos.to_move(site).is_some() {
+                *n = pos
+                    .legal_set_with(site, path, set)
+                    .expect("the active code path is available");
+            }
+        }
+        let mut informed = [self.informed_plies; 2];
+        loop {
+            let mut moves = [None; 2];
+            for g in 0..2 {
+                let Some(colour) = pair.pos[g].to_move(site) else {
+                    continue;
+                };
+                let played = if g == 0 { &mut self.played } else { &mut pair.played };
+                let last = played.last().map(|p| p.1);
+                let mut drawer = Drawer {
+                    site,
+                    policy: &mut self.policy,
+                    rng: &mut self.rng,
+                    scorer: self.scorer.as_ref(),
+                    view: &mut self.score_view,
+                    candidates: self.cfg.playout_candidates,
+                };
+                let m = drawer.draw(&pair.pos[g], colour, &pair.sets[g], n[g], last, &mut informed[g]);
+                played.push((colour.index() as u8, m));
+                moves[g] = Some(m);
+            }
+            if moves == [None; 2] {
+                break;
+            }
+            n = rumis_core::play_generate_many(site, &mut pair.pos, moves, path, &mut pair.sets)
+                .expect("the active code path is available");
+        }
+    }
+}
+
+/// A playout ply's draw: the policy's pick and, on informed plies, the best by the learned
+/// model's quick score of `candidates` picks.
+struct Drawer<'s> {
+    site: &'s Site,
+    policy: &'s mut PlayoutPolicy,
+    rng: &'s mut Rng,
+    scorer: Option<&'s priors::QuickScorer>,
+    view: &'s mut priors::ScoreView,
+    candidates: usize,
+}
+
+impl Drawer<'_> {
+    /// The placement `colour` plays in `pos` (`n` > 0 placements in `set`) after the move
+    /// `last`; an informed ply while `informed` > 0 (and counts it off).
+    #[inline(always)]
+    fn draw(
+        &mut self,
+        pos: &Position,
+        colour: Colour,
+        set: &rumis_core::MoveSet,
+        n: usize,
+        last: Option<Move>,
+        informed: &mut usize,
+    ) -> Move {
+        let site = self.site;
+        let mut draws = PlyDraws::default();
+        let mut m = self.policy.pick_again(site, set, n, last, self.rng, &mut draws);
+        if *informed > 0 {
+            *informed -= 1;
+            if let Some(scorer) = self.scorer {
+                let view = &mut *self.view;
+                scorer.look(site, pos, colour, view);
+                let score = |m| scorer.score(site, view, m);
+                let mut best = score(m);
+                for _ in 1..self.candidates {
+                    let c = self.policy.pick_again(site, set, n, last, self.rng, &mut draws);
+                    let v = score(c);
+                    if v > best {
+                        (best, m) = (v, c);
+                    }
+                }
+            }
+        }
+        m
     }
 }

@@ -173,6 +173,14 @@ impl Position {
         self.place_slot::<true, false>(site, slot, path)
     }
 
+    /// [`Position::place_slot_unhashed`] of the placement `m` (legal for the colour to
+    /// move), by its template id.
+    #[inline(always)]
+    pub(crate) fn place_unhashed(&mut self, site: &Site, m: Move, path: CodePath) -> usize {
+        self.hash_stale = true;
+        self.place::<true, false>(site, m, path)
+    }
+
     /// What passing the turn from seat `from` generates first: the input of the first
     /// colour from there on, in order of play, that is not out and has a stone left
     /// (`settle_by`'s first count); `None` when it generates nothing (the game ends).
