@@ -86,18 +86,16 @@ enum Change {
     /// visited placement, however few cells it leaves the mover to touch.
     Walls,
     /// `paired:SIMS`: simulations in pairs, their playouts in lockstep, where the core
-    /// generates two games at once (`MctsConfig::paired_playouts`).
+    /// generates two games at once (`MctsConfig::paired_playouts`); against `mcts:SIMS`,
+    /// one at a time.
     Paired,
-    /// `single:SIMS`: one simulation at a time everywhere.
-    Single,
-    /// `pairedmodel:SIMS`: level 9's search (`model:`) with simulations in pairs.
+    /// `pairedmodel:SIMS`: level 9's search (`model:`, one at a time) with simulations in
+    /// pairs.
     PairedModel,
-    /// `singlemodel:SIMS`: level 9's search one simulation at a time.
-    SingleModel,
 }
 
 impl Change {
-    const ALL: [Change; 30] = [
+    const ALL: [Change; 28] = [
         Change::Uniform,
         Change::Plain,
         Change::Rave,
@@ -125,9 +123,7 @@ impl Change {
         Change::InformedNear,
         Change::Walls,
         Change::Paired,
-        Change::Single,
         Change::PairedModel,
-        Change::SingleModel,
     ];
 
     fn prefix(self) -> &'static str {
@@ -159,9 +155,7 @@ impl Change {
             Change::InformedNear => "informednear",
             Change::Walls => "walls",
             Change::Paired => "paired",
-            Change::Single => "single",
             Change::PairedModel => "pairedmodel",
-            Change::SingleModel => "singlemodel",
         }
     }
 
@@ -182,12 +176,7 @@ impl Change {
                 paired_playouts: true,
                 ..base
             },
-            Change::Single => MctsConfig {
-                paired_playouts: false,
-                ..base
-            },
             Change::PairedModel => Change::Paired.apply(base.level_nine()),
-            Change::SingleModel => Change::Single.apply(base.level_nine()),
             Change::Fresh => MctsConfig { reuse: false, ..base },
             Change::Walls => MctsConfig {
                 outlet_guard: 0,
