@@ -120,7 +120,7 @@ fn features_with(w: &Weights, site: &Site, pos: &Position, m: Move, own: bool) -
     // The room of a side is its best colour's (two colours in the two-player four-colour game).
     let mut other_room = 0.0f32;
     for &c in site.order() {
-        let room = (1.0 + counts[c.index()] as f32).ln();
+        let room = crate::math::ln(1.0 + counts[c.index()] as f32);
         if same_side(site, c, me) {
             f.own_room = f.own_room.max(room);
         } else {
@@ -218,7 +218,7 @@ impl RoomEstimate {
 
     /// The greedy evaluation's room term for the other sides after `m`, from the estimate.
     pub fn other_room(&self, site: &Site, m: Move) -> f32 {
-        self.kept(site, m).map(|k| (1.0 + k as f32).ln()).sum::<f32>() / self.others
+        self.kept(site, m).map(|k| crate::math::ln(1.0 + k as f32)).sum::<f32>() / self.others
     }
 }
 

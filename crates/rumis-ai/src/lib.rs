@@ -6,6 +6,7 @@ pub mod analysis;
 pub mod arena;
 pub mod endgame;
 pub mod eval;
+mod math;
 pub mod mcts;
 mod player;
 pub mod priors;
@@ -105,7 +106,7 @@ impl Player for GreedyPlayer {
         let best = values.iter().copied().fold(f32::MIN, f32::max);
         let weights: Vec<f64> = values
             .iter()
-            .map(|v| (((v - best) / self.temperature) as f64).exp())
+            .map(|v| crate::math::exp64(((v - best) / self.temperature) as f64))
             .collect();
         let total: f64 = weights.iter().sum();
         let mut x = (self.rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * total;

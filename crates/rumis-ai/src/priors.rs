@@ -269,7 +269,7 @@ fn room_features(f: &mut Features, site: &Site, shape: &SiteShape, pos: &Positio
     let mut own_any = false;
     for &c in site.order() {
         let n = counts[c.index()];
-        let r = (1.0 + n as f32).ln();
+        let r = crate::math::ln(1.0 + n as f32);
         if same_side(site, c, me) {
             own = own.max(r);
             own_any |= n > 0;

@@ -108,7 +108,7 @@ pub struct Review {
 
 /// A move's accuracy (0..100) from its loss of win estimate (0..1).
 pub fn move_accuracy(loss: f32) -> f32 {
-    (103.1668 * (-0.04354 * loss.max(0.0) * 100.0).exp() - 3.1669).clamp(0.0, 100.0)
+    (103.1668 * crate::math::exp(-0.04354 * loss.max(0.0) * 100.0) - 3.1669).clamp(0.0, 100.0)
 }
 
 /// The search of every position of a review as the server and the browser make it:

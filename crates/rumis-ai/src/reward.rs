@@ -45,7 +45,7 @@ pub fn rewards(site: &Site, pos: &Position) -> [f32; 4] {
             }
         }
         let rank = (below + tied) / rivals;
-        let margin = ((s - best_other) as f32 / 8.0).tanh();
+        let margin = crate::math::tanh((s - best_other) as f32 / 8.0);
         0.9 * rank + 0.05 * (margin + 1.0)
     };
     let mut out = [0.0; 4];

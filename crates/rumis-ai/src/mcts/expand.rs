@@ -105,7 +105,7 @@ impl TreeSearch<'_> {
             let mut child = Node::new(m, mover.index() as u8);
             // Never above the one before (as `exp` of falling arguments is in any sound
             // library): the selection relies on the order ([`TreeSearch::best_child`]).
-            child.prior = ((v - top) / temperature).exp().min(last);
+            child.prior = crate::math::exp((v - top) / temperature).min(last);
             child.refresh(self.cfg.prior_visits);
             last = child.prior;
             self.nodes.push(child);
@@ -145,7 +145,7 @@ impl TreeSearch<'_> {
             }
         }
         for c in children.iter_mut() {
-            c.prior = ((c.prior - top) / temperature).exp();
+            c.prior = crate::math::exp((c.prior - top) / temperature);
             c.refresh(self.cfg.prior_visits);
         }
     }

@@ -254,7 +254,7 @@ fn the_room_is_estimated_where_the_settings_say() {
                 assert_eq!(children.len(), moves.len());
                 for c in children {
                     let i = moves.iter().position(|&m| m == c.mv).unwrap();
-                    let prior = ((want[i] - top) / cfg.prior_temperature).exp();
+                    let prior = crate::math::exp((want[i] - top) / cfg.prior_temperature);
                     assert!(
                         (c.prior - prior).abs() < 1e-4,
                         "{board} {at:?} {modelled} {most}: {} {} against {prior}",
@@ -599,7 +599,7 @@ fn full_priors_where_the_search_goes_back_often() {
                 };
                 let top = children.iter().map(|c| value(c.mv)).fold(f32::MIN, f32::max);
                 for c in children {
-                    let want = ((value(c.mv) - top) / 2.0).exp();
+                    let want = crate::math::exp((value(c.mv) - top) / 2.0);
                     assert!(
                         (c.prior - want).abs() < 1e-4,
                         "{board}: node {i} visits {} full {is_full}: prior {} want {want}",

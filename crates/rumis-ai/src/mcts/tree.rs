@@ -391,7 +391,7 @@ impl<'a> TreeSearch<'a> {
     pub(super) fn best_child_scan(&self, node: usize, stop_at_new: bool) -> u32 {
         let cfg = self.cfg;
         let n = self.nodes[node];
-        let ln = ((n.visits.max(1)) as f32).ln();
+        let ln = crate::math::ln((n.visits.max(1)) as f32);
         let mut best = n.first_child;
         let mut best_value = f32::MIN;
         if cfg.prior_visits > 0.0 && cfg.rave <= 0.0 {

@@ -100,8 +100,8 @@ fn features_of_a_placement_on_a_hand_built_position() {
     // above (the limit).
     assert!((named("open_faces") - 0.4).abs() < 1e-6);
     let counts = g.position().count_moves_after(&site, m);
-    assert_eq!(named("own_room"), (1.0 + counts[0] as f32).ln());
-    assert_eq!(named("other_room"), (1.0 + counts[1] as f32).ln());
+    assert_eq!(named("own_room"), crate::math::ln(1.0 + counts[0] as f32));
+    assert_eq!(named("other_room"), crate::math::ln(1.0 + counts[1] as f32));
     assert_eq!(named("others_stuck"), (counts[1] == 0) as u8 as f32);
     // Without room: the room features are zero and the rest the same.
     let q = features(&site, &shape, g.position(), m, Colour::Red, false);
