@@ -18,7 +18,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { startServer, launch, api } from "./harness.mjs";
+import { startServer, launch, api, openPage } from "./harness.mjs";
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
@@ -46,13 +46,7 @@ after(async () => {
   console.log(["axe-core (" + TAGS.join(", ") + "): elements failing, by impact", line(head), `|${width.map((w) => "-".repeat(w + 2)).join("|")}|`, ...rows.map(line), line(["total", ...total])].join("\n"));
 });
 
-async function newPage(options = {}) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: "en-GB", ...options });
-  const page = await context.newPage();
-  page.errors = [];
-  page.on("pageerror", (e) => page.errors.push(String(e)));
-  return page;
-}
+const newPage = (options = {}) => openPage(browser, { locale: "en-GB", ...options });
 
 const post = (path, body, token) =>
   api(server.url, path, { method: "POST", headers: token ? { Authorization: `Bearer ${token}` } : {}, body: JSON.stringify(body) });

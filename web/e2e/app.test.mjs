@@ -3,7 +3,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { startServer, launch, api, waitMovePast, moveNumber, outDir, sleep } from "./harness.mjs";
+import { startServer, launch, api, waitMovePast, moveNumber, outDir, sleep, openPage, shot } from "./harness.mjs";
 
 let server;
 let browser;
@@ -18,16 +18,8 @@ after(async () => {
   await server?.stop();
 });
 
-async function newPage(viewport = { width: 1280, height: 800 }) {
-  const context = await browser.newContext({ viewport });
-  const page = await context.newPage();
-  const errors = [];
-  page.on("pageerror", (e) => errors.push(String(e)));
-  page.errors = errors;
-  return page;
-}
+const newPage = (viewport = { width: 1280, height: 800 }) => openPage(browser, { viewport });
 
-const shot = (page, name) => page.screenshot({ path: join(outDir, `${name}.png`) });
 
 async function yourTurn(page, timeout = 60000) {
   await page.waitForSelector('#status[data-state="your-turn"], #status[data-state="over"]', { timeout });

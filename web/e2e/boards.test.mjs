@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { startServer, launch, api, outDir, binary, moveNumber, waitMovePast, scratchDir } from "./harness.mjs";
+import { startServer, launch, api, outDir, binary, moveNumber, waitMovePast, scratchDir, shot } from "./harness.mjs";
 
 let server;
 let browser;
@@ -24,7 +24,6 @@ after(async () => {
   await server?.stop();
 });
 
-const shot = (page, name) => page.screenshot({ path: join(outDir, `${name}.png`) });
 
 async function verdict(page, want) {
   await page.waitForFunction((w) => document.body.dataset.editor === w, want, { timeout: 15000 });

@@ -7,7 +7,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { startServer, launch, api, outDir } from "./harness.mjs";
+import { startServer, launch, api, outDir, openPage } from "./harness.mjs";
 
 let server;
 let browser;
@@ -22,13 +22,7 @@ after(async () => {
   await server?.stop();
 });
 
-async function newPage(locale = "en-GB") {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale });
-  const page = await context.newPage();
-  page.errors = [];
-  page.on("pageerror", (e) => page.errors.push(String(e)));
-  return page;
-}
+const newPage = (locale = "en-GB") => openPage(browser, { locale });
 
 const post = (path, body, token) =>
   api(server.url, path, { method: "POST", headers: token ? { Authorization: `Bearer ${token}` } : {}, body: JSON.stringify(body) });

@@ -10,7 +10,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { startServer, launch, api, outDir, webDir, waitMovePast, moveNumber } from "./harness.mjs";
+import { startServer, launch, api, outDir, webDir, waitMovePast, moveNumber, openPage, shot } from "./harness.mjs";
 
 let server;
 let browser;
@@ -28,15 +28,8 @@ after(async () => {
 const locale = (lang, area) => JSON.parse(readFileSync(join(webDir, "src", "locales", lang, `${area}.json`), "utf8"));
 const G = locale("en", "game");
 const fill = (text, params) => text.replace(/\{\{(\w+)\}\}/g, (_, k) => String(params[k]));
-const shot = (page, name) => page.screenshot({ path: join(outDir, `${name}.png`) });
 
-async function newPage(options = {}) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: "en-GB", ...options });
-  const page = await context.newPage();
-  page.errors = [];
-  page.on("pageerror", (e) => page.errors.push(String(e)));
-  return page;
-}
+const newPage = (options = {}) => openPage(browser, { locale: "en-GB", ...options });
 
 const post = (path, body, token) =>
   api(server.url, path, { method: "POST", headers: token ? { Authorization: `Bearer ${token}` } : {}, body: JSON.stringify(body) });

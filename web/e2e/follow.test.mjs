@@ -6,7 +6,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { startServer, launch, api, waitMovePast, moveNumber, outDir, sleep } from "./harness.mjs";
+import { startServer, launch, api, waitMovePast, moveNumber, outDir, sleep, openPage, shot } from "./harness.mjs";
 
 let server;
 let browser;
@@ -21,17 +21,10 @@ after(async () => {
   await server?.stop();
 });
 
-async function newPage(viewport = { width: 1280, height: 800 }, locale = "en-GB") {
-  // Motion as a player's system has it by default: these tests watch the stones drop in.
-  const context = await browser.newContext({ viewport, locale, reducedMotion: "no-preference" });
-  const page = await context.newPage();
-  const errors = [];
-  page.on("pageerror", (e) => errors.push(String(e)));
-  page.errors = errors;
-  return page;
-}
+// Motion as a player's system has it by default: these tests watch the stones drop in.
+const newPage = (viewport = { width: 1280, height: 800 }, locale = "en-GB") =>
+  openPage(browser, { viewport, locale, reducedMotion: "no-preference" });
 
-const shot = (page, name) => page.screenshot({ path: join(outDir, `${name}.png`) });
 
 async function create(body) {
   return api(server.url, "/games", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });

@@ -115,6 +115,21 @@ export async function launch() {
   return browser;
 }
 
+/**
+ * A page in a browser context of its own (the context's `options`; 1280 × 800 unless they say
+ * otherwise), the page's uncaught errors gathered in `page.errors` for the test to check.
+ */
+export async function openPage(browser, options = {}) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, ...options });
+  const page = await context.newPage();
+  page.errors = [];
+  page.on("pageerror", (e) => page.errors.push(String(e)));
+  return page;
+}
+
+/** A screenshot of the page as it is, `web/e2e/out/NAME.png`. */
+export const shot = (page, name) => page.screenshot({ path: join(outDir, `${name}.png`) });
+
 export async function api(url, path, init) {
   // The server takes a POST only as JSON (415 otherwise); fetch would say text/plain.
   if (init?.body !== undefined) {

@@ -6,7 +6,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { startServer, launch, api, waitMovePast, moveNumber, outDir, sleep } from "./harness.mjs";
+import { startServer, launch, api, waitMovePast, moveNumber, outDir, sleep, openPage, shot } from "./harness.mjs";
 
 let server;
 let browser;
@@ -22,11 +22,7 @@ after(async () => {
 });
 
 async function newPage(viewport = { width: 1280, height: 800 }) {
-  const context = await browser.newContext({ viewport });
-  const page = await context.newPage();
-  const errors = [];
-  page.on("pageerror", (e) => errors.push(String(e)));
-  page.errors = errors;
+  const page = await openPage(browser, { viewport });
   // The WebSockets the page holds (made, not yet closed), by address.
   page.sockets = new Map();
   page.on("websocket", (ws) => {
@@ -36,7 +32,6 @@ async function newPage(viewport = { width: 1280, height: 800 }) {
   return page;
 }
 
-const shot = (page, name) => page.screenshot({ path: join(outDir, `${name}.png`) });
 
 async function pickName(page, name) {
   await page.goto(`${server.url}/lobby`);

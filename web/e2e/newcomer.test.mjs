@@ -5,7 +5,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { startServer, launch, api, outDir, webDir } from "./harness.mjs";
+import { startServer, launch, api, outDir, webDir, openPage, shot } from "./harness.mjs";
 
 let server;
 let browser;
@@ -20,19 +20,11 @@ after(async () => {
   await server?.stop();
 });
 
-async function newPage(lang, viewport) {
-  const context = await browser.newContext({ viewport, locale: lang });
-  const page = await context.newPage();
-  const errors = [];
-  page.on("pageerror", (e) => errors.push(String(e)));
-  page.errors = errors;
-  return page;
-}
+const newPage = (lang, viewport) => openPage(browser, { viewport, locale: lang });
 
 const LANGS = ["en", "de", "nl", "fr", "es", "pt", "it", "pl"];
 const locale = (lang, area) => JSON.parse(readFileSync(join(webDir, "src", "locales", lang, `${area}.json`), "utf8"));
 const fillIn = (text, params) => text.replace(/\{\{(\w+)\}\}/g, (_, k) => String(params[k]));
-const shot = (page, name) => page.screenshot({ path: join(outDir, `${name}.png`) });
 const rect = (page, sel) => page.$eval(sel, (e) => e.getBoundingClientRect().toJSON());
 const overlap = (a, b) => Math.max(0, Math.min(a.right, b.right) - Math.max(a.left, b.left)) * Math.max(0, Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top));
 

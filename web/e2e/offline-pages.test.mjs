@@ -6,7 +6,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { launch, outDir } from "./harness.mjs";
+import { launch, outDir, shot } from "./harness.mjs";
 import { startStatic } from "./static.mjs";
 
 let site;
@@ -22,7 +22,6 @@ after(async () => {
   await site?.stop();
 });
 
-const shot = (page, name) => page.screenshot({ path: join(outDir, `${name}.png`) });
 
 /** Places one stone of the solitaire from the keyboard (the first place offered). */
 async function placeFirst(page) {

@@ -5,7 +5,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { startServer, launch, api, waitMovePast, moveNumber, outDir } from "./harness.mjs";
+import { startServer, launch, api, waitMovePast, moveNumber, outDir, shot } from "./harness.mjs";
 
 let server;
 let browser;
@@ -38,7 +38,6 @@ async function openGame(viewport = { width: 1280, height: 800 }) {
   return { page, id: created.id };
 }
 
-const shot = (page, name) => page.screenshot({ path: join(outDir, `${name}.png`) });
 
 /** The strip as shown: orientation → the count on its button. */
 const strip = (page) =>

@@ -6,7 +6,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { startServer, launch, api, waitMovePast, moveNumber, outDir, webDir } from "./harness.mjs";
+import { startServer, launch, api, waitMovePast, moveNumber, outDir, webDir, shot } from "./harness.mjs";
 
 let server;
 let browser;
@@ -22,7 +22,6 @@ after(async () => {
 });
 
 const toasts = JSON.parse(readFileSync(join(webDir, "src", "locales", "en", "game.json"), "utf8")).toast;
-const shot = (page, name) => page.screenshot({ path: join(outDir, `${name}.png`) });
 
 /** A page in a context with a touch screen: its taps are pointer events of type "touch". */
 async function phonePage(width, height = 844) {

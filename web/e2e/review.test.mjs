@@ -7,7 +7,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { api, launch, outDir, scratchDir, startServer } from "./harness.mjs";
+import { api, launch, outDir, scratchDir, startServer, shot } from "./harness.mjs";
 import { startStatic } from "./static.mjs";
 
 let server;
@@ -23,7 +23,6 @@ after(async () => {
   await server?.stop();
 });
 
-const shot = (page, name) => page.screenshot({ path: join(outDir, `${name}.png`) });
 
 /** A two-player Chullpa game of two level-1 AI seats, played to its end by the server. */
 async function finishedGame() {

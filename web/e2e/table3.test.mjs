@@ -9,7 +9,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { startServer, launch, api, waitMovePast, moveNumber, outDir, sleep } from "./harness.mjs";
+import { startServer, launch, api, waitMovePast, moveNumber, outDir, sleep, shot } from "./harness.mjs";
 
 let server;
 let browser;
@@ -51,7 +51,6 @@ async function newPage({ background = false } = {}) {
   return page;
 }
 
-const shot = (page, name) => page.screenshot({ path: join(outDir, `${name}.png`) });
 
 async function pickName(page, name) {
   await page.goto(`${server.url}/lobby`);

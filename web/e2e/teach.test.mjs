@@ -6,7 +6,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { startServer, launch, api, outDir, webDir } from "./harness.mjs";
+import { startServer, launch, api, outDir, webDir, openPage } from "./harness.mjs";
 
 let server;
 let browser;
@@ -30,14 +30,7 @@ const texts = Object.fromEntries(
 );
 const fill = (text, params) => text.replace(/\{\{(\w+)\}\}/g, (_, k) => String(params[k]));
 
-async function newPage(lang = "en", viewport = { width: 1280, height: 800 }) {
-  const context = await browser.newContext({ viewport, locale: lang });
-  const page = await context.newPage();
-  const errors = [];
-  page.on("pageerror", (e) => errors.push(String(e)));
-  page.errors = errors;
-  return page;
-}
+const newPage = (lang = "en", viewport = { width: 1280, height: 800 }) => openPage(browser, { viewport, locale: lang });
 
 const shot = (page, name, opts = {}) => page.screenshot({ path: join(outDir, `${name}.png`), ...opts });
 const missingKeys = (page) => page.evaluate(() => window.__rumisMissingKeys);

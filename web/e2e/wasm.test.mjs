@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { launch, binary, moveNumber, outDir, waitMovePast, scratchDir } from "./harness.mjs";
+import { launch, binary, moveNumber, outDir, waitMovePast, scratchDir, shot } from "./harness.mjs";
 import { startStatic } from "./static.mjs";
 
 let site;
@@ -23,7 +23,6 @@ after(async () => {
   await site?.stop();
 });
 
-const shot = (page, name) => page.screenshot({ path: join(outDir, `${name}.png`) });
 
 async function yourTurn(page, timeout = 90000) {
   await page.waitForSelector('#status[data-state="your-turn"], #status[data-state="over"]', { timeout });
