@@ -129,8 +129,19 @@ impl Calm {
         Calm { id, token, hint_game }
     }
 
-    /// One move and the time until the AI's reply is in the state.
+    /// The time of one AI reply: moves ([`Calm::try_reply`]) until one comes.
     async fn reply(&mut self, addr: SocketAddr) -> Duration {
+        loop {
+            if let Some(t) = self.try_reply(addr).await {
+                return t;
+            }
+        }
+    }
+
+    /// One move and the time until the AI's reply is in the state; `None` when the AI had
+    /// no reply to make (its colour is out, so the turn came back at once, or the move
+    /// ended the game).
+    async fn try_reply(&mut self, addr: SocketAddr) -> Option<Duration> {
         loop {
             let st = state(addr, CALM, &self.id).await;
             if st["over"] == true || st["legal_moves"].as_array().is_none_or(|l| l.is_empty()) {
@@ -157,8 +168,12 @@ impl Calm {
             let t = Instant::now();
             loop {
                 let st = state(addr, CALM, &self.id).await;
-                if st["over"] == true || st["move_number"].as_i64().unwrap() > number + 1 {
-                    return t.elapsed();
+                if st["move_number"].as_i64().unwrap() > number + 1 {
+                    return Some(t.elapsed());
+                }
+                // (Without this the measurement waited forever once the AI's colour was out.)
+                if st["over"] == true || st["seat_to_move"] == 0 {
+                    return None;
                 }
                 tokio::time::sleep(Duration::from_millis(5)).await;
             }
