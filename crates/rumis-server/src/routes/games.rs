@@ -93,7 +93,8 @@ struct CreateRequest {
     #[cfg_attr(feature = "openapi", schema(example = "1. D2@b2x2 2. V3@a1,a2,b2"))]
     moves: Option<String>,
     /// With `moves`: the server game whose first moves they are; the server checks that
-    /// they are (same setup, same moves) and the new game's state names it.
+    /// they are (same setup, same moves) and the new game's state names it. `403
+    /// fair_play` while people play that game against each other.
     #[serde(default)]
     #[cfg_attr(feature = "openapi", schema(pattern = "^[0-9a-f]{16}$"))]
     from_game: Option<String>,
@@ -157,7 +158,7 @@ impl ClockRequest {
     request_body = CreateRequest,
     responses(
         (status = 201, description = "The game, with one token per human seat", body = crate::wire::Created),
-        (status = 400, response = crate::wire::ErrorBody), (status = 413, response = crate::wire::ErrorBody), (status = 422, response = crate::wire::ErrorBody), (status = 429, response = crate::wire::ErrorBody), (status = 503, response = crate::wire::ErrorBody),
+        (status = 400, response = crate::wire::ErrorBody), (status = 403, response = crate::wire::ErrorBody), (status = 413, response = crate::wire::ErrorBody), (status = 422, response = crate::wire::ErrorBody), (status = 429, response = crate::wire::ErrorBody), (status = 503, response = crate::wire::ErrorBody),
     )))]
 async fn create_game(
     State(app): Shared,

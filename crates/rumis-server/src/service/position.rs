@@ -63,7 +63,8 @@ impl Given {
 impl Games {
     /// Plays a position's moves on the game just set up, each judged by the core; refused
     /// when nothing is left to play, or when they are not the start of the server game they
-    /// are said to come from (so that where a game began is a fact).
+    /// are said to come from (so that where a game began is a fact), or while people play
+    /// that game against each other (fair play, as for a hint: the AI would answer for them).
     pub(super) async fn play_position(&self, game: &mut Game, asked: AskedPosition) -> Result<Given, GameError> {
         play_given(game, &asked.moves)?;
         if game.is_over() {
@@ -79,6 +80,7 @@ impl Games {
                 }
                 r => r?,
             };
+            source.may_search()?;
             same_start(&source.game, id, game)?;
         }
         Ok(Given::of(game, asked.from_game))

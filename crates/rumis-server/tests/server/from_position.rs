@@ -318,6 +318,27 @@ async fn a_refused_position_makes_no_game(db: String) {
         );
         assert_eq!(answer["move_number"].as_i64(), move_number, "{answer}");
     }
+    // A game people play against each other, named while it goes on: the AI does not play
+    // on from it (fair play, as a hint is refused).
+    let people = create(addr, json!({ "board": "chullpa", "players": 2 })).await;
+    let (people_id, people_tokens) = (s(&people["id"]), tokens(&people));
+    let mut played = Vec::new();
+    for number in 1..=2 {
+        let st = state(addr, &people_id).await;
+        let m = s(&st["legal_moves"][0]);
+        let token = people_tokens[number as usize - 1].clone().unwrap();
+        assert_eq!(play(addr, &people_id, Some(&token), &m, number).await.status, 201);
+        played.push(m);
+    }
+    let body = with(json!({ "moves": played.join(" "), "from_game": people_id }));
+    let r = post(addr, "/api/v1/games", None, &body).await;
+    assert_eq!(
+        (r.status, r.json()["error"].clone()),
+        (403, json!("fair_play")),
+        "{}",
+        r.text()
+    );
+    let before = [before, vec![json!(people_id)]].concat();
     let mut after = every_game(addr).await;
     let mut want = before.clone();
     after.sort_by_key(|v| v.to_string());
