@@ -293,7 +293,7 @@ export class Structure3D {
         if (skip.has(`${col.x},${col.y},${z}`)) return;
         const m = new THREE.Mesh(cubeGeometry, this.material(letter));
         m.position.copy(this.world(col.x, col.y, z));
-        m.userData = { x: col.x, y: col.y, z };
+        m.userData = { x: col.x, y: col.y, z, letter };
         const e = new THREE.LineSegments(edgeGeometry, edges);
         e.position.copy(m.position);
         this.cubes.add(m, e);
@@ -304,6 +304,11 @@ export class Structure3D {
 
   height(x: number, y: number) {
     return this.heights.get(`${x},${y}`) ?? 0;
+  }
+
+  /** The cubes drawn, each `[x, y, z, letter]` (for the tests: what the board shows). */
+  drawnCubes(): [number, number, number, string][] {
+    return this.cubes.children.filter((o) => (o as THREE.Mesh).isMesh).map((o) => [o.userData.x, o.userData.y, o.userData.z, o.userData.letter]);
   }
 
   isBuildable(x: number, y: number) {

@@ -77,7 +77,11 @@ clock: ClockInfo | null,
 /**
  * The colours that left the game (resigned, or ran out of time), in order.
  */
-left: Array<LeftInfo>, };
+left: Array<LeftInfo>, 
+/**
+ * A game made from a position: where it began (`null` for a game from the start).
+ */
+from_position: FromPosition | null, };
 
 /**
  * The setup part of a state.
@@ -122,6 +126,17 @@ export type ColumnInfo = { cell: string, x: number, y: number, limit: number, he
  * A colour that left the game (resigned, or ran out of time), in a state.
  */
 export type LeftInfo = { colour: Colour, after_move: number, reason: string | null, };
+
+/**
+ * Where a game made from a position began (`POST /api/v1/games` with `moves`): the moves
+ * it was given at its creation (its first moves, played before it began) and the server
+ * game they are the start of, if one. Such a game is never rated.
+ */
+export type FromPosition = { moves: number, 
+/**
+ * The server game whose first `moves` moves these are (checked at creation).
+ */
+game: string | null, };
 
 /**
  * A game's clock in its state and in `clock` events: the rule, the server's time `now`
@@ -529,7 +544,8 @@ reason: string,
  */
 retry_after_seconds?: number, 
 /**
- * `stale_move_number`: the next move's number.
+ * `stale_move_number`: the next move's number; `illegal_move` of a game made from a
+ * position (`moves`): the move refused.
  */
 move_number?: number, 
 /**
@@ -558,7 +574,8 @@ export type ErrorDetail = {
  */
 retry_after_seconds?: number, 
 /**
- * `stale_move_number`: the next move's number.
+ * `stale_move_number`: the next move's number; `illegal_move` of a game made from a
+ * position (`moves`): the move refused.
  */
 move_number?: number, 
 /**

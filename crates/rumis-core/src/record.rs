@@ -223,7 +223,7 @@ impl Record {
             None => board(name).map_err(|e| error(self.tag_line("Board"), e.to_string()))?,
         };
         let mut game = self.set_up(board)?;
-        self.replay(&mut game)?;
+        self.play_moves(&mut game)?;
         self.check_result(&game)?;
         game.tags = self
             .tags
@@ -305,8 +305,12 @@ impl Record {
         }
     }
 
-    /// Plays the record's moves and leavings on `game`.
-    fn replay(&self, game: &mut Game) -> Result<(), RecordError> {
+    /// Plays the record's moves and leavings on `game`, in order, as reading a whole record
+    /// does after its setup: for a game set up elsewhere (a server's game made from a
+    /// position: its own setup, the moves so far in this notation). The first move refused
+    /// (unreadable, illegal there, or after the end of the game) is the error, with its
+    /// number and line; `game` then holds the moves before it.
+    pub fn play_moves(&self, game: &mut Game) -> Result<(), RecordError> {
         for (i, (text, line)) in self.moves.iter().enumerate() {
             let number = game.moves().len() + 1;
             let at = |message: String| RecordError {

@@ -42,6 +42,12 @@ pub enum GameError {
     MalformedMove(String),
     #[error("{0}")]
     IllegalMove(String),
+    /// A game made from a position whose moves the core refused: the move at fault.
+    #[error("{reason}")]
+    RefusedMove { move_number: i64, reason: String },
+    /// A game made from a position where nothing is left to play.
+    #[error("these moves end the game (every colour is out): nothing is left to play from this position")]
+    PositionOver,
     #[error("undo is only for hot-seat games, where one token holds every human seat")]
     UndoNotAllowed,
     /// A hint or an analysis of a game people play against each other, while it goes on.
@@ -207,6 +213,13 @@ impl From<GameError> for ApiError {
             }
             GameError::MalformedMove(_) => ApiError::bad_request("malformed_move", reason),
             GameError::IllegalMove(_) => ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "illegal_move", reason),
+            GameError::RefusedMove { move_number, .. } => {
+                ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "illegal_move", reason).with(ErrorDetail {
+                    move_number: Some(move_number),
+                    ..ErrorDetail::default()
+                })
+            }
+            GameError::PositionOver => ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "game_over", reason),
             GameError::UndoNotAllowed => ApiError::new(StatusCode::FORBIDDEN, "undo_not_allowed", reason),
             GameError::FairPlay => ApiError::new(StatusCode::FORBIDDEN, "fair_play", reason),
             GameError::NothingToUndo => ApiError::conflict("nothing_to_undo", reason),
@@ -250,7 +263,7 @@ impl From<GameError> for ApiError {
 /// A setup the core refused: `400 bad_setup` with the core's message, but `400
 /// unknown_board` for a scenario there is not and `422 bad_board` for a board file the
 /// core cannot read. Words a client wrote are shown [`printable`]; the request's own field
-/// names (`stuck_rule`, `ruins_seed`) stand where the core names the setting.
+/// names (`stuck_rule`, `ruins`, `ruins_seed`) stand where the core names the setting.
 impl From<SetupError> for ApiError {
     fn from(e: SetupError) -> ApiError {
         let reason = match e {
@@ -270,7 +283,7 @@ impl From<SetupError> for ApiError {
                 printable(&v)
             ),
             SetupError::UnknownStuckRule(r) => format!("unknown stuck_rule '{}' (out, pass)", printable(&r)),
-            SetupError::RuinsWithoutRuinas => "ruins_seed belongs only to a ruinas game".into(),
+            SetupError::RuinsWithoutRuinas => "ruins and ruins_seed belong only to a ruinas game".into(),
             SetupError::NotAColour(w) => SetupError::NotAColour(printable(&w)).to_string(),
             SetupError::NotAPlayerCount(w) => SetupError::NotAPlayerCount(printable(&w)).to_string(),
             SetupError::NotASeed(w) => SetupError::NotASeed(printable(&w)).to_string(),
@@ -402,8 +415,14 @@ impl IntoResponse for ApiError {
 
 /// Text from a client, shortened and without control characters, for an error message.
 pub fn printable(s: &str) -> String {
-    let mut out: String = s.chars().filter(|c| !c.is_control()).take(64).collect();
-    if s.chars().count() > 64 {
+    printable_within(s, 64)
+}
+
+/// [`printable`] within `n` characters: for a sentence that quotes a client's words (the
+/// core's reason for refusing a move it was given).
+pub fn printable_within(s: &str, n: usize) -> String {
+    let mut out: String = s.chars().filter(|c| !c.is_control()).take(n).collect();
+    if s.chars().count() > n {
         out.push('…');
     }
     out

@@ -5,13 +5,14 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
+use rumis_core::record::Record;
 use rumis_core::{BoardSource, Colour, Game, GameSetup, MoveError, Outcome, Ruins, SetupError, Site, Variant};
 use sha2::{Digest, Sha256};
 
 use crate::clock::Clock;
-use crate::error::{printable, GameError};
+use crate::error::{printable, printable_within, GameError};
 use crate::events::Event;
-use crate::store::{GameStatus, MoveRow, Progress, Seat, SeatKind, Setup, StoredGame};
+use crate::store::{FromPosition, GameStatus, MoveRow, Progress, Seat, SeatKind, Setup, StoredGame};
 use rumis_wire::{self as wire, GameEvent};
 
 /// A game read from storage and replayed by the core.
@@ -27,9 +28,17 @@ pub struct Loaded {
     /// The game's clock, if it has one.
     pub clock: Option<Clock>,
     pub creator: String,
+    /// A game made from a position: where it began.
+    pub from_position: Option<FromPosition>,
 }
 
 impl Loaded {
+    /// The number of the moves the game was given at its creation (a game made from a
+    /// position): the moves before it are nobody's here, and no undo takes them back.
+    pub(crate) fn given_moves(&self) -> usize {
+        self.from_position.as_ref().map_or(0, |f| f.moves.max(0) as usize)
+    }
+
     /// The seat whose time runs now: a human seat to move in a game still played.
     pub(crate) fn clock_seat(&self) -> Option<usize> {
         if self.status != GameStatus::Open {
@@ -253,6 +262,8 @@ pub struct AskedSetup<'a> {
     pub colours: Option<&'a [String]>,
     /// Ruinas: the seed its ruins are placed from (at random without one).
     pub ruins_seed: Option<u64>,
+    /// Ruinas: the ruins as placements, in the order they are placed (instead of a seed).
+    pub ruins: Option<&'a [String]>,
     pub stuck_rule: Option<&'a str>,
     pub hot_seat: bool,
 }
@@ -283,15 +294,20 @@ pub fn new_setup(asked: &AskedSetup) -> Result<Setup, GameError> {
                 .collect::<Result<_, _>>()?,
         );
     }
-    if setup.variant == Variant::Ruinas {
-        let seed = match asked.ruins_seed {
-            Some(s) => s,
-            None => getrandom::u64().map_err(|e| GameError::internal(format!("no randomness: {e}")))?,
-        };
-        setup.ruins = Some(Ruins::Seed(seed));
-    } else if let Some(seed) = asked.ruins_seed {
-        setup.ruins = Some(Ruins::Seed(seed));
-    }
+    setup.ruins = match (asked.ruins, asked.ruins_seed) {
+        (Some(_), Some(_)) => {
+            return Err(GameError::BadSetup(
+                "give ruins (their placements) or ruins_seed, not both".into(),
+            ))
+        }
+        // The core places them and says why one does not fit (or that the variant has none).
+        (Some(list), None) => Some(Ruins::Placements(list.to_vec())),
+        (None, Some(seed)) => Some(Ruins::Seed(seed)),
+        (None, None) if setup.variant == Variant::Ruinas => Some(Ruins::Seed(
+            getrandom::u64().map_err(|e| GameError::internal(format!("no randomness: {e}")))?,
+        )),
+        (None, None) => None,
+    };
     let site = site_for(&setup)?;
     if let (Some(name), Some(_)) = (asked.board, asked.board_file) {
         if !site.board().is_called(name) {
@@ -313,6 +329,73 @@ pub fn new_setup(asked: &AskedSetup) -> Result<Setup, GameError> {
         board_file: asked.board_file.map(String::from),
         stuck_rule: setup.stuck_rule,
     })
+}
+
+/// Plays a position's moves on a game just set up: `text` is written as a record's moves
+/// (rules §7: placements and colours leaving, move numbers and comments optional), and the
+/// core reads and judges each in turn ([`Record::play_moves`]). The first one refused is
+/// the error, with its number; a text that is no record's moves at all is malformed.
+pub(crate) fn play_given(game: &mut Game, text: &str) -> Result<(), GameError> {
+    if text.trim().is_empty() {
+        return Ok(());
+    }
+    let record = Record::parse(text).map_err(|e| GameError::MalformedMove(format!("moves: {}", e.message)))?;
+    if !record.tags.is_empty() {
+        return Err(GameError::MalformedMove(
+            "moves: give the moves of a record without its tags; the setup is the request's own \
+             fields (board, players, variant, ...)"
+                .into(),
+        ));
+    }
+    record.play_moves(game).map_err(|e| match e.move_number {
+        Some(n) => GameError::RefusedMove {
+            move_number: n as i64,
+            reason: format!("moves: move {n}: {}", printable_within(&e.message, 300)),
+        },
+        None => GameError::MalformedMove(format!("moves: {}", printable_within(&e.message, 300))),
+    })
+}
+
+/// Checks that `game` is `source`'s position after as many moves (the game `id` it is said
+/// to come from): the same setup — board, players, variant, order of play, ruins,
+/// stuck-colour rule —, the same placements, and the same colours left at the same points.
+pub(crate) fn same_start(source: &Game, id: &str, game: &Game) -> Result<(), GameError> {
+    let (a, b) = (source.site(), game.site());
+    let refused = |why: String| Err(GameError::BadSetup(format!("from_game: {why}")));
+    if a.board() != b.board()
+        || a.players() != b.players()
+        || a.variant() != b.variant()
+        || a.order() != b.order()
+        || a.stuck_rule() != b.stuck_rule()
+    {
+        return refused(format!(
+            "game {id} is set up otherwise (its board, players, variant, order of play or stuck-colour \
+             rule); give its setup"
+        ));
+    }
+    let notation = |g: &Game, list: &[rumis_core::Move]| list.iter().map(|&m| g.notation(m)).collect::<Vec<_>>();
+    if notation(source, source.ruins()) != notation(game, game.ruins()) {
+        return refused(format!("game {id} has other ruins"));
+    }
+    let n = game.moves().len();
+    if source.moves().len() < n {
+        return refused(format!("game {id} has {} moves, not {n}", source.moves().len()));
+    }
+    let there = source.after(n);
+    let (theirs, ours) = (notation(&there, there.moves()), notation(game, game.moves()));
+    if let Some(i) = (0..n).find(|&i| theirs[i] != ours[i]) {
+        return refused(format!(
+            "move {} of game {id} is {}, not {}",
+            i + 1,
+            theirs[i],
+            printable(&ours[i])
+        ));
+    }
+    let left = |g: &Game| g.retirements().iter().map(|r| (r.after, r.colour)).collect::<Vec<_>>();
+    if left(&there) != left(game) {
+        return refused(format!("in game {id} other colours had left the game by move {n}"));
+    }
+    Ok(())
 }
 
 /// Replays stored rows with the core.
@@ -367,6 +450,7 @@ pub(crate) fn replay(s: StoredGame) -> Result<Loaded, GameError> {
         updated: s.updated,
         clock: s.clock,
         creator: s.creator,
+        from_position: s.from_position,
     })
 }
 
@@ -570,6 +654,7 @@ mod tests {
             created: 0,
             updated: 0,
             clock: None,
+            from_position: None,
             retirements: vec![RetireRow {
                 after_move: 3,
                 colour: Colour::Yellow,

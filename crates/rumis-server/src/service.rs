@@ -34,10 +34,13 @@ use rumis_wire::{self as wire, GameEvent};
 mod ai_turns;
 mod leaving;
 mod lobby;
+mod position;
 mod review;
 pub use ai_turns::Leases;
 pub use lobby::asked::{QuickAsked, SeatAsked, SeekAsked};
 pub use lobby::{LOBBY, SEEK_IDLE};
+pub use position::AskedPosition;
+use position::Given;
 pub use review::{Reviews, DEFAULT_SIMULATIONS};
 
 /// A write that stays busy this long answers `503 busy`.
@@ -341,22 +344,24 @@ impl Games {
         seats: Vec<NewSeat>,
         creator: &str,
     ) -> Result<wire::Created, GameError> {
-        self.create_timed(setup, seats, creator, None).await
+        self.create_timed(setup, seats, creator, None, None).await
     }
 
     /// [`Games::create`] with a clock (checked by [`clock::Rule::from_asked`]): time runs
-    /// from the creation for the human seat to move. Runs in a task of its own, like a
-    /// move (see the module's comment).
+    /// from the creation for the human seat to move; and from a position if one is given
+    /// (its moves played by the core, the new game beginning after them). Runs in a task of
+    /// its own, like a move (see the module's comment).
     pub async fn create_timed(
         self: &Arc<Self>,
         setup: Setup,
         seats: Vec<NewSeat>,
         creator: &str,
         clock: Option<clock::Rule>,
+        position: Option<AskedPosition>,
     ) -> Result<wire::Created, GameError> {
         let creator = creator.to_string();
         self.detached("creation", move |this| async move {
-            this.write_game(setup, seats, &creator, clock).await
+            this.write_game(setup, seats, &creator, clock, position).await
         })
         .await
     }
@@ -367,8 +372,13 @@ impl Games {
         seats: Vec<NewSeat>,
         creator: &str,
         clock: Option<clock::Rule>,
+        position: Option<AskedPosition>,
     ) -> Result<wire::Created, GameError> {
-        let game = check_new_game(&setup, &seats, clock.is_some())?;
+        let mut game = check_new_game(&setup, &seats, clock.is_some())?;
+        let given = match position {
+            Some(asked) => Some(self.play_position(&mut game, asked).await?),
+            None => None,
+        };
         let site = game.site().clone();
         let humans = seats.iter().any(|s| s.kind == SeatKind::Human);
         let tokens = seat_tokens(&setup, &seats)?;
@@ -405,7 +415,7 @@ impl Games {
                     GameStatus::Finished
                 },
                 to_move,
-                move_count: 0,
+                move_count: game.moves().len() as i64,
                 ai_to_move: ai_first,
             },
             creator,
@@ -415,16 +425,24 @@ impl Games {
             .and_then(|c| site.player_of(c))
             .filter(|&p| seats.get(p).is_some_and(|s| s.kind == SeatKind::Human));
         let clock = clock.map(|rule| Clock::start(rule, seats.len(), first_human, new.now));
-        self.insert_new_game(&new, clock.as_ref(), humans).await?;
+        self.insert_new_game(&new, clock.as_ref(), humans, given.as_ref())
+            .await?;
         if ai_first {
             self.queue.push(Job::new(&id, humans, creator));
         }
         Ok(created(&id, &setup, &seats, &site, &tokens))
     }
 
-    /// The new game's rows in one transaction: the game, its clock, its board and rule; an
-    /// AI-only game within the caps on AI-only games.
-    async fn insert_new_game(&self, new: &NewGame<'_>, clock: Option<&Clock>, humans: bool) -> Result<(), GameError> {
+    /// The new game's rows in one transaction: the game, its clock, its board and rule, and
+    /// for a game made from a position its moves so far; an AI-only game within the caps on
+    /// AI-only games.
+    async fn insert_new_game(
+        &self,
+        new: &NewGame<'_>,
+        clock: Option<&Clock>,
+        humans: bool,
+        given: Option<&Given>,
+    ) -> Result<(), GameError> {
         let limits = &self.limits;
         self.retrying(|left| async move {
             let mut w = self.store.begin_write(left).await?;
@@ -454,6 +472,9 @@ impl Games {
                 Store::write_clock_in(&mut w.tx, new.id, c).await?;
             }
             Store::set_board_and_rule(&mut w.tx, new.id, new.setup).await?;
+            if let Some(given) = given {
+                given.insert(&mut w.tx, new.id, new.now).await?;
+            }
             w.tx.commit().await?;
             Ok(())
         })
@@ -611,9 +632,9 @@ impl Games {
                 reason: format!("the next move is number {number}, not {expected}"),
             });
         }
-        // The last move made by a human seat.
+        // The last move made by a human seat (never one the game was given at creation).
         let game = &loaded.game;
-        let human = (0..game.moves().len()).rev().find(|&i| {
+        let human = (loaded.given_moves()..game.moves().len()).rev().find(|&i| {
             game.mover(i)
                 .and_then(|c| loaded.seat_of(c))
                 .is_some_and(|s| s.kind == SeatKind::Human)
@@ -698,8 +719,9 @@ impl Games {
         }
         let game = &loaded.game;
         // Another player's moves, also those of a seat they left to the AI (a seat with a
-        // token's hash that this token does not hold).
-        let joined = (0..game.moves().len()).any(|i| {
+        // token's hash that this token does not hold); the moves a game made from a
+        // position was given are nobody's.
+        let joined = (loaded.given_moves()..game.moves().len()).any(|i| {
             game.mover(i)
                 .and_then(|c| loaded.seat_of(c))
                 .is_some_and(|s| !s.token_hash.is_empty() && !held.contains(&s.seat))

@@ -115,6 +115,16 @@ pub struct StoredGame {
     pub retirements: Vec<RetireRow>,
     /// The address that created it.
     pub creator: String,
+    /// A game made from a position: where it began.
+    pub from_position: Option<FromPosition>,
+}
+
+/// Where a game made from a position began, as stored: the moves it was given at its
+/// creation (its first moves) and the server game they came from, if one was named.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FromPosition {
+    pub moves: i64,
+    pub game: Option<String>,
 }
 
 /// A colour that left the game, as stored.
@@ -426,6 +436,18 @@ impl Store {
         Ok(())
     }
 
+    /// Stores where a new game made from a position began (in the transaction that inserts
+    /// it, with its moves so far).
+    pub async fn set_from_position(conn: &mut AnyConnection, id: &str, from: &FromPosition) -> Result<(), GameError> {
+        sqlx::query("UPDATE games SET from_game = $1, from_moves = $2 WHERE id = $3")
+            .bind(from.game.as_deref().unwrap_or(""))
+            .bind(from.moves)
+            .bind(id)
+            .execute(&mut *conn)
+            .await?;
+        Ok(())
+    }
+
     /// Stores a new game's own board and stuck-colour rule (in the transaction that
     /// inserts it): columns of their own, written only when they differ from a scenario's
     /// game under the rulebooks' rule.
@@ -507,8 +529,8 @@ impl Store {
 
     pub async fn read_in(conn: &mut AnyConnection, id: &str) -> Result<Option<StoredGame>, GameError> {
         let row: Option<AnyRow> = sqlx::query(
-            "SELECT board, players, variant, colours, ruins, hot_seat, status, created, updated, board_file, stuck_rule, creator \
-             FROM games WHERE id = $1",
+            "SELECT board, players, variant, colours, ruins, hot_seat, status, created, updated, board_file, stuck_rule, creator, \
+             from_game, from_moves FROM games WHERE id = $1",
         )
         .bind(id)
         .fetch_optional(&mut *conn)
@@ -518,6 +540,8 @@ impl Store {
         let ruins: String = row.try_get("ruins")?;
         let board_file: String = row.try_get("board_file")?;
         let rule_name: String = row.try_get("stuck_rule")?;
+        let from_game: String = row.try_get("from_game")?;
+        let from_moves: i64 = row.try_get("from_moves")?;
         let setup = Setup {
             board: row.try_get("board")?,
             players: row.try_get::<i64, _>("players")? as usize,
@@ -569,6 +593,10 @@ impl Store {
             clock: Store::read_clock_in(&mut *conn, id).await?,
             retirements: Store::read_retirements_in(&mut *conn, id).await?,
             creator: row.try_get("creator")?,
+            from_position: (from_moves > 0 || !from_game.is_empty()).then(|| FromPosition {
+                moves: from_moves,
+                game: (!from_game.is_empty()).then_some(from_game),
+            }),
         }))
     }
 

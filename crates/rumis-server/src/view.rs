@@ -52,6 +52,10 @@ pub fn state(l: &Loaded, at: Option<usize>, now: i64) -> wire::State {
         clock: l.clock.as_ref().map(|c| c.info(now)),
         board_file: l.setup.board_file.clone(),
         walked_away: l.walked_away(),
+        from_position: l.from_position.as_ref().map(|f| wire::FromPosition {
+            moves: f.moves.max(0) as usize,
+            game: f.game.clone(),
+        }),
     };
     rumis_wire::game::state(&l.game, at, frame)
 }

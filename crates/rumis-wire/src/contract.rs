@@ -61,6 +61,7 @@ pub fn typescript() -> String {
         PositionInfo,
         ColumnInfo,
         LeftInfo,
+        FromPosition,
         ClockInfo,
         SeatClock,
         Placements,

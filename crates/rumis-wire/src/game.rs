@@ -8,8 +8,8 @@ use rumis_core::{Colour, Cube, Game, Outcome};
 
 use crate::boards::{cubes_of, placement_on};
 use crate::{
-    ClockInfo, ColourInfo, ColumnInfo, GameEvent, LastMove, LeftInfo, MoveInfo, Placements, PositionInfo, Score,
-    SeatInfo, SiteInfo, State,
+    ClockInfo, ColourInfo, ColumnInfo, FromPosition, GameEvent, LastMove, LeftInfo, MoveInfo, Placements, PositionInfo,
+    Score, SeatInfo, SiteInfo, State,
 };
 
 /// What a state says beyond the game itself: who plays it, and when.
@@ -26,6 +26,8 @@ pub struct Frame {
     pub clock: Option<ClockInfo>,
     /// A board of one's own: its file, as the game was created with it.
     pub board_file: Option<String>,
+    /// A game made from a position: where it began.
+    pub from_position: Option<FromPosition>,
     /// The seats counted as forfeited besides those whose colours left the game: online,
     /// those whose player walked away and whose colours the AI plays on (rules §5.1).
     pub walked_away: Vec<usize>,
@@ -210,5 +212,6 @@ pub fn state(whole: &Game, at: Option<usize>, frame: Frame) -> State {
         },
         clock: frame.clock,
         left: left_of(&game),
+        from_position: frame.from_position,
     }
 }

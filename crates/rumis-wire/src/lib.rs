@@ -257,6 +257,17 @@ pub struct ClockInfo {
     pub seats: Vec<SeatClock>,
 }
 
+/// Where a game made from a position began (`POST /api/v1/games` with `moves`): the moves
+/// it was given at its creation (its first moves, played before it began) and the server
+/// game they are the start of, if one. Such a game is never rated.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
+pub struct FromPosition {
+    pub moves: usize,
+    /// The server game whose first `moves` moves these are (checked at creation).
+    pub game: Option<String>,
+}
+
 /// A colour that left the game (resigned, or ran out of time), in a state.
 #[derive(Clone, Debug, Serialize, PartialEq)]
 #[cfg_attr(feature = "contract", derive(ts_rs::TS, utoipa::ToSchema))]
@@ -505,6 +516,8 @@ pub struct State {
     pub clock: Option<ClockInfo>,
     /// The colours that left the game (resigned, or ran out of time), in order.
     pub left: Vec<LeftInfo>,
+    /// A game made from a position: where it began (`null` for a game from the start).
+    pub from_position: Option<FromPosition>,
 }
 
 /// Every 4xx and 5xx answer: a stable code, a sentence, and for some codes a detail.
@@ -528,7 +541,8 @@ pub struct ErrorDetail {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "contract", ts(optional))]
     pub retry_after_seconds: Option<u64>,
-    /// `stale_move_number`: the next move's number.
+    /// `stale_move_number`: the next move's number; `illegal_move` of a game made from a
+    /// position (`moves`): the move refused.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "contract", ts(optional))]
     pub move_number: Option<i64>,

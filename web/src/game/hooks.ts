@@ -24,5 +24,7 @@ export function installTestHooks(view: GameView, placer: Placer) {
     numberPoints: () => view.numberPoints(),
     /** Cubes highlighted from the move list. */
     highlighted: () => view.highlightCount(),
+    /** The structure's cubes as drawn, `[x, y, z, letter]`. */
+    cubes: () => view.drawnCubes(),
   };
 }

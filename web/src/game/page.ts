@@ -14,6 +14,7 @@ import { KeysControl } from "./keys";
 import { EndScreen } from "./end";
 import { localBackend } from "../engine/local";
 import { ReviewPanel } from "./review";
+import { playFromOnServer, renderFromPosition } from "./fromhere";
 import { errorText } from "./errors";
 import { Follower } from "./follow";
 import { MoveList } from "./movelist";
@@ -98,7 +99,7 @@ export class GamePage {
         if (this.replayAt !== null) void this.replay(this.replayAt);
         else if (this.state) this.render();
       },
-      playFrom: (at, level) => void this.playFrom(at, level),
+      playFrom: (at, level, where) => void this.playFrom(at, level, where),
     });
     this.end = new EndScreen(id, { replay: (n) => this.replay(n) }, backend, this.review);
     this.seat = new SeatPanel(id, (n) => this.tokenFor(n), () => void this.store.reload());
@@ -142,6 +143,7 @@ export class GamePage {
       title: h("h1", { class: "game-title" }, "Rumis"),
       conn: h("span", { class: "conn", id: "conn" }),
       status: h("div", { class: "status", id: "status", "aria-live": "polite" }, t("game.status.loading")),
+      fromPosition: h("div", { class: "small from-position", id: "from-position", hidden: true }),
       players: h("div", { class: "players", id: "players" }),
       tray: h("div", { class: "tray", id: "tray" }),
       turns: h("div", { class: "turns", id: "turns" }),
@@ -159,6 +161,7 @@ export class GamePage {
     side.append(
       h("div", { class: "side-head" }, h("a", { href: "/", class: "home" }, "Rumis"), this.el.title, this.el.conn, help, this.keys.button),
       this.el.status,
+      this.el.fromPosition,
       this.text.el,
       this.outcome.el,
       this.guideSlot,
@@ -309,6 +312,7 @@ export class GamePage {
     this.view.setColumns(s.position.columns, falling);
     this.view.setRecent(this.replayAt === null ? [...this.recent.values()].filter((r) => !falling.length || r.cubes !== falling) : []);
     this.renderStatus();
+    renderFromPosition(this.el.fromPosition, s);
     this.renderText();
     renderPlayers(this.el.players, this.seen());
     this.moveList.render(s, this.notices.lines(s, this.names));
@@ -494,9 +498,16 @@ export class GamePage {
     }
   }
 
-  /** "Play from here": a local game from the first `at` moves, against the AI at `level`. */
-  private async playFrom(at: number, level: number) {
+  /**
+   * "Play from here": a game from the first `at` moves, against the AI at `level`: on the
+   * server (a server game's position, fromhere.ts), or in this browser.
+   */
+  private async playFrom(at: number, level: number, where: "server" | "local") {
     try {
+      if (where === "server") {
+        location.href = await playFromOnServer(this.id, await this.backend.state(this.id, at), level);
+        return;
+      }
       const res = await fetch(this.backend.recordUrl(this.id));
       if (!res.ok) throw new ApiError(res.status, "http", `${res.status} ${res.statusText}`);
       location.href = await localBackend.playFrom(await res.text(), at, level);

@@ -3,7 +3,8 @@
 // average loss, accuracy), the marked moves (each a link into the replay), and for the move
 // replayed what was played and the best move found with both estimates; the board shows
 // that best move as a ghost (page.ts) and the move list the marks (movelist.ts). "Play from
-// here" starts a local game from the position replayed, against the AI at a chosen level.
+// here" starts a game from the position replayed, against the AI at a chosen level: in this
+// browser, or for a server game on the server too (fromhere.ts).
 import type { GameBackend } from "../engine/backend";
 import type { GameReview, Letter, ReviewedMove } from "../wire";
 import { t } from "../i18n";
@@ -25,7 +26,8 @@ export interface ReviewHooks {
   replay(n: number): void;
   /** The review arrived: the move list, the graph and the board show it. */
   changed(): void;
-  playFrom(at: number, level: number): void;
+  /** A game from the first `at` moves, against the AI at `level`: on the server, or in this browser. */
+  playFrom(at: number, level: number, where: "server" | "local"): void;
 }
 
 const pct = (v: number) => `${Math.round(v * 100)} %`;
@@ -185,12 +187,9 @@ export class ReviewPanel {
       { id: "play-from-level", "aria-label": t("game.review.level"), onchange: (e: Event) => (this.level = Number((e.target as HTMLSelectElement).value)) },
       ...[1, 2, 3, 4, 5, 6, 7, 8, 9].map((l) => h("option", { value: l, ...(l === this.level ? { selected: true } : {}) }, t("game.review.level_n", { level: l }))),
     );
-    return h(
-      "div",
-      { class: "play-from" },
-      h("button", { id: "play-from", onclick: () => this.hooks.playFrom(at, this.level) }, t("game.review.play_from", { number: at })),
-      " ",
-      select,
-    );
+    const local = h("button", { id: "play-from", onclick: () => this.hooks.playFrom(at, this.level, "local") }, t(this.backend.local ? "game.review.play_from" : "game.review.play_from_local", { number: at }));
+    // A server game's position may be played on the server too (a game of its own there, unrated).
+    const server = this.backend.local ? [] : [h("button", { id: "play-from-server", onclick: () => this.hooks.playFrom(at, this.level, "server") }, t("game.review.play_from_server", { number: at })), " "];
+    return h("div", { class: "play-from" }, ...server, local, " ", select);
   }
 }

@@ -247,6 +247,40 @@ fn result_tag_must_match_and_moves_must_stop_at_the_end() {
     expect(&format!("{HEAD}[Board \"Pirka\"]\n"), 3, None, &["given twice"]);
 }
 
+/// A record's moves alone, played on a game set up apart (as a server sets up a game from a
+/// position): the same game as reading the whole record, leavings and their reasons too;
+/// the first move refused is named with its number, and the moves before it stand.
+#[test]
+fn the_moves_alone_play_on_a_game_set_up_apart() {
+    let site = common::site(common::builtin("chullpa"), 3, rumis_core::Variant::Standard);
+    let mut whole = Game::new(site.clone());
+    let mut rng = Rng::new(7);
+    for _ in 0..4 {
+        let m = whole.legal_moves()[rng.below(whole.legal_moves().len())];
+        whole.play(m).unwrap();
+    }
+    whole.retire(rumis_core::Colour::Green, Some("resigned")).unwrap();
+    for _ in 0..3 {
+        let m = whole.legal_moves()[0];
+        whole.play(m).unwrap();
+    }
+    let text = record::write(&whole);
+    let moves = text.split("\n\n").nth(1).unwrap();
+    assert!(moves.contains("G:out {resigned}"), "{moves}");
+    let mut g = Game::new(site.clone());
+    Record::parse(moves).unwrap().play_moves(&mut g).unwrap();
+    assert_eq!(record::write(&g), text);
+    assert_eq!(g.retirements(), whole.retirements());
+    // Move 6 refused: the five before it are played, no more.
+    let notation: Vec<String> = whole.moves().iter().map(|&m| whole.notation(m)).collect();
+    let bad = format!("{} Z9@a1,b1 {}", notation[..5].join(" "), notation[5]);
+    let mut g = Game::new(site);
+    let e = Record::parse(&bad).unwrap().play_moves(&mut g).unwrap_err();
+    assert_eq!((e.line, e.move_number), (1, Some(6)), "{e}");
+    assert!(e.message.contains("'Z9' is not a stone"), "{e}");
+    assert_eq!(g.moves().len(), 5);
+}
+
 #[test]
 fn two_records_in_one_text() {
     let one = format!("{HEAD}\n1. D2@a1,b1\n");

@@ -14,7 +14,7 @@ use serde::Deserialize;
 use super::Shared;
 use crate::error::{printable, ApiError};
 use crate::extract::{Bearer, Client, GameId, JsonBody, OptionalBody, Params};
-use crate::service::{self, Actor, NewSeat};
+use crate::service::{self, Actor, AskedPosition, NewSeat};
 use crate::store::SeatKind;
 use crate::{ai, search, view, wire, App};
 
@@ -51,7 +51,8 @@ struct SeatRequest {
 }
 
 /// Give `board` (a scenario) or `board_file` (a board of one's own; `board` may then repeat
-/// its name).
+/// its name). With `moves`, the game starts from the position they reach (a game from a
+/// position: never rated).
 #[derive(Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = CreateGame))]
 #[serde(deny_unknown_fields)]
@@ -80,6 +81,23 @@ struct CreateRequest {
     /// A Ruinas game's seed for its ruins (only for `ruinas`).
     #[serde(default)]
     ruins_seed: Option<u64>,
+    /// A Ruinas game's ruins as placements, in the order they are placed (only for
+    /// `ruinas`; instead of `ruins_seed`), each checked by the core.
+    #[serde(default)]
+    ruins: Option<Vec<String>>,
+    /// A game from a position: the moves so far, written as a record's (rules §7:
+    /// placements in order, a colour leaving as `Y:out`; move numbers and comments
+    /// optional). The core plays each; the first it refuses is `422 illegal_move` with its
+    /// `move_number`, and no game is made. Moves that end the game are `422 game_over`.
+    #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(example = "1. D2@b2x2 2. V3@a1,a2,b2"))]
+    moves: Option<String>,
+    /// With `moves`: the server game whose first moves they are; the server checks that
+    /// they are (same setup, same moves) and the new game's state names it. `403
+    /// fair_play` while people play that game against each other.
+    #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(pattern = "^[0-9a-f]{16}$"))]
+    from_game: Option<String>,
     #[serde(default)]
     hot_seat: bool,
     #[serde(default)]
@@ -140,7 +158,7 @@ impl ClockRequest {
     request_body = CreateRequest,
     responses(
         (status = 201, description = "The game, with one token per human seat", body = crate::wire::Created),
-        (status = 400, response = crate::wire::ErrorBody), (status = 413, response = crate::wire::ErrorBody), (status = 422, response = crate::wire::ErrorBody), (status = 429, response = crate::wire::ErrorBody), (status = 503, response = crate::wire::ErrorBody),
+        (status = 400, response = crate::wire::ErrorBody), (status = 403, response = crate::wire::ErrorBody), (status = 413, response = crate::wire::ErrorBody), (status = 422, response = crate::wire::ErrorBody), (status = 429, response = crate::wire::ErrorBody), (status = 503, response = crate::wire::ErrorBody),
     )))]
 async fn create_game(
     State(app): Shared,
@@ -160,6 +178,7 @@ async fn create_game(
         variant: req.variant.as_deref(),
         colours: req.colours.as_deref(),
         ruins_seed: req.ruins_seed,
+        ruins: req.ruins.as_deref(),
         stuck_rule: req.stuck_rule.as_deref(),
         hot_seat: req.hot_seat,
     })?;
@@ -199,9 +218,19 @@ async fn create_game(
             .collect::<Result<_, _>>()?,
     };
     let clock = req.clock.map(ClockRequest::rule).transpose()?;
+    let position = match (req.moves, req.from_game) {
+        (None, None) => None,
+        (None, Some(_)) => {
+            return Err(ApiError::bad_request(
+                "bad_setup",
+                "from_game goes with moves: the moves of that game up to the position",
+            ))
+        }
+        (Some(moves), from_game) => Some(AskedPosition { moves, from_game }),
+    };
     let created = app
         .games
-        .create_timed(setup, seats, &creator.to_string(), clock)
+        .create_timed(setup, seats, &creator.to_string(), clock, position)
         .await?;
     Ok((StatusCode::CREATED, Json(created)).into_response())
 }

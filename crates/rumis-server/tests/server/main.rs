@@ -12,6 +12,7 @@ mod clock;
 mod crash;
 mod edge;
 mod endings;
+mod from_position;
 mod integrity;
 mod lessons;
 mod lobby;

@@ -344,7 +344,15 @@ async fn a_bad_setup_gets_the_cores_words_and_creates_nothing(db: String) {
         ),
         (
             json!({ "board": "chullpa", "players": 2, "ruins_seed": 3 }),
-            "ruins_seed belongs only to a ruinas game".to_string(),
+            "ruins and ruins_seed belong only to a ruinas game".to_string(),
+        ),
+        (
+            json!({ "board": "chullpa", "players": 2, "ruins": ["D2@a1,a2"] }),
+            "ruins and ruins_seed belong only to a ruinas game".to_string(),
+        ),
+        (
+            json!({ "board": "tambo", "players": 2, "variant": "ruinas", "ruins": ["D2@a1,a2"], "ruins_seed": 3 }),
+            "give ruins (their placements) or ruins_seed, not both".to_string(),
         ),
         (
             json!({ "board": "chullpa", "players": 2, "variant": "chess" }),
