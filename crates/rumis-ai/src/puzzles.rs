@@ -15,6 +15,10 @@ use rumis_core::{record, Colour, Game, Move, Site, Variant};
 use crate::endgame::Solver;
 use crate::mcts::{Mcts, MctsConfig, SearchResult};
 
+pub mod judge;
+pub mod pick;
+pub mod rating;
+
 /// The least lead, in reward (0..1, `reward::rewards`), of the best placement over every
 /// other under perfect play. The reward is a strictly increasing function of the mover's
 /// rank and score margin, and the solver computes equal results as equal rewards, so any

@@ -35,10 +35,12 @@ mod ai_turns;
 mod leaving;
 mod lobby;
 mod review;
+mod training;
 pub use ai_turns::Leases;
 pub use lobby::asked::{QuickAsked, SeatAsked, SeekAsked};
 pub use lobby::{LOBBY, SEEK_IDLE};
 pub use review::{Reviews, DEFAULT_SIMULATIONS};
+pub use training::{filter as training_filter, Catalogue, Training};
 
 /// A write that stays busy this long answers `503 busy`.
 const WRITE_DEADLINE: Duration = Duration::from_secs(4);

@@ -25,4 +25,5 @@ mod robust;
 mod shutdown;
 mod sockets;
 mod takeover;
+mod training;
 mod web_files;
