@@ -1,22 +1,27 @@
 // The game's puzzles (src/training/), solved in 3D as a game's move: the daily puzzle from
 // the start page solved with a player's key (the rating moves), the next one failed with
-// the explanation and the best as a ghost.
+// the explanation and the best as a ghost; then the same on a static server (no `rumis
+// serve`), the puzzles shipped with the app and judged by the engine in the browser, the
+// rating kept in the browser.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { api, launch, openPage, shot, startServer, webDir } from "./harness.mjs";
+import { startStatic } from "./static.mjs";
 
 let server;
+let site;
 let browser;
 
 before(async () => {
-  [server, browser] = await Promise.all([startServer(), launch()]);
+  [server, site, browser] = await Promise.all([startServer(), startStatic(), launch()]);
 });
 
 after(async () => {
   await browser?.close();
   await server?.stop();
+  await site?.stop();
 });
 
 /** Every shipped puzzle by id (the repository's puzzles/). */
@@ -107,4 +112,22 @@ test("a puzzle solved, then one failed with its explanation, on the server", { t
   const me = await api(server.url, `/training/${daily.id}`, { headers: { Authorization: `Bearer ${player.key}` } });
   assert.equal(me.tried, true);
   assert.equal(me.you.attempts, 2);
+});
+
+test("the same without a server: the shipped puzzles, the engine, the rating in this browser", { timeout: 180_000 }, async () => {
+  const page = await openPage(browser);
+  await page.goto(site.url);
+  await page.waitForSelector("#no-server");
+  await page.click("#daily-link");
+  await page.waitForURL(/\/training\?daily$/);
+  await puzzleShown(page);
+  assert.match(await page.textContent("#your-rating"), /kept in this browser\): 1,500/);
+  await solveThenFail(page, "training-offline");
+  const kept = await page.evaluate(() => JSON.parse(localStorage.getItem("rumis.training")));
+  assert.equal(kept.tried.length, 2);
+  assert.equal(kept.you.attempts, 2);
+  // A reload keeps the rating.
+  await page.reload();
+  await puzzleShown(page);
+  assert.match(await page.textContent("#your-rating"), new RegExp(`: ${Math.round(kept.you.rating).toLocaleString("en")}$`));
 });

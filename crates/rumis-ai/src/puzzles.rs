@@ -51,6 +51,7 @@ pub struct PuzzleSet {
     pub puzzles: Vec<Puzzle>,
 }
 
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Puzzle {
     /// `board-players-` and the position's hash: the same position is one puzzle.
@@ -71,6 +72,7 @@ pub struct Puzzle {
 }
 
 /// Why the best placement is best, decided from the position.
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Theme {
@@ -125,6 +127,7 @@ impl Theme {
 
 /// The proof that the best placement is the one: the mover's values (reward, 0..1) of the
 /// best and of the runner-up.
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum Proof {

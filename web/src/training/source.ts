@@ -1,15 +1,13 @@
 // Where the game's puzzles come from: the server (`/api/v1/training/...`, the player's key
-// as the bearer when this browser has one). The choice, the judgement and the rating's
-// update are the server's (rumis_ai::puzzles): the page only asks.
+// as the bearer when this browser has one), or, without a server (a static copy of the app,
+// offline), the puzzles shipped with the app (local.ts) and the engine in this browser.
+// Either way the choice, the judgement and the rating's update are the same Rust code
+// (rumis_ai::puzzles): the page only asks.
+import { serverOr } from "../engine/fallback";
 import { call, me } from "../players/api";
+import type { Filter } from "../engine/protocol";
 import type { TrainingPuzzle, TrainingResult } from "../wire";
-
-/** What the next puzzle must be (each optional): a scenario, a player count, a theme. */
-export interface Filter {
-  scenario?: string;
-  players?: number;
-  theme?: string;
-}
+import { localTraining } from "./local";
 
 export interface TrainingSource {
   daily(): Promise<TrainingPuzzle>;
@@ -37,5 +35,10 @@ export const serverTraining: TrainingSource = {
   attempt: (id, placement) => call<TrainingResult>("POST", `/training/${g(id)}/attempt`, { placement }, key()),
 };
 
-/** The page's source of puzzles. */
-export const training: TrainingSource = serverTraining;
+/** The server's puzzles, or the shipped ones when no server answers (remembered for the page). */
+export const training: TrainingSource = {
+  daily: () => serverOr(serverTraining.daily, localTraining.daily),
+  next: (f) => serverOr(() => serverTraining.next(f), () => localTraining.next(f)),
+  get: (id) => serverOr(() => serverTraining.get(id), () => localTraining.get(id)),
+  attempt: (id, p) => serverOr(() => serverTraining.attempt(id, p), () => localTraining.attempt(id, p)),
+};

@@ -36,8 +36,9 @@ export function renderRatings(el: HTMLElement, s: TrainingState, offline: boolea
     ? t(offline ? "training.youLocal" : "training.you", { rating: Math.round(s.you.rating) })
     : t("training.youNone");
   el.replaceChildren(
-    // After an attempt, the puzzle's rating it left (the same when it was not rated).
-    h("div", { id: "puzzle-rating" }, t("training.rating", { rating: Math.round(s.result?.puzzle_rating.after ?? p.rating) })),
+    // After an attempt, the puzzle's rating it left (the same when it was not rated); without
+    // a server the puzzles keep their files' ratings (a puzzle's rating is everyone's).
+    h("div", { id: "puzzle-rating" }, t("training.rating", { rating: Math.round(offline ? p.rating : (s.result?.puzzle_rating.after ?? p.rating)) })),
     h("div", { id: "your-rating" }, you),
     p.tried && s.phase === "solving" ? h("div", { class: "small", id: "tried" }, t("training.tried")) : "",
   );

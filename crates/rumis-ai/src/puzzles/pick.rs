@@ -13,6 +13,7 @@ pub const DAY_MS: i64 = 86_400_000;
 pub const NEAREST: usize = 10;
 
 /// A puzzle as it is chosen: its id, scenario, player count, rating and themes.
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Candidate {
     pub id: String,
@@ -24,6 +25,7 @@ pub struct Candidate {
 }
 
 /// What the next puzzle must be: a scenario (any case), a player count, a theme.
+#[cfg_attr(feature = "contract", derive(ts_rs::TS), ts(optional_fields))]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Filter {
     pub scenario: Option<String>,

@@ -19,6 +19,7 @@ pub const TAU: f64 = 0.5;
 pub const MIN_DEVIATION: f64 = 45.0;
 
 /// A Glicko-2 rating: the rating, its deviation and volatility.
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Rating {
     pub rating: f64,
