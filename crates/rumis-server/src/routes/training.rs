@@ -12,7 +12,7 @@ use serde::Deserialize;
 
 use super::Shared;
 use crate::error::ApiError;
-use crate::extract::{Bearer, JsonBody, Params};
+use crate::extract::{Bearer, Client, JsonBody, Params};
 use crate::{wire, App};
 
 pub(super) fn routes() -> Router<Arc<App>> {
@@ -112,9 +112,15 @@ struct AttemptRequest {
     )))]
 async fn attempt(
     State(app): Shared,
+    Client(client): Client,
     Bearer(key): Bearer,
     Path(id): Path<String>,
     JsonBody(req): JsonBody<AttemptRequest>,
 ) -> Result<Json<wire::TrainingResult>, ApiError> {
-    Ok(Json(app.training.attempt(&id, key.as_deref(), &req.placement).await?))
+    // The asker's address is its share of the AI's threads, as for a hint.
+    Ok(Json(
+        app.training
+            .attempt(&id, key.as_deref(), &req.placement, &client.to_string())
+            .await?,
+    ))
 }

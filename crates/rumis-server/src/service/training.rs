@@ -8,8 +8,9 @@
 //!   `rumis_ai::puzzles::pick::daily`: the same for everyone that day.
 //! - **The next puzzle**: one near the player's puzzle rating that they have not tried
 //!   (`pick::next`), as a scenario, a player count or a theme filter it.
-//! - **An attempt** is judged by `rumis_ai::puzzles::judge` on a blocking thread (the
-//!   endgame solver values a wrong answer: milliseconds; a searched puzzle's, two searches).
+//! - **An attempt** is judged by `rumis_ai::puzzles::judge` on a thread of the AI's
+//!   scheduler (`queue.rs`), under the asker's address like a hint (the endgame solver
+//!   values a wrong answer: milliseconds; a searched puzzle's takes two searches).
 //!   With a player's key, their first attempt at a puzzle is rated (Glicko-2, both the
 //!   player's and the puzzle's rating: `rumis_ai::puzzles::rating`), in one write; later
 //!   attempts are judged and counted, not rated. Without a key an attempt is judged only.
@@ -50,6 +51,9 @@ const FILES: &[&str] = &[
     include_str!("../../../../puzzles/tambo-3.json"),
     include_str!("../../../../puzzles/tambo-4.json"),
 ];
+
+/// How long an attempt waits for a thread of the AI's scheduler before `503 busy`.
+const JUDGE_WAIT: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// The puzzles, by id, each with its site.
 pub struct Catalogue {
@@ -254,14 +258,26 @@ impl Training {
         id: &str,
         key: Option<&str>,
         placement: &str,
+        asker: &str,
     ) -> Result<wire::TrainingResult, GameError> {
         let (site, p) = self.find(id)?.clone();
         let player = self.player(key).await?;
         let text = placement.to_string();
         let (site2, p2) = (site.clone(), p.clone());
-        let judged = tokio::task::spawn_blocking(move || judge(&site2, &p2, &text))
+        // On a thread of the AI's scheduler, with the asker's share, as a hint: a searched
+        // puzzle's wrong answer costs two searches, and a client sending many must not
+        // take the threads from the games.
+        let slot = tokio::time::timeout(JUDGE_WAIT, self.games.queue().admit(asker, false))
             .await
-            .map_err(|e| GameError::internal(format!("the judgement failed: {e}")))?;
+            .map_err(|_| GameError::Busy("the server is busy with other searches; try again later".into()))?
+            .ok_or_else(|| GameError::internal("the AI's scheduler is gone"))?;
+        let judged = tokio::task::spawn_blocking(move || {
+            let j = judge(&site2, &p2, &text);
+            drop(slot);
+            j
+        })
+        .await
+        .map_err(|e| GameError::internal(format!("the judgement failed: {e}")))?;
         let j = judged.map_err(|e| match e {
             AttemptError::Malformed(s) => GameError::MalformedMove(s),
             AttemptError::Illegal(s) => GameError::IllegalMove(crate::error::printable(&s)),
