@@ -5,7 +5,8 @@
 // element that fails a rule counts once, as axe lists them).
 // The pages: the start page (at a desk, on a phone, with every field of the clock shown), How
 // to play, the lobby (before a name is chosen, and after, with another player's game open),
-// the board editor, the solitaire, the leaderboard, a player's page and the import of a key;
+// the board editor, the solitaire, the puzzles (one to solve and one answered), the
+// leaderboard, a player's page and the import of a key;
 // the game page with one's own stone picked (at a desk and on a phone), with the AI thinking,
 // with a clock running, the end screen of a game played to its end and a review of it (a move
 // stepped back to), the guided first game, the text mode (a move announced and a command
@@ -168,6 +169,25 @@ test("the solitaire", async () => {
   await page.goto(`${server.url}/puzzle`);
   await page.waitForSelector('#status[data-state="building"]');
   await audit(page, "solitaire");
+});
+
+test("the puzzles: one to solve", async () => {
+  const page = await newPage();
+  await page.goto(`${server.url}/training?daily`);
+  await page.waitForFunction(() => document.body.dataset.training === "solving");
+  await audit(page, "puzzle");
+});
+
+test("the puzzles: one answered", async () => {
+  const page = await newPage();
+  await page.goto(`${server.url}/training?daily`);
+  await page.waitForFunction(() => document.body.dataset.training === "solving");
+  // The first place offered, from the keyboard: solved, or (most often) why not.
+  await page.evaluate(() => window.rumis.select(window.rumis.placements()[0].stone));
+  await page.keyboard.press("n");
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(() => ["failed", "solved"].includes(document.body.dataset.training));
+  await audit(page, "puzzle answered");
 });
 
 test("the leaderboard", async () => {

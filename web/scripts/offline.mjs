@@ -10,11 +10,19 @@ const web = join(dirname(fileURLToPath(import.meta.url)), "..");
 const dist = join(web, "dist");
 // The pages that play without a server, each as a folder's index.html (the app routes by
 // address, and its files are addressed from the root), so a plain static file server serves
-// /puzzle, /how-to-play and /boards/edit without rewrite rules.
-for (const page of ["puzzle", "how-to-play", "boards/edit"]) {
+// /puzzle, /training, /how-to-play and /boards/edit without rewrite rules.
+for (const page of ["puzzle", "training", "how-to-play", "boards/edit"]) {
   mkdirSync(join(dist, page), { recursive: true });
   copyFileSync(join(dist, "index.html"), join(dist, page, "index.html"));
 }
+// The game's puzzles (the repository's puzzles/, one file per scenario and player count) in
+// one file for the puzzle page without a server (src/training/local.ts); kept offline with
+// the rest.
+const puzzleDir = join(web, "..", "puzzles");
+const puzzleFiles = readdirSync(puzzleDir).filter((n) => n.endsWith(".json")).sort();
+const sets = puzzleFiles.map((n) => JSON.parse(readFileSync(join(puzzleDir, n), "utf8")));
+writeFileSync(join(dist, "training.json"), JSON.stringify(sets));
+console.log(`training.json: ${sets.reduce((n, s) => n + s.puzzles.length, 0)} puzzles from ${puzzleFiles.length} files`);
 const files = [];
 const hash = createHash("sha256");
 for (const name of readdirSync(dist, { recursive: true }).map(String).sort()) {

@@ -1,11 +1,13 @@
 // The app's pages, by path: `/` starts or joins a game, `/game/ID` plays or watches one
 // (with the guide attached when this browser started it as a guided first game),
-// `/how-to-play` explains the rules, `/puzzle` is the solitaire, `/boards/edit` the board editor,
+// `/how-to-play` explains the rules, `/puzzle` is the solitaire, `/training` the game's
+// puzzles (`?daily`: the daily puzzle), `/boards/edit` the board editor,
 // `/lobby` the lobby, `/players/ID` a player's page (`/players/import` brings a key), `/leaderboard` the ratings.
 import "./style.css";
 import "./i18n";
 import { GamePage } from "./game";
 import { PuzzlePage } from "./puzzle";
+import { TrainingPage } from "./training/page";
 import { StartPage } from "./start";
 import { HowToPage } from "./howto/page";
 import { attachTutorial } from "./tutorial/overlay";
@@ -37,6 +39,7 @@ if (local && /^[A-Za-z0-9]+$/.test(local)) {
   attachTutorial(game[1], page.guideSlot, page.follow);
   attachTable(game[1], page.tableSlot, page.follow, { rematchSlot: page.rematchSlot, table: (names, lobby) => page.setTable(names, lobby) });
 } else if (/^\/puzzle\/?$/.test(location.pathname)) void new PuzzlePage(root).start();
+else if (/^\/training\/?$/.test(location.pathname)) void new TrainingPage(root).start();
 else if (/^\/how-to-play\/?$/.test(location.pathname)) void new HowToPage(root).start();
 else if (/^\/boards\/edit\/?$/.test(location.pathname)) void new EditorPage(root).start();
 else if (/^\/lobby\/?$/.test(location.pathname)) void new LobbyPage(root).start();

@@ -77,6 +77,7 @@ export class StartPage {
             { class: "hero-links" },
             h("a", { href: "/lobby", id: "lobby-link" }, t("lobby.startLink")),
             h("a", { href: "/how-to-play", id: "howto-link" }, t("start.howtoLink")),
+            h("a", { href: "/training?daily", id: "daily-link" }, t("start.dailyLink")),
             h("a", { href: "/puzzle", id: "puzzle-link" }, t("start.puzzleLink")),
             h("a", { href: "/boards/edit", id: "editor-link" }, t("editor.startLink")),
             languagePicker(),

@@ -278,6 +278,112 @@ accuracy: number, };
 export type ReviewThresholds = { inaccuracy: number, mistake: number, blunder: number, };
 
 /**
+ * A puzzle to solve: `200` to `GET /training/daily`, `/training/next` and `/training/{id}`.
+ */
+export type TrainingPuzzle = { id: string, 
+/**
+ * The scenario's name (`Chullpa`) and the player count.
+ */
+board: string, players: number, 
+/**
+ * The colour to move: the one whose placement is the answer.
+ */
+to_move: Colour, 
+/**
+ * The puzzle's rating now (Glicko-2), rounded.
+ */
+rating: number, 
+/**
+ * `exact` (proved by the endgame solver) or `searched` (by two searches).
+ */
+kind: "exact" | "searched", 
+/**
+ * The daily puzzle's day (`YYYY-MM-DD`, UTC), when this is the daily puzzle.
+ */
+daily: string | null, 
+/**
+ * The position, as a game's state (its moves so far included).
+ */
+state: GameState, 
+/**
+ * Every placement the colour to move may make: one of them is the answer.
+ */
+placements: Placements, 
+/**
+ * The asking player's puzzle rating (a player's key sent; the engine: the one kept in
+ * this browser).
+ */
+you: TrainingRating | null, 
+/**
+ * Whether the asking player has tried this puzzle before (then an attempt is not
+ * rated).
+ */
+tried: boolean, };
+
+/**
+ * A puzzle rating (Glicko-2) and its attempts counted.
+ */
+export type TrainingRating = { rating: number, deviation: number, volatility: number, 
+/**
+ * Rated attempts (a player's first attempt at each puzzle).
+ */
+attempts: number, };
+
+/**
+ * A placement of an attempt's result and what it is worth to the colour to move.
+ */
+export type TrainingPlacement = { placement: Placement, 
+/**
+ * The mover's reward after it (0..1): under perfect play (`exact`), or a search's
+ * estimate (`searched`).
+ */
+value: number, 
+/**
+ * `exact`: the mover's place at the end under perfect play (1 = first), whether it is
+ * shared, and the score margin over the best other player (negative: behind).
+ */
+place: number | null, shared: boolean | null, margin: number | null, };
+
+/**
+ * A rating before and after an attempt (the same when it was not rated).
+ */
+export type TrainingChange = { before: number, after: number, };
+
+/**
+ * `200` to `POST /training/{id}/attempt`: the engine's `training_attempt` answer too.
+ */
+export type TrainingResult = { puzzle: string, 
+/**
+ * The placement given is the puzzle's best.
+ */
+solved: boolean, played: TrainingPlacement, best: TrainingPlacement, 
+/**
+ * `exact` or `searched`: how the values were found.
+ */
+kind: "exact" | "searched", 
+/**
+ * The result in words (English); the app words it from the fields above.
+ */
+reason: string, 
+/**
+ * The puzzle's themes (kebab case: `block-out`, `height-limit`, `last-stone`,
+ * `stay-in`, `keep-the-win`, `best-score`).
+ */
+themes: Array<string>, 
+/**
+ * Whether this attempt counted for the ratings: a player's first at this puzzle.
+ */
+rated: boolean, 
+/**
+ * The player's puzzle rating after it (none without a player's key), and its change.
+ */
+you: TrainingRating | null, change: TrainingChange | null, 
+/**
+ * The puzzle's rating, before and after.
+ */
+puzzle_rating: TrainingChange, };
+
+/**
  * The first message of a game's WebSocket, and the one after events may have been missed:
  * `{ "type": "snapshot", "state": ... }`.
  */

@@ -15,6 +15,10 @@ use rumis_core::{record, Colour, Game, Move, Site, Variant};
 use crate::endgame::Solver;
 use crate::mcts::{Mcts, MctsConfig, SearchResult};
 
+pub mod judge;
+pub mod pick;
+pub mod rating;
+
 /// The least lead, in reward (0..1, `reward::rewards`), of the best placement over every
 /// other under perfect play. The reward is a strictly increasing function of the mover's
 /// rank and score margin, and the solver computes equal results as equal rewards, so any
@@ -47,6 +51,7 @@ pub struct PuzzleSet {
     pub puzzles: Vec<Puzzle>,
 }
 
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Puzzle {
     /// `board-players-` and the position's hash: the same position is one puzzle.
@@ -67,6 +72,7 @@ pub struct Puzzle {
 }
 
 /// Why the best placement is best, decided from the position.
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Theme {
@@ -121,6 +127,7 @@ impl Theme {
 
 /// The proof that the best placement is the one: the mover's values (reward, 0..1) of the
 /// best and of the runner-up.
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum Proof {

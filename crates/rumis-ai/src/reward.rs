@@ -57,6 +57,40 @@ pub fn rewards(site: &Site, pos: &Position) -> [f32; 4] {
     out
 }
 
+/// Where a reward of [`rewards`] stands, read back: the player's place (1-based; `shared`
+/// when it ties with another player, as far as the reward tells) and its score margin over
+/// the best other player (negative: behind the leader). What a puzzle's explanation says of
+/// a placement the endgame solver valued (`puzzles::judge`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Standing {
+    pub place: usize,
+    pub shared: bool,
+    pub margin: i32,
+}
+
+/// Reads a reward of a game of `players` players back into its [`Standing`]: the inverse
+/// of [`rewards`]' `0.9 rank + 0.05 (tanh(margin / 8) + 1)`. The rank is `k / (2 rivals)`
+/// for a whole `k` (a rival below counts 2, one tied 1); its steps, `0.45 / rivals`, are
+/// wider than the margin's part (below 0.1), so rounding finds `k`. Where the rivals' ties
+/// cannot be told apart from the sum (two rivals tied with the player, or one beaten), the
+/// fewest ties are read. The margin is exact up to about 30 points (f32's resolution of
+/// `tanh` near ±1) and approximate beyond.
+pub fn read(value: f32, players: usize) -> Standing {
+    let rivals = players.max(2) - 1;
+    let step = 0.45 / rivals as f64;
+    let v = value as f64;
+    let k = ((v - 0.05) / step).round().clamp(0.0, 2.0 * rivals as f64);
+    let t = ((v - k * step) / 0.05 - 1.0).clamp(-1.0 + 1e-7, 1.0 - 1e-7);
+    let margin = (8.0 * t.atanh()).round() as i32;
+    let k = k as usize;
+    let (place, shared) = match margin {
+        m if m > 0 => (1, false),
+        0 => (1, true),
+        _ => (1 + rivals - k / 2 - k % 2, k % 2 == 1),
+    };
+    Standing { place, shared, margin }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -127,6 +161,42 @@ mod tests {
                 std::cmp::Ordering::Greater => assert!(r[0] > r[1]),
                 std::cmp::Ordering::Less => assert!(r[0] < r[1]),
                 std::cmp::Ordering::Equal => assert_eq!(r[0], r[1]),
+            }
+        }
+    }
+
+    /// A reward read back gives the game's places and margins (two, three and four players).
+    #[test]
+    fn a_reward_reads_back_as_its_place_and_margin() {
+        for players in 2..=4 {
+            for seed in 0..40 {
+                let mut g = game("chullpa", players, Variant::Standard);
+                g.play_random(&mut Rng::new(seed));
+                let r = rewards(g.site(), g.position());
+                let scores = g.position().colour_scores(g.site());
+                for &c in g.site().order() {
+                    let s = scores[c.index()];
+                    let others: Vec<i32> = g
+                        .site()
+                        .order()
+                        .iter()
+                        .filter(|&&o| o != c)
+                        .map(|o| scores[o.index()])
+                        .collect();
+                    let best_other = *others.iter().max().unwrap();
+                    let above = others.iter().filter(|&&o| o > s).count();
+                    let tied = others.iter().filter(|&&o| o == s).count();
+                    let read = read(r[c.index()], players);
+                    if g.position().has_forfeited(c) || tied > 1 {
+                        continue;
+                    }
+                    assert_eq!(read.margin, s - best_other, "{players} players, seed {seed}, {c}");
+                    assert_eq!(
+                        (read.place, read.shared),
+                        (1 + above, tied == 1),
+                        "{players} players, seed {seed}"
+                    );
+                }
             }
         }
     }

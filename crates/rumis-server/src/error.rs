@@ -105,6 +105,14 @@ pub enum GameError {
     GameNotFinished(String),
     #[error("{0}")]
     TooManyReviews(String),
+    // The game's puzzles (service/training.rs).
+    #[error("there is no puzzle '{}'", printable(.0))]
+    UnknownPuzzle(String),
+    #[error("no puzzle matches: {0}")]
+    NoPuzzle(String),
+    /// A filter of `GET /training/next` that names no scenario, player count or theme.
+    #[error("{0}")]
+    BadFilter(String),
     /// The database stayed locked or slow: try again later.
     #[error("{0}")]
     Busy(String),
@@ -184,6 +192,8 @@ pub(crate) const ERROR_CODES: &[&str] = &[
     "no_review",
     "game_not_finished",
     "too_many_reviews",
+    "unknown_puzzle",
+    "no_puzzle",
 ];
 
 /// How long a client is told to wait after `503 busy`.
@@ -252,6 +262,9 @@ impl From<GameError> for ApiError {
             GameError::NoReview => ApiError::new(StatusCode::NOT_FOUND, "no_review", reason),
             GameError::GameNotFinished(_) => ApiError::conflict("game_not_finished", reason),
             GameError::TooManyReviews(_) => ApiError::new(StatusCode::TOO_MANY_REQUESTS, "too_many_reviews", reason),
+            GameError::UnknownPuzzle(_) => ApiError::new(StatusCode::NOT_FOUND, "unknown_puzzle", reason),
+            GameError::NoPuzzle(_) => ApiError::new(StatusCode::NOT_FOUND, "no_puzzle", reason),
+            GameError::BadFilter(_) => ApiError::bad_request("bad_query", reason),
             GameError::Busy(_) => {
                 ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "busy", reason).retry_after(BUSY_RETRY_SECONDS)
             }

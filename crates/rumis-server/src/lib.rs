@@ -169,6 +169,8 @@ pub(crate) struct App {
     pub searches: search::Searches,
     /// Finished games' reviews.
     pub reviews: Arc<service::Reviews>,
+    /// The game's puzzles.
+    pub training: Arc<service::Training>,
     /// The lobby rendered once per change for its sockets.
     pub lobby_feed: Arc<lobby_feed::LobbyFeed>,
     pub config: Config,
@@ -347,7 +349,9 @@ fn app(config: Config, store: store::Store) -> Result<Arc<App>, String> {
         config.ai_lease,
         config.ai_heartbeat,
     ));
+    let training = Arc::new(service::Training::new(games.clone(), service::Catalogue::built_in()?));
     Ok(Arc::new(App {
+        training,
         games,
         events: hub,
         limiter: ratelimit::Limiter::new(config.rate_burst, config.rate_per_second),

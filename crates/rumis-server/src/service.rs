@@ -36,12 +36,14 @@ mod leaving;
 mod lobby;
 mod position;
 mod review;
+mod training;
 pub use ai_turns::Leases;
 pub use lobby::asked::{QuickAsked, SeatAsked, SeekAsked};
 pub use lobby::{LOBBY, SEEK_IDLE};
 pub use position::AskedPosition;
 use position::Given;
 pub use review::{Reviews, DEFAULT_SIMULATIONS};
+pub use training::{filter as training_filter, Catalogue, Training};
 
 /// A write that stays busy this long answers `503 busy`.
 const WRITE_DEADLINE: Duration = Duration::from_secs(4);

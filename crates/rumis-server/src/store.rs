@@ -33,11 +33,13 @@ pub mod ops;
 mod players;
 mod reviews;
 mod status;
+mod training;
 pub(crate) use clocks::{clock_from, CLOCK_COLUMNS};
 pub use players::{LobbyRow, PlayerGame, PlayerRow, RatingChange, SeatPlayer};
 pub use reviews::ReviewRow;
 use status::status_from;
 pub use status::GameStatus;
+pub use training::{FirstAttempt, Rated, TrainingRatingRow};
 
 /// How long SQLite waits for another connection's lock before saying busy.
 pub const BUSY_TIMEOUT: Duration = Duration::from_millis(1_000);

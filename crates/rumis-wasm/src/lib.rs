@@ -16,6 +16,7 @@
 mod ffi;
 pub mod protocol;
 mod puzzle;
+mod training;
 mod view;
 
 use rumis_ai::{level_config, Mcts, MctsConfig, SearchResult};
@@ -142,6 +143,9 @@ fn dispatch(text: &str) -> Result<String, Failure> {
         })),
         Request::CheckBoard(r) => answer(check_board(&r)),
         Request::BoardToml(r) => answer(board_toml(&r.name)),
+        Request::TrainingPick(r) => answer(training::pick(&r)),
+        Request::TrainingPuzzle(r) => answer(training::puzzle(&r)),
+        Request::TrainingAttempt(r) => answer(training::attempt(&r)),
     }
 }
 

@@ -96,6 +96,78 @@ commands! {
     "check_board" => CheckBoard(CheckBoardRequest) -> wire::BoardChecked,
     /// A scenario's own board file.
     "board_toml" => BoardToml(BoardTomlRequest) -> BoardTomlAnswer,
+    /// The daily puzzle of a day, or the next puzzle for a rating, among the puzzles given
+    /// (the server's choice: `rumis_ai::puzzles::pick`).
+    "training_pick" => TrainingPick(TrainingPickRequest) -> TrainingPickAnswer,
+    /// A puzzle to solve (the server's `GET /training/{id}`).
+    "training_puzzle" => TrainingPuzzle(TrainingPuzzleRequest) -> wire::TrainingPuzzle,
+    /// An answer to a puzzle judged, and the ratings after it (the server's `POST
+    /// /training/{id}/attempt`).
+    "training_attempt" => TrainingAttempt(TrainingAttemptRequest) -> wire::TrainingResult,
+}
+
+/// `training_pick`: the daily puzzle of `day` when it is given, else the next one for a
+/// player of `rating` who tried `tried`, as `filter` says.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS), ts(optional_fields))]
+#[serde(deny_unknown_fields)]
+pub struct TrainingPickRequest {
+    pub candidates: Vec<rumis_ai::puzzles::pick::Candidate>,
+    /// Days since 1970-01-01 (UTC).
+    #[serde(default)]
+    pub day: Option<i64>,
+    #[serde(default)]
+    pub rating: Option<f64>,
+    #[serde(default)]
+    pub tried: Option<Vec<String>>,
+    #[serde(default)]
+    pub filter: Option<rumis_ai::puzzles::pick::Filter>,
+    /// Which of the nearest puzzles (any number; the page's random one).
+    #[serde(default)]
+    pub seed: Option<u64>,
+}
+
+/// The puzzle chosen (none when the filter admits none), and a daily puzzle's date.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+pub struct TrainingPickAnswer {
+    pub id: Option<String>,
+    pub date: Option<String>,
+}
+
+/// `training_puzzle`: a shipped puzzle (one of `training.json`'s files: its scenario and
+/// player count, and the puzzle), with what the page knows of its player.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS), ts(optional_fields))]
+#[serde(deny_unknown_fields)]
+pub struct TrainingPuzzleRequest {
+    pub board: String,
+    pub players: usize,
+    pub puzzle: rumis_ai::puzzles::Puzzle,
+    /// The daily puzzle's date, when it is that.
+    #[serde(default)]
+    pub daily: Option<String>,
+    /// The player's puzzle rating kept in this browser.
+    #[serde(default)]
+    pub you: Option<wire::TrainingRating>,
+    #[serde(default)]
+    pub tried: Option<bool>,
+}
+
+/// `training_attempt`: an answer to a shipped puzzle; rated when the player's rating is
+/// given and they had not tried the puzzle.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS), ts(optional_fields))]
+#[serde(deny_unknown_fields)]
+pub struct TrainingAttemptRequest {
+    pub board: String,
+    pub players: usize,
+    pub puzzle: rumis_ai::puzzles::Puzzle,
+    pub placement: String,
+    #[serde(default)]
+    pub you: Option<wire::TrainingRating>,
+    #[serde(default)]
+    pub tried: Option<bool>,
 }
 
 /// Who sits at a player's place: `"human"` or `"ai"` with a level.

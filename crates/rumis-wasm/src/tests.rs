@@ -526,3 +526,78 @@ fn a_local_pass_rule_game_names_the_passes() {
     }
     panic!("no pass in 2000 random games");
 }
+
+/// The shipped puzzles of Chullpa with two players, as the static app's `training.json`
+/// carries them.
+fn shipped_puzzles() -> Value {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../puzzles/chullpa-2.json")).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+/// The engine judges and rates a puzzle's answer as the server does (the same code): a
+/// first solve is rated (Glicko-2's 1662 for two new ratings), an answer to a puzzle
+/// tried before is not, a wrong one says why, an illegal one is refused.
+#[test]
+fn a_puzzle_is_judged_and_rated_as_the_server_does() {
+    let set = shipped_puzzles();
+    let p = &set["puzzles"][0];
+    let new = json!({ "rating": 1500.0, "deviation": 350.0, "volatility": 0.06, "attempts": 0 });
+    let ask = |placement: &Value, you: &Value, tried: bool| {
+        call(
+            json!({ "cmd": "training_attempt", "board": "Chullpa", "players": 2, "puzzle": p,
+                     "placement": placement, "you": you, "tried": tried }),
+        )
+    };
+    let a = ask(&p["best"], &new, false);
+    assert_eq!(
+        (a["solved"].clone(), a["rated"].clone()),
+        (json!(true), json!(true)),
+        "{a}"
+    );
+    assert_eq!(a["change"]["after"].as_f64().unwrap().round(), 1662.0, "{a}");
+    assert_eq!(a["you"]["attempts"], 1);
+    let again = ask(&p["best"], &a["you"], true);
+    assert_eq!(again["rated"], false);
+    assert_eq!(again["you"], a["you"]);
+    let shown = call(json!({ "cmd": "training_puzzle", "board": "Chullpa", "players": 2, "puzzle": p }));
+    let other = shown["placements"]["placements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|q| q["placement"].clone())
+        .find(|q| q != &p["best"])
+        .unwrap();
+    let wrong = ask(&other, &new, false);
+    assert_eq!(wrong["solved"], false);
+    assert!(wrong["reason"].as_str().unwrap().contains("is worse than"), "{wrong}");
+    assert!(wrong["change"]["after"].as_f64().unwrap() < 1500.0);
+    let illegal = ask(&json!("L4@a1,a2,a3,b1"), &new, false);
+    assert_eq!(illegal["error"], "illegal_move", "{illegal}");
+    assert_eq!(
+        shown["state"]["moves_played"],
+        json!(p["moves"].as_array().unwrap().len())
+    );
+    assert_eq!(shown["to_move"], p["to_move"]);
+}
+
+/// The daily puzzle is the server's for the same day and puzzles.
+#[test]
+fn the_daily_puzzle_is_the_servers_choice() {
+    let set = shipped_puzzles();
+    let candidates: Vec<Value> = set["puzzles"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| json!({ "id": p["id"], "board": "Chullpa", "players": 2, "rating": p["rating"], "themes": p["themes"] }))
+        .collect();
+    let a = call(json!({ "cmd": "training_pick", "candidates": candidates, "day": 20_000 }));
+    let typed: Vec<rumis_ai::puzzles::pick::Candidate> = serde_json::from_value(json!(candidates)).unwrap();
+    assert_eq!(
+        a["id"],
+        json!(rumis_ai::puzzles::pick::daily(20_000, &typed).unwrap().id)
+    );
+    assert_eq!(a["date"], "2024-10-04");
+    let next =
+        call(json!({ "cmd": "training_pick", "candidates": candidates, "rating": 1500.0, "filter": { "players": 3 } }));
+    assert_eq!(next["id"], Value::Null, "{next}");
+}

@@ -76,6 +76,12 @@ pub fn typescript() -> String {
         ReviewedMove,
         ReviewSummary,
         ReviewThresholds,
+        // The game's puzzles (training).
+        TrainingPuzzle,
+        TrainingRating,
+        TrainingPlacement,
+        TrainingChange,
+        TrainingResult,
         // A game's socket.
         Snapshot,
         GameEvent,
@@ -198,6 +204,14 @@ pub mod words {
         Inaccuracy,
         Mistake,
         Blunder,
+    }
+
+    /// How a puzzle's best placement was proved: by the endgame solver, or by two searches.
+    #[derive(Serialize, ToSchema)]
+    #[serde(rename_all = "snake_case")]
+    pub enum ProofKind {
+        Exact,
+        Searched,
     }
 
     /// Where a review stands: waiting for the AI's threads, being searched, or done.

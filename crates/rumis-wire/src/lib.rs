@@ -18,8 +18,10 @@ pub mod game;
 mod lobby;
 pub mod puzzle;
 pub mod review;
+pub mod training;
 pub use lobby::*;
 pub use review::{GameReview, ReviewProgress, ReviewSummary, ReviewThresholds, ReviewedMove};
+pub use training::{TrainingChange, TrainingPlacement, TrainingPuzzle, TrainingRating, TrainingResult};
 
 /// `201` to `POST /games/{id}/moves` (and `200` with the same body to the same move sent
 /// again).

@@ -1,12 +1,12 @@
 // Written by `UPDATE_CONTRACT=1 cargo test --profile test-run -p rumis-wasm --test protocol` from the
 // types of crates/rumis-wasm/src/protocol.rs: change them, not this file.
 
-import type { Analysis, BoardChecked, Boards, Colour, ErrorBody, GameReview, GameState, Hint, Letter, Placements, PuzzleSolution, PuzzleState, Stones } from "../wire";
+import type { Analysis, BoardChecked, Boards, Colour, ErrorBody, GameReview, GameState, Hint, Letter, Placements, PuzzleSolution, PuzzleState, Stones, TrainingPuzzle, TrainingRating, TrainingResult } from "../wire";
 
 /**
  * A request to the engine: `{"cmd": NAME, ...the command's fields}`.
  */
-export type EngineRequest = { "cmd": "new" } & NewRequest | { "cmd": "read_record" } & ReadRecordRequest | { "cmd": "state" } & StateRequest | { "cmd": "placements" } & RecordRequest | { "cmd": "legal" } & RecordRequest | { "cmd": "play" } & PlayRequest | { "cmd": "undo" } & UndoRequest | { "cmd": "ai" } & AiRequest | { "cmd": "hint" } & HintRequest | { "cmd": "analysis" } & AnalysisRequest | { "cmd": "review" } & ReviewRequest | { "cmd": "playouts" } & PlayoutsRequest | { "cmd": "perft" } & PerftRequest | { "cmd": "engine" } | { "cmd": "puzzle" } & PuzzleRequest | { "cmd": "puzzle_solution" } & PuzzleSolutionRequest | { "cmd": "lessons" } | { "cmd": "boards" } | { "cmd": "stones" } | { "cmd": "check_board" } & CheckBoardRequest | { "cmd": "board_toml" } & BoardTomlRequest;
+export type EngineRequest = { "cmd": "new" } & NewRequest | { "cmd": "read_record" } & ReadRecordRequest | { "cmd": "state" } & StateRequest | { "cmd": "placements" } & RecordRequest | { "cmd": "legal" } & RecordRequest | { "cmd": "play" } & PlayRequest | { "cmd": "undo" } & UndoRequest | { "cmd": "ai" } & AiRequest | { "cmd": "hint" } & HintRequest | { "cmd": "analysis" } & AnalysisRequest | { "cmd": "review" } & ReviewRequest | { "cmd": "playouts" } & PlayoutsRequest | { "cmd": "perft" } & PerftRequest | { "cmd": "engine" } | { "cmd": "puzzle" } & PuzzleRequest | { "cmd": "puzzle_solution" } & PuzzleSolutionRequest | { "cmd": "lessons" } | { "cmd": "boards" } | { "cmd": "stones" } | { "cmd": "check_board" } & CheckBoardRequest | { "cmd": "board_toml" } & BoardTomlRequest | { "cmd": "training_pick" } & TrainingPickRequest | { "cmd": "training_puzzle" } & TrainingPuzzleRequest | { "cmd": "training_attempt" } & TrainingAttemptRequest;
 
 /**
  * `new`: a game on a built-in scenario (`board`) or on a board file (`board_file`).
@@ -155,6 +155,91 @@ export type CheckBoardRequest = { toml: string, file?: string, };
 export type BoardTomlRequest = { name: string, };
 
 /**
+ * `training_pick`: the daily puzzle of `day` when it is given, else the next one for a
+ * player of `rating` who tried `tried`, as `filter` says.
+ */
+export type TrainingPickRequest = { candidates: Array<Candidate>, 
+/**
+ * Days since 1970-01-01 (UTC).
+ */
+day?: number, rating?: number, tried?: Array<string>, filter?: Filter, 
+/**
+ * Which of the nearest puzzles (any number; the page's random one).
+ */
+seed?: number, };
+
+/**
+ * `training_puzzle`: a shipped puzzle (one of `training.json`'s files: its scenario and
+ * player count, and the puzzle), with what the page knows of its player.
+ */
+export type TrainingPuzzleRequest = { board: string, players: number, puzzle: Puzzle, 
+/**
+ * The daily puzzle's date, when it is that.
+ */
+daily?: string, 
+/**
+ * The player's puzzle rating kept in this browser.
+ */
+you?: TrainingRating, tried?: boolean, };
+
+/**
+ * `training_attempt`: an answer to a shipped puzzle; rated when the player's rating is
+ * given and they had not tried the puzzle.
+ */
+export type TrainingAttemptRequest = { board: string, players: number, puzzle: Puzzle, placement: string, you?: TrainingRating, tried?: boolean, };
+
+export type Puzzle = { 
+/**
+ * `board-players-` and the position's hash: the same position is one puzzle.
+ */
+id: string, 
+/**
+ * The placements so far, in the record notation (rules §7).
+ */
+moves: Array<string>, 
+/**
+ * The colour to move, by its letter.
+ */
+to_move: string, 
+/**
+ * The one best placement.
+ */
+best: string, themes: Array<Theme>, rating: number, deviation: number, volatility: number, proof: Proof, 
+/**
+ * Where the position comes from (the game's description).
+ */
+source: string, };
+
+/**
+ * Why the best placement is best, decided from the position.
+ */
+export type Theme = "block-out" | "height-limit" | "last-stone" | "stay-in" | "keep-the-win" | "best-score";
+
+/**
+ * The proof that the best placement is the one: the mover's values (reward, 0..1) of the
+ * best and of the runner-up.
+ */
+export type Proof = { "kind": "exact", value: number, second: number, margin: number, 
+/**
+ * Positions the solver searched.
+ */
+nodes: number, } | { "kind": "searched", simulations: number, seeds: [number, number], value: [number, number], second: [number, number], margin: [number, number], };
+
+/**
+ * A puzzle as it is chosen: its id, scenario, player count, rating and themes.
+ */
+export type Candidate = { id: string, 
+/**
+ * The scenario's name as records write it (`Chullpa`).
+ */
+board: string, players: number, rating: number, themes: Array<Theme>, };
+
+/**
+ * What the next puzzle must be: a scenario (any case), a player count, a theme.
+ */
+export type Filter = { scenario?: string, players?: number, theme?: Theme, };
+
+/**
  * `new`'s answer.
  */
 export type NewAnswer = { record: string, state: GameState, };
@@ -229,6 +314,11 @@ export type EngineAnswer = { code_path: string, relaxed_simd: boolean, };
 export type BoardTomlAnswer = { toml: string, };
 
 /**
+ * The puzzle chosen (none when the filter admits none), and a daily puzzle's date.
+ */
+export type TrainingPickAnswer = { id: string | null, date: string | null, };
+
+/**
  * `200` to `GET /lessons`.
  */
 export type Lessons = { examples: Array<LessonExample>, scores: Array<LessonScore>, };
@@ -292,6 +382,9 @@ export type EngineAnswers = {
   stones: Stones;
   check_board: BoardChecked;
   board_toml: BoardTomlAnswer;
+  training_pick: TrainingPickAnswer;
+  training_puzzle: TrainingPuzzle;
+  training_attempt: TrainingResult;
 };
 
 /** A command's name. */

@@ -28,7 +28,8 @@ export const me = {
   },
 };
 
-async function call<T>(method: string, path: string, body?: unknown, key?: string): Promise<T> {
+/** A request to the API, with the player's key as the bearer when given. */
+export async function call<T>(method: string, path: string, body?: unknown, key?: string): Promise<T> {
   const headers: Record<string, string> = {};
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (key) headers["Authorization"] = `Bearer ${key}`;

@@ -134,3 +134,78 @@ fn a_puzzle_set_reads_back() {
     );
     assert_eq!(PuzzleSet::from_json(&text), Ok(set));
 }
+
+/// The shipped puzzles of Chullpa with two players (the repository's `puzzles/`).
+fn shipped() -> PuzzleSet {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../puzzles/chullpa-2.json")).unwrap();
+    PuzzleSet::from_json(&text).unwrap()
+}
+
+/// The best placement solves a puzzle (written any way the notation allows); another is
+/// valued below it by the solver, with the places and margins read from its values, and
+/// said in words; bad text and illegal placements are refused as such.
+#[test]
+fn answers_are_judged_by_the_solver() {
+    use judge::{explain, judge, AttemptError};
+    let set = shipped();
+    let site = set.site().unwrap();
+    let mut wrong = 0;
+    for p in set.puzzles.iter().filter(|p| p.proof.kind() == "exact").take(12) {
+        let j = judge(&site, p, &p.best).unwrap();
+        assert!(j.solved, "{}", p.id);
+        assert_eq!(j.played, j.best);
+        assert!(
+            explain(&j).starts_with(&format!("{} is the best placement", p.best)),
+            "{}",
+            explain(&j)
+        );
+        let (game, best) = p.position(&site).unwrap();
+        let other = game.legal_moves().into_iter().find(|&m| m != best).unwrap();
+        let text = game.notation(other);
+        let j = judge(&site, p, &text).unwrap();
+        assert!(!j.solved);
+        assert!(j.played.value < j.best.value, "{}: {j:?}", p.id);
+        let (ps, bs) = (j.played.standing.unwrap(), j.best.standing.unwrap());
+        assert!(
+            (ps.place, -ps.margin) >= (bs.place, -bs.margin),
+            "{}: {ps:?} {bs:?}",
+            p.id
+        );
+        assert!(
+            explain(&j).starts_with(&format!("{text} is worse than {}", p.best)),
+            "{}",
+            explain(&j)
+        );
+        // The best's standing agrees with the proof's stored value.
+        let Proof::Exact { value, .. } = p.proof else {
+            unreachable!()
+        };
+        assert!(close(j.best.value, value), "{} {value}", j.best.value);
+        wrong += 1;
+    }
+    assert!(wrong > 0);
+    let p = &set.puzzles[0];
+    assert!(matches!(judge(&site, p, "nonsense"), Err(AttemptError::Malformed(_))));
+    assert!(
+        matches!(judge(&site, p, "L4@a1,a2,a3,b1"), Err(AttemptError::Illegal(_))),
+        "{:?}",
+        judge(&site, p, "L4@a1,a2,a3,b1")
+    );
+}
+
+/// A searched puzzle's wrong answer is valued by searches, with no standing.
+#[test]
+fn a_searched_puzzle_is_judged_by_a_search() {
+    let set = shipped();
+    let site = set.site().unwrap();
+    let p = set
+        .puzzles
+        .iter()
+        .find(|p| p.proof.kind() == "searched")
+        .expect("a searched puzzle ships");
+    let (game, best) = p.position(&site).unwrap();
+    let other = game.legal_moves().into_iter().find(|&m| m != best).unwrap();
+    let j = judge::judge(&site, p, &game.notation(other)).unwrap();
+    assert!(!j.solved && j.played.standing.is_none());
+    assert!(judge::explain(&j).contains("win estimate"), "{}", judge::explain(&j));
+}

@@ -12,6 +12,7 @@ pub mod openapi;
 mod ops;
 mod puzzles;
 mod review;
+mod training;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -44,6 +45,7 @@ pub fn router(app: Arc<App>) -> Router {
         .merge(games::routes(limit))
         .merge(puzzles::routes())
         .merge(review::routes())
+        .merge(training::routes())
         .route("/api/v1/lessons", get(crate::lessons::handler))
         .route("/api/v1/games/{id}/events", get(game_events::events))
         // Answers of a few KB or more are compressed for a client that accepts gzip: a
@@ -136,6 +138,10 @@ async fn index() -> Json<wire::Index> {
             "GET /api/v1/games/{id}/review",
             "POST /api/v1/puzzles/cube",
             "GET /api/v1/puzzles/{name}",
+            "GET /api/v1/training/daily",
+            "GET /api/v1/training/next?scenario=S&players=N&theme=T",
+            "GET /api/v1/training/{id}",
+            "POST /api/v1/training/{id}/attempt",
             "GET /api/v1/games/{id}/record",
             "GET /api/v1/games/{id}/events (WebSocket)",
             "POST /api/v1/players",

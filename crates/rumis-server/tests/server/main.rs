@@ -26,4 +26,5 @@ mod robust;
 mod shutdown;
 mod sockets;
 mod takeover;
+mod training;
 mod web_files;

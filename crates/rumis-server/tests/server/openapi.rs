@@ -595,3 +595,63 @@ async fn review_answers_are_documented() {
         c.missing
     );
 }
+
+/// The game's puzzles: a puzzle (daily, next, by id; with a key and without), an attempt
+/// solved and one failed, and the refusals are in the document.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn training_answers_are_documented() {
+    let dir = TempDir::new("openapi-training");
+    let server = start(config(&dir.db_url())).await;
+    let addr = server.addr;
+    let mut c = Checker {
+        doc: document(),
+        missing: Vec::new(),
+    };
+    let (_, key) = new_player(addr, "trainee").await;
+    let daily = request(addr, "GET", "/api/v1/training/daily", Some(&key), None).await;
+    c.answer("get", "/api/v1/training/daily", &daily);
+    c.answer(
+        "get",
+        "/api/v1/training/daily",
+        &get(addr, "/api/v1/training/daily").await,
+    );
+    let next = request(addr, "GET", "/api/v1/training/next?players=3", Some(&key), None).await;
+    c.answer("get", "/api/v1/training/next", &next);
+    c.answer(
+        "get",
+        "/api/v1/training/next",
+        &get(addr, "/api/v1/training/next?theme=none").await,
+    );
+    let daily = daily.json();
+    let id = daily["id"].as_str().unwrap().to_string();
+    let path = "/api/v1/training/{id}";
+    c.answer("get", path, &get(addr, &format!("/api/v1/training/{id}")).await);
+    c.answer("get", path, &get(addr, "/api/v1/training/nosuch").await);
+    let attempt = "/api/v1/training/{id}/attempt";
+    let at = format!("/api/v1/training/{id}/attempt");
+    // Every placement offered until one solves and one fails (the first is seldom the best).
+    let (mut solved, mut failed) = (false, false);
+    for p in daily["placements"]["placements"].as_array().unwrap() {
+        let r = post(addr, &at, Some(&key), &json!({ "placement": p["placement"] })).await;
+        assert_eq!(r.status, 200, "{}", r.text());
+        c.answer("post", attempt, &r);
+        let won = r.json()["solved"] == json!(true);
+        (solved, failed) = (solved || won, failed || !won);
+        if solved && failed {
+            break;
+        }
+    }
+    assert!(solved && failed);
+    c.answer(
+        "post",
+        attempt,
+        &post(addr, &at, None, &json!({ "placement": "L4@a1,a2,a3,b1" })).await,
+    );
+    c.answer(
+        "post",
+        attempt,
+        &post(addr, &at, None, &json!({ "placement": "?" })).await,
+    );
+    server.stop().await;
+    c.assert_none_missing();
+}

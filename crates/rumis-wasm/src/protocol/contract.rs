@@ -75,6 +75,15 @@ pub fn typescript() -> String {
         PuzzleSolutionRequest,
         CheckBoardRequest,
         BoardTomlRequest,
+        TrainingPickRequest,
+        TrainingPuzzleRequest,
+        TrainingAttemptRequest,
+        // The puzzles as the static app ships them (rumis_ai::puzzles).
+        rumis_ai::puzzles::Puzzle,
+        rumis_ai::puzzles::Theme,
+        rumis_ai::puzzles::Proof,
+        rumis_ai::puzzles::pick::Candidate,
+        rumis_ai::puzzles::pick::Filter,
         // The answers that are the engine's own.
         NewAnswer,
         ReadRecordAnswer,
@@ -87,6 +96,7 @@ pub fn typescript() -> String {
         PerftAnswer,
         EngineAnswer,
         BoardTomlAnswer,
+        TrainingPickAnswer,
         // The lessons of "How to play" (the server's `GET /lessons` answers them too).
         rumis_lessons::Lessons,
         rumis_lessons::LessonExample,
