@@ -142,6 +142,8 @@ async fn send_and_reset(
     let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
     stream.write_all(request.as_bytes()).await.unwrap();
     if delay > 0 {
+        // The reset's delay after the request is what is tested: a real one, racing the
+        // server's read and write.
         tokio::time::sleep(Duration::from_millis(delay)).await;
     }
     stream.set_zero_linger().unwrap();
@@ -162,6 +164,8 @@ where
         if Instant::now() >= deadline {
             return None;
         }
+        // A pause between looks, not a wait for anything. The limit is real: whether a reset
+        // write committed at all is the database's work, which no time of the server's moves.
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }
@@ -289,19 +293,17 @@ impl Feed {
         self.lists.lock().unwrap().len()
     }
 
-    /// Waits until the feed sent nothing for 300 ms (at most 5 s): what the round's setup
-    /// changed is in a list sent before the mark this returns.
-    async fn quiet_mark(&self) -> usize {
-        let deadline = Instant::now() + Duration::from_secs(5);
-        let mut n = self.len();
-        loop {
-            tokio::time::sleep(Duration::from_millis(300)).await;
-            let now = self.len();
-            if now == n || Instant::now() >= deadline {
-                return now;
-            }
-            n = now;
-        }
+    /// Where a round's own lists begin: once the feed sent a list for which `setup` holds
+    /// (the round's setup as it shows in the lobby), the number of lists sent so far. The
+    /// feed sends its renders in order, each of the lobby as it was when the render began, so
+    /// every list after that one shows the setup too, and a change in them is the round's.
+    async fn mark_after(&self, setup: impl Fn(&Value) -> bool) -> usize {
+        let seen = within(FOLLOW_LIMIT, || async {
+            let lists = self.lists.lock().unwrap();
+            lists.iter().any(&setup).then_some(lists.len())
+        })
+        .await;
+        seen.expect("the lobby feed shows the round's setup")
     }
 
     /// Whether a list sent since `mark` satisfies `check` (within [`FOLLOW_LIMIT`]).
@@ -335,6 +337,7 @@ async fn bystander(addr: SocketAddr, stop: Arc<AtomicBool>) -> (usize, Vec<Strin
                     .expect("answered");
                 if r.status != 201 {
                     problems.push(format!("the bystander's new game: {} {}", r.status, r.text()));
+                    // (Already a failure; the pause only spares the server before trying again.)
                     tokio::time::sleep(Duration::from_millis(100)).await;
                     continue;
                 }
@@ -373,6 +376,7 @@ async fn bystander(addr: SocketAddr, stop: Arc<AtomicBool>) -> (usize, Vec<Strin
         } else {
             problems.push(format!("the bystander's move {n}: {} {}", r.status, r.text()));
         }
+        // The bystander's pace on the real clock: it plays beside the rounds, waiting on none.
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     (moves, problems)
@@ -634,7 +638,16 @@ async fn one_round(addr: SocketAddr, feed: &Feed, other: &str, route: Route, del
             )
         }
     };
-    let mark = feed.quiet_mark().await;
+    // A round that looks for a game leaving the lobby's seeks (an abort, a declined
+    // rematch) begins once the feed showed it there; the others look for what no list before
+    // their reset can show (a new game, a game in play), so any list will do.
+    let mark = match route {
+        Route::Decline | Route::Abort => {
+            let id = ids.last().unwrap();
+            feed.mark_after(|v| listed(v, "seeks", id)).await
+        }
+        _ => feed.mark_after(|_| true).await,
+    };
     send_and_reset(
         addr,
         reset.method,
