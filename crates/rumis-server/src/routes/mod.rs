@@ -4,6 +4,8 @@
 //! folder imports it.
 
 mod boards;
+#[cfg(feature = "openapi")]
+mod described;
 mod game_events;
 mod games;
 pub(crate) mod lobby;

@@ -27,7 +27,7 @@ pub fn routes() -> Router<Arc<App>> {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 struct Health {
     /// `alive`, `ready` or `not_ready`.
-    #[cfg_attr(feature = "openapi", schema(value_type = super::openapi::HealthStatus))]
+    #[cfg_attr(feature = "openapi", schema(value_type = super::described::HealthStatus))]
     status: &'static str,
     /// Why not ready (draining, the database, migrations).
     #[serde(skip_serializing_if = "Option::is_none")]
