@@ -281,45 +281,46 @@ async fn a_lobby_socket_that_stops_answering_pings_is_dropped() {
 
 on_both_databases!(every_lobby_subscriber_ends_on_the_newest_version);
 
+/// What the readers passed on: each subscriber's last message and count.
+struct Seen {
+    rx: tokio::sync::mpsc::UnboundedReceiver<(usize, Value)>,
+    last: Vec<Option<Value>>,
+    received: Vec<usize>,
+    deadline: tokio::time::Instant,
+}
+impl Seen {
+    /// The next message a reader passed on (which subscriber, and the message), kept as
+    /// its subscriber's last; waits for it up to the test's deadline (`what` says for what).
+    async fn next(&mut self, what: &str) -> (usize, Value) {
+        let (n, v) = tokio::time::timeout_at(self.deadline, self.rx.recv())
+            .await
+            .unwrap_or_else(|_| panic!("{what}: not within {WAIT:?}; last seen {:?}", self.versions()))
+            .expect("the readers run");
+        assert_eq!(v["type"], "lobby");
+        if let Some(before) = &self.last[n] {
+            assert!(
+                v["version"].as_u64() > before["version"].as_u64(),
+                "versions go up: {v}"
+            );
+        }
+        self.received[n] += 1;
+        self.last[n] = Some(v.clone());
+        (n, v)
+    }
+
+    fn versions(&self) -> Vec<Option<u64>> {
+        self.last
+            .iter()
+            .map(|v| v.as_ref().and_then(|v| v["version"].as_u64()))
+            .collect()
+    }
+}
+
 /// 30 subscribers, a third of them slow readers (a pause after each message), and a burst
 /// of 120 lobby changes from 8 players at once (seeks and aborts, a seek each left open):
 /// every subscriber ends on one version, the newest, whose lists are `GET /api/v1/lobby`'s,
 /// and no more come once the lobby is quiet.
 async fn every_lobby_subscriber_ends_on_the_newest_version(db: String) {
-    /// What the readers passed on: each subscriber's last message and count.
-    struct Seen {
-        rx: tokio::sync::mpsc::UnboundedReceiver<(usize, Value)>,
-        last: Vec<Option<Value>>,
-        received: Vec<usize>,
-        deadline: tokio::time::Instant,
-    }
-    impl Seen {
-        /// The next message a reader passed on (which subscriber, and the message), kept as
-        /// its subscriber's last; waits for it up to the test's deadline (`what` says for what).
-        async fn next(&mut self, what: &str) -> (usize, Value) {
-            let (n, v) = tokio::time::timeout_at(self.deadline, self.rx.recv())
-                .await
-                .unwrap_or_else(|_| panic!("{what}: not within {WAIT:?}; last seen {:?}", self.versions()))
-                .expect("the readers run");
-            assert_eq!(v["type"], "lobby");
-            if let Some(before) = &self.last[n] {
-                assert!(
-                    v["version"].as_u64() > before["version"].as_u64(),
-                    "versions go up: {v}"
-                );
-            }
-            self.received[n] += 1;
-            self.last[n] = Some(v.clone());
-            (n, v)
-        }
-
-        fn versions(&self) -> Vec<Option<u64>> {
-            self.last
-                .iter()
-                .map(|v| v.as_ref().and_then(|v| v["version"].as_u64()))
-                .collect()
-        }
-    }
     let server = start(config(&db)).await;
     let addr = server.addr;
     let (tx, rx) = tokio::sync::mpsc::unbounded_channel::<(usize, Value)>();
