@@ -241,6 +241,8 @@ fn bench_search_only_times_both_searches() {
 /// The house rule "a stuck colour passes" (`--stuck-rule pass`) on the 4 x 1 strip where red
 /// is stuck after two dominoes (crates/rumis-core/tests/core/stuck_rule.rs): perft, show,
 /// moves, a record and self-play at several levels; a bad value is one clear error.
+// long: one board's commands one after another (perft, show, moves, a record, self-play),
+// each output pinned.
 #[test]
 fn stuck_rule_pass() {
     let strip = temp(
@@ -375,6 +377,8 @@ fn stuck_rule_pass() {
 /// `train-priors` learns weights from records, writes a file the search reads back and
 /// plays with, and predicts the moves of held-out games better than chance; a missing or
 /// corrupt weights file is refused with one clear line.
+// long: train, read back, play and predict with one model, then the refusals: one file's
+// life in order.
 #[test]
 fn train_priors_learns_a_model_the_search_uses() {
     let records = crate::scratch().join(format!("rumis-train-{}.txt", std::process::id()));

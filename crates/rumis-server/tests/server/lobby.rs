@@ -123,6 +123,8 @@ async fn race_for_the_last_seat_seats_exactly_one(db: String) {
 /// ranking says (the winner up, the loser down, by the same amount at first); a rematch
 /// rotates the seats and starts when both accept; aborting it before the second move
 /// ends it without a rating. The player page lists both games.
+// long: one pair of players' story in order (seek, game, ratings, rematch, abort), each step
+// checked where it happens.
 async fn a_rated_game_from_seek_to_rematch(db: String) {
     let server = start(config(&db)).await;
     let addr = server.addr;
@@ -314,6 +316,7 @@ async fn quick_play_meets_and_fills_with_the_ai_after_a_restart(db: String) {
 /// session (seek, lobby, join, table, moves, pages, leaderboard, abort, rematch, decline,
 /// presence, records, both sockets) is scanned, bodies and headers, for either key and its
 /// hash.
+// long: the scripted session is the test: every answer it keeps is scanned at the end.
 async fn a_player_key_is_in_no_answer_after_it_is_issued(db: String) {
     use futures_util::StreamExt;
     use sha2::Digest;

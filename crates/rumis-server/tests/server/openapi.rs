@@ -399,6 +399,7 @@ async fn clock_answers_and_events_are_documented() {
 
 /// Players, the lobby, abort, rematch and ratings: real answers (success and refusal), every
 /// event they send and the lobby socket's message, against the document.
+// long: one lobby session in order (each answer and event is checked as the session makes it).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn lobby_answers_and_events_are_documented() {
     let dir = TempDir::new("openapi-lobby");

@@ -3,7 +3,7 @@
 
 use crate::common;
 
-on_both_databases!(stones_placements_and_last_move, hints_and_analysis);
+on_both_databases!(stones_placements_and_last_move, hints, analysis);
 
 use common::*;
 use serde_json::{json, Value};
@@ -30,6 +30,7 @@ fn normalised(cubes: &[(i64, i64, i64)]) -> Vec<(i64, i64, i64)> {
 /// The stones and their turns are the core's; every legal placement comes with its
 /// orientation (an index into the stones' orientations) and the cubes it would take; the
 /// state's last move shows the cubes the move took.
+// long: one game played to its end, each position's placements and last move checked as it comes.
 async fn stones_placements_and_last_move(db: String) {
     let server = start(config(&db)).await;
     let addr = server.addr;
@@ -179,14 +180,13 @@ async fn stones_placements_and_last_move(db: String) {
     server.stop().await;
 }
 
-/// A hint is a legal placement with its cubes; bad levels are refused; an analysis has an
-/// estimate per colour for every position and follows the game's moves (an undo too).
-async fn hints_and_analysis(db: String) {
+/// A hint is a legal placement with its cubes; the same position gives the same hint; bad
+/// levels are refused; a few at once from one address are bounded; hints change nothing.
+async fn hints(db: String) {
     let server = start(config(&db)).await;
     let addr = server.addr;
     let created = create(addr, json!({ "board": "chullpa", "players": 2, "hot_seat": true })).await;
     let id = s(&created["id"]);
-    let token = tokens(&created)[0].clone().unwrap();
     let hint_path = format!("/api/v1/games/{id}/hint");
 
     let placements = get(addr, &format!("/api/v1/games/{id}/placements")).await.json();
@@ -249,7 +249,18 @@ async fn hints_and_analysis(db: String) {
     let r = get(addr, &hint_path).await;
     assert_eq!(r.status, 405);
     assert_eq!(state(addr, &id).await, before, "hints change nothing");
+    server.stop().await;
+}
 
+/// An analysis has an estimate per colour for every position and follows the game's moves
+/// (an undo too); a finished game has no hint.
+async fn analysis(db: String) {
+    let server = start(config(&db)).await;
+    let addr = server.addr;
+    let created = create(addr, json!({ "board": "chullpa", "players": 2, "hot_seat": true })).await;
+    let id = s(&created["id"]);
+    let token = tokens(&created)[0].clone().unwrap();
+    let hint_path = format!("/api/v1/games/{id}/hint");
     // Three moves, an analysis; take the third back and play another: a new analysis.
     for n in 1..=3 {
         let st = state(addr, &id).await;

@@ -320,6 +320,8 @@ impl Seen {
 /// of 120 lobby changes from 8 players at once (seeks and aborts, a seek each left open):
 /// every subscriber ends on one version, the newest, whose lists are `GET /api/v1/lobby`'s,
 /// and no more come once the lobby is quiet.
+// long: one burst and its settling, in order: the subscribers, the changes, the settled
+// lobby, then one more change.
 async fn every_lobby_subscriber_ends_on_the_newest_version(db: String) {
     let server = start(config(&db)).await;
     let addr = server.addr;
