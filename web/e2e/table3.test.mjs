@@ -143,8 +143,8 @@ test("three players meet, one times out and the AI plays on, he ranks last; a re
 
   // Cid, whose seat the AI took over, is last whatever it scored; Ana and Ben by their scores.
   // Places are dense: when Ana and Ben tie (both play the first legal placement, and often
-  // score alike) they share the first place and Cid's last place is the second (CI stop 25
-  // failed on "scores 1,12,1": the test expected 3 there).
+  // score alike) they share the first place and Cid's last place is the second (with scores
+  // 1, 12, 1 a test that expected the third place there failed).
   const end = await api(server.url, `/games/${id}`);
   const [pa, pb, pc] = [await rated(a.id, 1), await rated(b.id, 1), await rated(c.id, 1)];
   const change = (p) => p.finished.find((g) => g.game === id).rating_change;

@@ -149,9 +149,9 @@ impl Figure {
 }
 
 /// Which search [`search_rate`] times: the search of levels 4-8 (the level table's
-/// settings with a budget of simulations; level 9's own until 2026-11-27, and the search
-/// issue #20's figure was measured on), or level 9's (the others modelled, informed
-/// playouts where the scenario has learned priors: on Chullpa 4 players).
+/// settings with a budget of simulations, the search issue #20's figure was measured on),
+/// or level 9's (the others modelled, informed playouts where the scenario has learned
+/// priors: on Chullpa 4 players).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Searcher {
     Levels4To8,
