@@ -34,7 +34,7 @@ use crate::wire;
     paths(
         super::ops::healthz,
         super::ops::readyz,
-        crate::metrics::handler,
+        super::metrics::handler,
         super::index,
         super::boards::boards,
         super::boards::check,

@@ -19,7 +19,7 @@ pub fn routes() -> Router<Arc<App>> {
     Router::new()
         .route("/healthz", get(healthz))
         .route("/readyz", get(readyz))
-        .route("/metrics", get(crate::metrics::handler))
+        .route("/metrics", get(super::metrics::handler))
 }
 
 /// The answer of `/healthz` and `/readyz`.
