@@ -20,6 +20,7 @@ mod migrations;
 mod openapi;
 mod ops;
 mod own_boards;
+mod player_keys;
 mod positions;
 mod resets;
 mod review;
