@@ -53,11 +53,14 @@ mod http;
 mod process;
 #[path = "crowd/report.rs"]
 mod report;
+#[path = "support/mod.rs"]
+mod support;
 
 use games::{create, play_slot, stall_slot, Figures, Live, Run};
 use http::Http;
-use process::{cpu_seconds, memory_kb, own_cpu_seconds, raise_own_fd_limit, start_server};
+use process::{own_cpu_seconds, raise_own_fd_limit, start_server};
 use report::Measured;
+use support::{cpu_seconds, memory_kb};
 
 /// WebSockets per game.
 const WATCHERS: usize = 3;

@@ -42,6 +42,10 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpSocket;
 use tokio_tungstenite::tungstenite::Message;
 
+#[path = "support/mod.rs"]
+mod support;
+use support::{cpu_seconds, memory_kb, pct_ms, stop_child};
+
 struct Options {
     bin: String,
     subscribers: usize,
@@ -122,39 +126,8 @@ fn start_server(bin: &str, url: &str, log: &std::path::Path) -> ServerProcess {
 
 impl ServerProcess {
     fn stop(mut self) {
-        // SAFETY: a signal to our own child process.
-        unsafe {
-            libc::kill(self.child.id() as i32, libc::SIGINT);
-        }
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        stop_child(&mut self.child);
     }
-}
-
-fn rss_kb(pid: u32) -> u64 {
-    let text = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    text.lines()
-        .find(|l| l.starts_with("VmRSS:"))
-        .and_then(|l| l.split_whitespace().nth(1))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0)
-}
-
-fn cpu_seconds(pid: u32) -> f64 {
-    let text = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-    let rest = text.rsplit_once(')').map(|(_, r)| r).unwrap_or("");
-    let f: Vec<&str> = rest.split_whitespace().collect();
-    let ticks = |i: usize| f.get(i - 3).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
-    // SAFETY: sysconf only reads a constant.
-    let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as f64;
-    (ticks(14) + ticks(15)) / hz.max(1.0)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -447,13 +420,6 @@ async fn changer(to: SocketAddr, key: String, rate: f64, stop: Arc<AtomicBool>, 
     }
 }
 
-fn pct_ms(sorted: &[u32], p: f64) -> f64 {
-    if sorted.is_empty() {
-        return f64::NAN;
-    }
-    sorted[((sorted.len() as f64 - 1.0) * p).round() as usize] as f64 / 1000.0
-}
-
 fn median(mut xs: Vec<f64>) -> f64 {
     xs.sort_by(|a, b| a.total_cmp(b));
     if xs.is_empty() {
@@ -614,7 +580,7 @@ impl Subscribers {
     /// memory before and after (printed: per lobby socket).
     async fn connect(o: &Options, bench: &Bench) -> Subscribers {
         let (to, pid) = (bench.to, bench.pid);
-        let rss0 = rss_kb(pid);
+        let rss0 = memory_kb(pid).0;
         let stop = Arc::new(AtomicBool::new(false));
         let first = Arc::new(AtomicU64::new(0));
         let mut newest = Vec::new();
@@ -644,7 +610,7 @@ impl Subscribers {
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
         tokio::time::sleep(Duration::from_secs(1)).await;
-        let rss1 = rss_kb(pid);
+        let rss1 = memory_kb(pid).0;
         println!(
             "{} lobby subscribers connected in {:.1} s, {} with their first message; server RSS {:.1} → {:.1} MB: {:.0} KB a lobby socket",
             o.subscribers,
@@ -682,7 +648,7 @@ impl Subscribers {
 async fn game_watchers(o: &Options, to: SocketAddr, pid: u32) {
     let (game, _) = hot_seat_game(to).await;
     let path = format!("/api/v1/games/{game}/events");
-    let rss0 = rss_kb(pid);
+    let rss0 = memory_kb(pid).0;
     let mut watchers = Vec::new();
     for batch in (0..o.subscribers).collect::<Vec<_>>().chunks(50) {
         let opened =
@@ -694,7 +660,7 @@ async fn game_watchers(o: &Options, to: SocketAddr, pid: u32) {
         }
     }
     tokio::time::sleep(Duration::from_secs(1)).await;
-    let rss1 = rss_kb(pid);
+    let rss1 = memory_kb(pid).0;
     println!(
         "{} game watchers on one game: server RSS {:.1} → {:.1} MB: {:.0} KB a game socket",
         watchers.len(),

@@ -3,8 +3,9 @@
 
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{SystemTime, UNIX_EPOCH};
 
+use crate::support::stop_child;
 use crate::{Options, WATCHERS};
 
 pub struct ServerProcess {
@@ -51,48 +52,11 @@ impl ServerProcess {
         self.child.id()
     }
 
-    /// SIGINT (the server stops cleanly), then SIGKILL after 10 s.
+    /// Stops the server (`stop_child`); its log.
     pub fn stop(mut self) -> String {
-        unsafe {
-            // SAFETY: a signal to our own child process.
-            libc::kill(self.child.id() as i32, libc::SIGINT);
-        }
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        stop_child(&mut self.child);
         std::fs::read_to_string(&self.log).unwrap_or_default()
     }
-}
-
-/// `VmRSS` and `VmHWM` of a process, in KB.
-pub fn memory_kb(pid: u32) -> (u64, u64) {
-    let text = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    let field = |name: &str| {
-        text.lines()
-            .find(|l| l.starts_with(name))
-            .and_then(|l| l.split_whitespace().nth(1))
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(0)
-    };
-    (field("VmRSS:"), field("VmHWM:"))
-}
-
-/// CPU seconds (user + system) of a process.
-pub fn cpu_seconds(pid: u32) -> f64 {
-    let text = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-    // After the command's ")" the fields start at 3 (state); utime and stime are 14 and 15.
-    let rest = text.rsplit_once(')').map(|(_, r)| r).unwrap_or("");
-    let f: Vec<&str> = rest.split_whitespace().collect();
-    let ticks = |i: usize| f.get(i - 3).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
-    // SAFETY: sysconf only reads a constant.
-    let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as f64;
-    (ticks(14) + ticks(15)) / hz.max(1.0)
 }
 
 pub fn own_cpu_seconds() -> f64 {

@@ -4,6 +4,7 @@
 use std::sync::atomic::Ordering;
 
 use crate::games::Run;
+use crate::support::pct_ms;
 use crate::{Options, WATCHERS};
 
 /// What the run measured beside its figures.
@@ -19,14 +20,6 @@ pub struct Measured {
     pub wall: f64,
     pub server_cpu: f64,
     pub client_cpu: f64,
-}
-
-/// A percentile of microseconds, in milliseconds.
-fn pct_ms(sorted: &[u32], p: f64) -> f64 {
-    if sorted.is_empty() {
-        return f64::NAN;
-    }
-    sorted[((sorted.len() as f64 - 1.0) * p).round() as usize] as f64 / 1000.0
 }
 
 /// The report: the figures, the errors by kind (the eight most frequent) and the table's row.
