@@ -19,7 +19,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { startServer, launch, api, openPage } from "./harness.mjs";
+import { startServer, launch, api, openPage, openSeat, pickName } from "./harness.mjs";
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
@@ -81,14 +81,6 @@ async function audit(page, name) {
   assert.deepEqual(errors, []);
 }
 
-/** A game of two seats made through the API, opened on `seat`'s link (its key in the address). */
-async function openSeat(page, created, i) {
-  const seat = created.seats[i];
-  await page.goto(`${server.url}/game/${created.id}#seat=${seat.seat}&token=${seat.token}`);
-  await page.waitForSelector("#status");
-  await page.waitForFunction(() => document.body.dataset.moveNumber);
-}
-
 /** The first legal move of the seat to move, through the API with its key. */
 async function apiMove(created) {
   const s = await api(server.url, `/games/${created.id}`);
@@ -127,15 +119,6 @@ test("How to play", async () => {
   await audit(page, "how to play");
 });
 
-/** A name chosen in the lobby: the player this browser context now is. */
-async function pickName(page, name) {
-  await page.goto(`${server.url}/lobby`);
-  await page.fill("#player-name", name);
-  await page.click("#name-ok");
-  await page.waitForSelector("#identity");
-  return page.evaluate(() => JSON.parse(localStorage.getItem("rumis.player")));
-}
-
 test("the lobby before a name is chosen", async () => {
   const page = await newPage();
   await page.goto(`${server.url}/lobby`);
@@ -145,13 +128,13 @@ test("the lobby before a name is chosen", async () => {
 
 test("the lobby with a name chosen and another player's game open", async () => {
   const other = await newPage();
-  await pickName(other, "Cai");
+  await pickName(other, server.url, "Cai");
   await other.selectOption("#seek-board", "Chullpa");
   await other.click("#seek-create");
   await other.waitForURL(/\/game\/[0-9a-f]{16}$/);
   const id = other.url().split("/").pop();
   const page = await newPage();
-  await pickName(page, "Ana");
+  await pickName(page, server.url, "Ana");
   await page.waitForSelector(`.lobby-card[data-game="${id}"] .join-game`, { timeout: 10000 });
   await audit(page, "lobby (named)");
   await other.context().close();
@@ -199,7 +182,7 @@ test("the leaderboard", async () => {
 
 test("a player's page", async () => {
   const page = await newPage();
-  const me = await pickName(page, "Ben");
+  const me = await pickName(page, server.url, "Ben");
   await page.goto(`${server.url}/players/${me.id}`);
   await page.waitForSelector("#player-rating");
   await audit(page, "player page");
@@ -220,7 +203,7 @@ for (const [name, viewport] of [
     const created = await post("/games", { board: "Chullpa", players: 2, seats: [{ kind: "human" }, { kind: "human" }] });
     for (let i = 0; i < 6; i++) await apiMove(created);
     const page = await newPage({ viewport });
-    await openSeat(page, created, 0);
+    await openSeat(page, server.url, created, 0);
     await page.waitForSelector('#status[data-state="your-turn"]');
     await page.click(".stone:not([disabled])");
     await page.waitForFunction(() => window.rumis.selected());
@@ -236,7 +219,7 @@ for (const [name, viewport] of [
     for (let i = 0; i < 4; i++) await apiMove(created);
     const page = await newPage({ viewport });
     await page.addInitScript(() => localStorage.setItem("rumis.pref.blind", "1"));
-    await openSeat(page, created, 0);
+    await openSeat(page, server.url, created, 0);
     await page.waitForSelector('#status[data-state="your-turn"]');
     await page.waitForSelector("#text-mode:not([hidden]) #text-places option");
     await apiMove(created);
@@ -250,7 +233,7 @@ for (const [name, viewport] of [
 test("a game in play: the list of keys open", async () => {
   const created = await post("/games", { board: "Chullpa", players: 2, seats: [{ kind: "human" }, { kind: "human" }] });
   const page = await newPage();
-  await openSeat(page, created, 0);
+  await openSeat(page, server.url, created, 0);
   await page.waitForSelector('#status[data-state="your-turn"]');
   await page.keyboard.press("k");
   await page.waitForSelector("#keys-dialog[open]");
@@ -261,7 +244,7 @@ test("a game in play: the AI thinking", async () => {
   // Level 9 searches for seconds (longer on a loaded machine): its indicator is up meanwhile.
   const created = await post("/games", { board: "Chullpa", players: 2, seats: [{ kind: "human" }, { kind: "ai", level: 9 }] });
   const page = await newPage();
-  await openSeat(page, created, 0);
+  await openSeat(page, server.url, created, 0);
   await page.waitForSelector('#status[data-state="your-turn"]');
   await apiMove(created);
   await page.waitForSelector('#ai-thinking[data-thinking="true"]', { timeout: 15000 });
@@ -279,7 +262,7 @@ test("a game in play: a clock running", async () => {
   });
   await apiMove(created);
   const page = await newPage();
-  await openSeat(page, created, 0);
+  await openSeat(page, server.url, created, 0);
   await page.waitForSelector("#clocks:not([hidden]) td.time");
   const ms = () => page.$eval('#clocks td.time[data-seat="1"]', (el) => Number(el.dataset.ms));
   const first = await ms();
@@ -300,7 +283,7 @@ async function finishedGame() {
 
 test("a finished game: the end screen", async () => {
   const page = await newPage();
-  await openSeat(page, await finishedGame(), 0);
+  await openSeat(page, server.url, await finishedGame(), 0);
   await page.waitForSelector("#final-scores");
   await page.waitForSelector("#step-back");
   await audit(page, "game: end screen");
@@ -308,7 +291,7 @@ test("a finished game: the end screen", async () => {
 
 test("a finished game: a review, a move stepped back to", async () => {
   const page = await newPage();
-  await openSeat(page, await finishedGame(), 0);
+  await openSeat(page, server.url, await finishedGame(), 0);
   await page.waitForSelector("#step-back");
   const last = await page.evaluate(() => Number(document.body.dataset.moveNumber));
   await page.click("#step-back");
@@ -318,7 +301,7 @@ test("a finished game: a review, a move stepped back to", async () => {
 
 test("a finished game: its review done (marks, summary, the best move's ghost, play from here)", { timeout: 180_000 }, async () => {
   const page = await newPage();
-  await openSeat(page, await finishedGame(), 0);
+  await openSeat(page, server.url, await finishedGame(), 0);
   await page.click("#review-start");
   await page.waitForSelector("#review-summary", { timeout: 150_000 });
   await page.click("#step-back");

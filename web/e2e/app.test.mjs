@@ -3,7 +3,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { startServer, launch, api, waitMovePast, moveNumber, outDir, sleep, openPage, shot } from "./harness.mjs";
+import { startServer, launch, api, waitMovePast, moveNumber, sleep, openPage, shot, yourTurn, keyboardMove } from "./harness.mjs";
 
 let server;
 let browser;
@@ -20,22 +20,6 @@ after(async () => {
 
 const newPage = (viewport = { width: 1280, height: 800 }) => openPage(browser, { viewport });
 
-
-async function yourTurn(page, timeout = 60000) {
-  await page.waitForSelector('#status[data-state="your-turn"], #status[data-state="over"]', { timeout });
-  return (await page.getAttribute("#status", "data-state")) === "your-turn";
-}
-
-/** Play one move from the keyboard: the next place for the chosen stone, then Enter. */
-async function keyboardMove(page) {
-  const before = await moveNumber(page);
-  await page.keyboard.press("n");
-  const placement = await page.evaluate(() => window.rumis.current());
-  assert.ok(placement, "N shows a place for a stone");
-  await page.keyboard.press("Enter");
-  await waitMovePast(page, before);
-  return { placement, number: before };
-}
 
 test("the start page shows every scenario with a 3D preview and its provenance", async () => {
   const page = await newPage();

@@ -5,17 +5,15 @@
 // browser tests start their own server.
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { launch, outDir, waitMovePast, moveNumber } from "./harness.mjs";
+import { launch, outDir, yourTurn, keyboardMove, openPage } from "./harness.mjs";
 
 const url = process.env.RUMIS_URL;
 if (!url) throw new Error("RUMIS_URL: the server to check");
 const started = Date.now();
 const browser = await launch();
 try {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const page = await context.newPage();
-  const errors = [];
-  page.on("pageerror", (e) => errors.push(String(e)));
+  const page = await openPage(browser, { viewport: { width: 1280, height: 800 } });
+  const errors = page.errors;
   const shot = (name) => page.screenshot({ path: join(outDir, `archive-${name}.png`) });
 
   await page.goto(url);
@@ -27,16 +25,9 @@ try {
   await page.selectOption('select[data-seat="1"]', "ai:1");
   await page.click("#create");
   await page.waitForURL(/\/game\/[a-z0-9]+$/);
-  const yourTurn = async () => {
-    await page.waitForSelector('#status[data-state="your-turn"], #status[data-state="over"]', { timeout: 60000 });
-    return (await page.getAttribute("#status", "data-state")) === "your-turn";
-  };
   let moves = 0;
-  for (let i = 0; i < 80 && (await yourTurn()); i++) {
-    const before = await moveNumber(page);
-    await page.keyboard.press("n");
-    await page.keyboard.press("Enter");
-    await waitMovePast(page, before);
+  for (let i = 0; i < 80 && (await yourTurn(page)); i++) {
+    await keyboardMove(page);
     moves++;
     if (moves === 3) await shot("game");
   }

@@ -18,7 +18,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startServer, launch, api, outDir } from "./harness.mjs";
+import { startServer, launch, api, outDir, openPage } from "./harness.mjs";
 
 let server;
 let browser;
@@ -102,10 +102,9 @@ async function ask(page, id) {
 }
 
 test("a whole game against level 2 in the text mode, by keyboard alone", { timeout: 600_000 }, async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: "en-GB" });
-  const page = await context.newPage();
-  const errors = [];
-  page.on("pageerror", (e) => errors.push(String(e)));
+  const page = await openPage(browser, { viewport: { width: 1280, height: 800 }, locale: "en-GB" });
+  const context = page.context();
+  const errors = page.errors;
 
   // The switch on the start page, reached with Tab and turned on with Space.
   await page.goto(server.url);

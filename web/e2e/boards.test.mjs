@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { startServer, launch, api, outDir, binary, moveNumber, waitMovePast, scratchDir, shot } from "./harness.mjs";
+import { startServer, launch, api, outDir, binary, moveNumber, waitMovePast, scratchDir, shot, openPage } from "./harness.mjs";
 
 let server;
 let browser;
@@ -44,10 +44,9 @@ async function drag(page, from, to) {
 }
 
 test("a board drawn in the editor: the CLI reads it, a game on it is played to the end against the AI, its record replays in the CLI", async () => {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, locale: "en", acceptDownloads: true });
-  const page = await context.newPage();
-  const errors = [];
-  page.on("pageerror", (e) => errors.push(String(e)));
+  const page = await openPage(browser, { viewport: { width: 1400, height: 900 }, locale: "en", acceptDownloads: true });
+  const context = page.context();
+  const errors = page.errors;
   const dir = scratchDir("rumis-boards-");
 
   await page.goto(`${server.url}/boards/edit`);

@@ -7,7 +7,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { startServer, launch, api, outDir, openPage } from "./harness.mjs";
+import { startServer, launch, api, outDir, openPage, openSeat } from "./harness.mjs";
 
 let server;
 let browser;
@@ -28,9 +28,9 @@ const post = (path, body, token) =>
   api(server.url, path, { method: "POST", headers: token ? { Authorization: `Bearer ${token}` } : {}, body: JSON.stringify(body) });
 const state = (id) => api(server.url, `/games/${id}`);
 
-async function openSeat(page, created, i) {
-  const seat = created.seats[i];
-  await page.goto(`${server.url}/game/${created.id}#seat=${seat.seat}&token=${seat.token}`);
+/** Seat `i`'s page of a game made through the API, once it shows the clocks. */
+async function openClocks(page, created, i) {
+  await openSeat(page, server.url, created, i);
   await page.waitForSelector("#clocks:not([hidden]) td.time");
 }
 
@@ -49,8 +49,8 @@ test("under 'out' the player who stops moving times out and the other wins; cloc
   await redMoves(created);
   const red = await newPage();
   const yellow = await newPage();
-  await openSeat(yellow, created, 1);
-  await openSeat(red, created, 0);
+  await openClocks(yellow, created, 1);
+  await openClocks(red, created, 0);
   // Yellow's page is not in front (Red's was opened last and is the one used): its title says it is Yellow's turn.
   await yellow.waitForFunction(() => document.title.startsWith("●"), null, { timeout: 5000 });
   assert.match(await yellow.title(), /Your turn/);
@@ -87,7 +87,7 @@ test("under 'AI takes over' the AI plays the seat whose time ran out", async () 
   const created = await twoHumans({ kind: "realtime", minutes: 0.1, increment_seconds: 5, on_timeout: "ai", ai_level: 1 });
   await redMoves(created);
   const red = await newPage("de-DE");
-  await openSeat(red, created, 0);
+  await openClocks(red, created, 0);
   assert.match(await red.textContent("#clocks .clock-rule"), /KI 1 spielt weiter/);
   // After Yellow's 6 s the AI plays Yellow's move, and it is Red's turn again.
   await red.waitForFunction(() => Number(document.body.dataset.moveNumber) >= 3, null, { timeout: 20000 });
@@ -105,7 +105,7 @@ test("under 'AI takes over' the AI plays the seat whose time ran out", async () 
 test("resign, confirmed in place, at a turn not one's own; the others play on", async () => {
   const created = await post("/games", { board: "chullpa", players: 3, seats: [{ kind: "human" }, { kind: "human" }, { kind: "human" }], clock: { kind: "correspondence", days: 1 } });
   const green = await newPage("fr-FR");
-  await openSeat(green, created, 2);
+  await openClocks(green, created, 2);
   await green.click("#resign");
   await green.click("#resign-no");
   assert.equal((await state(created.id)).left.length, 0, "cancelled: nothing happened");

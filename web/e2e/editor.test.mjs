@@ -8,7 +8,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startServer, launch, api, outDir, binary, webDir } from "./harness.mjs";
+import { startServer, launch, api, outDir, binary, webDir, openPage } from "./harness.mjs";
 
 let server;
 let browser;
@@ -56,11 +56,11 @@ function cliRow(path) {
   return { out, name: m[1], size: m[2], columns: m[3], hmax: m[4], frames: m[5] };
 }
 
+// long: one user's session in the editor, in order: each step builds on the board the last one left.
 test("build a board from scratch, see the core refuse a bad frame, download it for the CLI, open a scenario", async () => {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, locale: "en", acceptDownloads: true });
-  const page = await context.newPage();
-  const errors = [];
-  page.on("pageerror", (e) => errors.push(String(e)));
+  const page = await openPage(browser, { viewport: { width: 1400, height: 900 }, locale: "en", acceptDownloads: true });
+  const context = page.context();
+  const errors = page.errors;
 
   // From the start page's link.
   await page.goto(server.url);

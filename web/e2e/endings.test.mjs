@@ -10,7 +10,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { startServer, launch, api, outDir, webDir, waitMovePast, moveNumber, openPage, shot } from "./harness.mjs";
+import { startServer, launch, api, webDir, waitMovePast, moveNumber, openPage, shot, pickName } from "./harness.mjs";
 
 let server;
 let browser;
@@ -37,14 +37,6 @@ const state = (id) => api(server.url, `/games/${id}`);
 const text = (page, sel) => page.$eval(sel, (e) => e.textContent.trim());
 const missingKeys = (page) => page.evaluate(() => window.__rumisMissingKeys);
 
-async function pickName(page, name) {
-  await page.goto(`${server.url}/lobby`);
-  await page.fill("#player-name", name);
-  await page.click("#name-ok");
-  await page.waitForSelector("#identity");
-  return page.evaluate(() => JSON.parse(localStorage.getItem("rumis.player")));
-}
-
 /** The first legal move of the seat to move, through the API with its key. */
 async function apiMove(id, keys) {
   const s = await state(id);
@@ -54,8 +46,8 @@ async function apiMove(id, keys) {
 test("a resignation in a lobby game: the other player's page states it, names the reason and the winner, and offers the rematch", async () => {
   const ana = await newPage();
   const ben = await newPage();
-  const a = await pickName(ana, "Ana");
-  const b = await pickName(ben, "Ben");
+  const a = await pickName(ana, server.url, "Ana");
+  const b = await pickName(ben, server.url, "Ben");
   await ana.selectOption("#seek-board", "Chullpa");
   await ana.selectOption("#seek-players", "2");
   await ana.click("#seek-create");
@@ -341,7 +333,7 @@ test("a move clicked in the list is marked until the next move, not for the rest
 
 test("quick play counts down to the AI taking the free seats, and nobody is to move before", async () => {
   const page = await newPage();
-  const me = await pickName(page, "Quinn");
+  const me = await pickName(page, server.url, "Quinn");
   // Through the form: the countdown from the wait chosen.
   await page.selectOption("#quick-board", "Chullpa");
   await page.selectOption("#quick-wait", "30");

@@ -6,7 +6,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { startServer, launch, api, waitMovePast, moveNumber, outDir, sleep, openPage, shot } from "./harness.mjs";
+import { startServer, launch, api, waitMovePast, moveNumber, sleep, openPage, shot, openSeat, yourTurn, keyboardMove } from "./harness.mjs";
 
 let server;
 let browser;
@@ -28,24 +28,6 @@ const newPage = (viewport = { width: 1280, height: 800 }, locale = "en-GB") =>
 
 async function create(body) {
   return api(server.url, "/games", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
-}
-
-async function openSeat(page, created, seatIndex = 0) {
-  const seat = created.seats[seatIndex];
-  await page.goto(`${server.url}/game/${created.id}#seat=${seat.seat}&token=${seat.token}`);
-}
-
-async function yourTurn(page, timeout = 60000) {
-  await page.waitForSelector('#status[data-state="your-turn"], #status[data-state="over"]', { timeout });
-  return (await page.getAttribute("#status", "data-state")) === "your-turn";
-}
-
-async function keyboardMove(page) {
-  const before = await moveNumber(page);
-  await page.keyboard.press("n");
-  assert.ok(await page.evaluate(() => window.rumis.current()), "N shows a place");
-  await page.keyboard.press("Enter");
-  await waitMovePast(page, before);
 }
 
 /** Red (this page's seat) has no place left: the game goes on without it, so the rounds
@@ -82,7 +64,7 @@ async function fourPlayerRounds(pages) {
   });
   const page = await newPage();
   pages.push(page);
-  await openSeat(page, created);
+  await openSeat(page, server.url, created);
   const skipped = new Set();
   // Rounds of four moves: the third shows a drop mid-way; from the third on, S is tried on
   // an opponent's drop until one is caught early enough (at most six rounds).
@@ -192,7 +174,7 @@ test("an opponent's move whose read failed (503 busy) is read again: the page do
         ? route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ error: "busy", reason: "The server is busy" }) })
         : route.continue(),
   );
-  await openSeat(page, created, 0);
+  await openSeat(page, server.url, created, 0);
   assert.ok(await yourTurn(page));
   await keyboardMove(page);
   const st = await api(server.url, `/games/${created.id}`);
@@ -212,7 +194,7 @@ test("an opponent's move whose read failed (503 busy) is read again: the page do
 test("a level-9 AI shows 'is thinking' for its whole search", async () => {
   const created = await create({ board: "chullpa", players: 2, seats: [{ kind: "human" }, { kind: "ai", level: 9 }] });
   const page = await newPage();
-  await openSeat(page, created);
+  await openSeat(page, server.url, created);
   assert.ok(await yourTurn(page));
   await page.waitForSelector("#conn.up");
   // Every change of the status is recorded as it happens (a MutationObserver), from our move
@@ -278,7 +260,7 @@ test("a level-9 AI shows 'is thinking' for its whole search", async () => {
 test("placing: the ghost is no player's colour and every legal place is marked", async () => {
   const created = await create({ board: "chullpa", players: 2, seats: [{ kind: "human" }, { kind: "ai", level: 1 }] });
   const page = await newPage();
-  await openSeat(page, created);
+  await openSeat(page, server.url, created);
   assert.ok(await yourTurn(page));
   await keyboardMove(page);
   assert.ok(await yourTurn(page));
@@ -325,7 +307,7 @@ test("placing: the ghost is no player's colour and every legal place is marked",
   // 3D pictures at phone size.
   for (const locale of ["de-DE", "nl-NL", "fr-FR", "en-GB"]) {
     const other = await newPage({ width: 390, height: 844 }, locale);
-    await openSeat(other, created);
+    await openSeat(other, server.url, created);
     assert.ok(await yourTurn(other));
     await other.click('.stone[data-stone="Y4"]');
     await other.waitForFunction(() => document.body.dataset.turning !== "1");

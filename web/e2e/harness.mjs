@@ -1,5 +1,6 @@
 // The end-to-end harness: a `rumis serve` on a free port with a fresh database and the built
 // web app, and Debian's Chromium driven by playwright-core.
+import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { mkdtempSync, mkdirSync, existsSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -152,3 +153,51 @@ export async function moveNumber(page) {
 }
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Waits until it is this page's turn or the game is over; whether it is the page's turn.
+ */
+export async function yourTurn(page, timeout = 60000) {
+  await page.waitForSelector('#status[data-state="your-turn"], #status[data-state="over"]', { timeout });
+  return (await page.getAttribute("#status", "data-state")) === "your-turn";
+}
+
+/**
+ * Plays one move from the keyboard: N shows the next place for the chosen stone, Enter plays
+ * it, and the page's move number moves on. With `waitTurn`, first waits for this page's turn
+ * (30 s). Returns the placement and the move's number.
+ */
+export async function keyboardMove(page, { waitTurn = false } = {}) {
+  if (waitTurn) await page.waitForSelector('#status[data-state="your-turn"]', { timeout: 30000 });
+  const before = await moveNumber(page);
+  await page.keyboard.press("n");
+  const placement = await page.evaluate(() => window.rumis.current());
+  assert.ok(placement, "N shows a place for a stone");
+  await page.keyboard.press("Enter");
+  await waitMovePast(page, before);
+  return { placement, number: before };
+}
+
+/**
+ * Chooses a name in the lobby of the server at `url`: the player this page's browser context
+ * now is (`{ id, name, key }`, as the app keeps it).
+ */
+export async function pickName(page, url, name) {
+  await page.goto(`${url}/lobby`);
+  await page.fill("#player-name", name);
+  await page.click("#name-ok");
+  await page.waitForSelector("#identity");
+  return page.evaluate(() => JSON.parse(localStorage.getItem("rumis.player")));
+}
+
+/**
+ * Opens seat `i`'s link of a game made through the API (`created`: the answer of
+ * `POST /games`, the seat's token in the address), once the page shows the game.
+ */
+export async function openSeat(page, url, created, i = 0) {
+  const seat = created.seats[i];
+  await page.goto(`${url}/game/${created.id}#seat=${seat.seat}&token=${seat.token}`);
+  await page.waitForSelector("#status");
+  await page.waitForFunction(() => document.body.dataset.moveNumber);
+}
+

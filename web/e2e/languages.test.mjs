@@ -7,7 +7,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { startServer, launch, api, outDir } from "./harness.mjs";
+import { startServer, launch, api, outDir, openPage } from "./harness.mjs";
 
 let server;
 let browser;
@@ -48,10 +48,9 @@ const overflow = (page) =>
 for (const lang of (process.env.LANGS ?? "es,pt,it,pl").split(",")) {
   for (const [view, viewport] of Object.entries(VIEWS)) {
     test(`${lang} at ${view}: the start page and a game page fit, every key there`, async () => {
-      const context = await browser.newContext({ viewport, locale: lang, hasTouch: view === "phone" });
-      const page = await context.newPage();
-      const errors = [];
-      page.on("pageerror", (e) => errors.push(String(e)));
+      const page = await openPage(browser, { viewport, locale: lang, hasTouch: view === "phone" });
+      const context = page.context();
+      const errors = page.errors;
       await page.goto(server.url);
       await page.waitForSelector(".board-card img");
       assert.equal(await page.evaluate(() => document.documentElement.lang), lang, "the browser's language is picked");

@@ -6,7 +6,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { startServer, launch, api, waitMovePast, moveNumber, outDir, sleep, openPage, shot } from "./harness.mjs";
+import { startServer, launch, api, sleep, openPage, shot, pickName, keyboardMove } from "./harness.mjs";
 
 let server;
 let browser;
@@ -33,24 +33,6 @@ async function newPage(viewport = { width: 1280, height: 800 }) {
 }
 
 
-async function pickName(page, name) {
-  await page.goto(`${server.url}/lobby`);
-  await page.fill("#player-name", name);
-  await page.click("#name-ok");
-  await page.waitForSelector("#identity");
-  return page.evaluate(() => JSON.parse(localStorage.getItem("rumis.player")));
-}
-
-/** One move from the keyboard once it is this page's turn. */
-async function keyboardMove(page) {
-  await page.waitForSelector('#status[data-state="your-turn"]', { timeout: 30000 });
-  const before = await moveNumber(page);
-  await page.keyboard.press("n");
-  assert.ok(await page.evaluate(() => window.rumis.current()), "N shows a place");
-  await page.keyboard.press("Enter");
-  await waitMovePast(page, before);
-}
-
 const gameId = (page) => page.url().match(/\/game\/([0-9a-f]{16})$/)[1];
 
 async function rating(id, games) {
@@ -65,8 +47,8 @@ async function rating(id, games) {
 test("two players meet in the lobby, play a rated game, rematch with rotated seats, abort", async () => {
   const ana = await newPage();
   const ben = await newPage();
-  const a = await pickName(ana, "Ana");
-  const b = await pickName(ben, "Ben");
+  const a = await pickName(ana, server.url, "Ana");
+  const b = await pickName(ben, server.url, "Ben");
   assert.match(a.key, /^[0-9a-f]{32}$/);
 
   // Ana opens a rated two-player Chullpa game and waits on its page.
@@ -93,8 +75,8 @@ test("two players meet in the lobby, play a rated game, rematch with rotated sea
   assert.match(await ana.textContent("#table-seats"), /Ana.*Ben/s);
 
   // Two moves from the keyboard, the rest through the API with each player's key.
-  await keyboardMove(ana);
-  await keyboardMove(ben);
+  await keyboardMove(ana, { waitTurn: true });
+  await keyboardMove(ben, { waitTurn: true });
   // One game page, one socket on the game's events (its table, seats and rematch follow the
   // same one as the board).
   for (const p of [ana, ben]) {
@@ -138,7 +120,7 @@ test("two players meet in the lobby, play a rated game, rematch with rotated sea
   assert.equal(table.status, "open");
 
   // Ben moves first now; then Ana aborts: no result, no rating.
-  await keyboardMove(ben);
+  await keyboardMove(ben, { waitTurn: true });
   await ana.waitForSelector("#abort");
   await ana.click("#abort");
   await ana.waitForSelector("#aborted");

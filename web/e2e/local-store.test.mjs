@@ -6,7 +6,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { launch, moveNumber, outDir, waitMovePast, webDir } from "./harness.mjs";
+import { launch, moveNumber, outDir, waitMovePast, webDir, openPage } from "./harness.mjs";
 import { startStatic } from "./static.mjs";
 
 let site;
@@ -38,10 +38,9 @@ const stored = (page) =>
   );
 
 test("a game kept in localStorage moves into IndexedDB, resumes, and keeps its moves over a reload", { timeout: 90_000 }, async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const page = await context.newPage();
-  const errors = [];
-  page.on("pageerror", (e) => errors.push(String(e)));
+  const page = await openPage(browser, { viewport: { width: 1280, height: 800 } });
+  const context = page.context();
+  const errors = page.errors;
   // A hot-seat game of two moves as the version before kept it, its record made by the
   // engine module itself.
   const wasm = readdirSync(join(webDir, "dist", "assets")).find((f) => /^rumis-simd-.*\.wasm$/.test(f));

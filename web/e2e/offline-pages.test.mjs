@@ -6,7 +6,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { launch, outDir, shot } from "./harness.mjs";
+import { launch, outDir, shot, openPage } from "./harness.mjs";
 import { startStatic } from "./static.mjs";
 
 let site;
@@ -36,10 +36,9 @@ async function placeFirst(page) {
 
 test("without a server: How to play, the solitaire and the guided game on the engine, also offline after a reload", { timeout: 150_000 }, async () => {
   // The app's offline copy is what this test reloads from (the harness blocks it elsewhere).
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, serviceWorkers: "allow" });
-  const page = await context.newPage();
-  const errors = [];
-  page.on("pageerror", (e) => errors.push(String(e)));
+  const page = await openPage(browser, { viewport: { width: 1280, height: 800 }, serviceWorkers: "allow" });
+  const context = page.context();
+  const errors = page.errors;
 
   // The start page offers them, with no server to answer.
   await page.goto(site.url);
@@ -109,10 +108,9 @@ test("without a server: How to play, the solitaire and the guided game on the en
 });
 
 test("without a server: the pass house rule chosen on the start page holds in the browser's game", { timeout: 60_000 }, async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const page = await context.newPage();
-  const errors = [];
-  page.on("pageerror", (e) => errors.push(String(e)));
+  const page = await openPage(browser, { viewport: { width: 1280, height: 800 } });
+  const context = page.context();
+  const errors = page.errors;
   await page.goto(site.url);
   await page.waitForSelector("#no-server");
   await page.waitForSelector(".board-card img");
@@ -132,10 +130,9 @@ test("without a server: the pass house rule chosen on the start page holds in th
 const verdict = (page, want) => page.waitForFunction((w) => document.body.dataset.editor === w, want, { timeout: 15000 });
 
 test("without a server: the board editor checks a board with the engine, says where it is wrong, and plays a game on it", { timeout: 90_000 }, async () => {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, locale: "en" });
-  const page = await context.newPage();
-  const errors = [];
-  page.on("pageerror", (e) => errors.push(String(e)));
+  const page = await openPage(browser, { viewport: { width: 1400, height: 900 }, locale: "en" });
+  const context = page.context();
+  const errors = page.errors;
   await page.goto(site.url);
   await page.waitForSelector("#no-server");
   await page.click("#editor-link");

@@ -5,7 +5,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { startServer, launch, api, waitMovePast, moveNumber, outDir, shot } from "./harness.mjs";
+import { startServer, launch, api, waitMovePast, moveNumber, outDir, shot, openPage } from "./harness.mjs";
 
 let server;
 let browser;
@@ -27,10 +27,8 @@ async function openGame(viewport = { width: 1280, height: 800 }) {
     method: "POST",
     body: JSON.stringify({ board: "Chullpa", players: 2, seats: [{ kind: "human" }, { kind: "ai", level: 1 }] }),
   });
-  const context = await browser.newContext({ viewport });
-  const page = await context.newPage();
-  const errors = [];
-  page.on("pageerror", (e) => errors.push(String(e)));
+  const page = await openPage(browser, { viewport });
+  const errors = page.errors;
   page.errors = errors;
   const seat = created.seats[0];
   await page.goto(`${server.url}/game/${created.id}#seat=${seat.seat}&token=${seat.token}`);

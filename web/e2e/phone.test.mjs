@@ -6,7 +6,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { startServer, launch, api, waitMovePast, moveNumber, outDir, webDir, shot } from "./harness.mjs";
+import { startServer, launch, api, waitMovePast, moveNumber, outDir, webDir, shot, openPage } from "./harness.mjs";
 
 let server;
 let browser;
@@ -25,10 +25,8 @@ const toasts = JSON.parse(readFileSync(join(webDir, "src", "locales", "en", "gam
 
 /** A page in a context with a touch screen: its taps are pointer events of type "touch". */
 async function phonePage(width, height = 844) {
-  const context = await browser.newContext({ viewport: { width, height }, hasTouch: true, locale: "en" });
-  const page = await context.newPage();
-  const errors = [];
-  page.on("pageerror", (e) => errors.push(String(e)));
+  const page = await openPage(browser, { viewport: { width, height }, hasTouch: true, locale: "en" });
+  const errors = page.errors;
   page.errors = errors;
   return page;
 }
@@ -167,10 +165,9 @@ for (const lang of ["fr", "de", "es", "pt", "it", "pl"]) {
       const s = await api(server.url, `/games/${created.id}`);
       await post(`/games/${created.id}/moves`, { placement: s.legal_moves[(s.moves_played * 11) % s.legal_moves.length], expected_move_number: s.move_number }, keys[s.seat_to_move]);
     }
-    const context = await browser.newContext({ viewport: { width: 360, height: 844 }, hasTouch: true, locale: lang });
-    const page = await context.newPage();
-    const errors = [];
-    page.on("pageerror", (e) => errors.push(String(e)));
+    const page = await openPage(browser, { viewport: { width: 360, height: 844 }, hasTouch: true, locale: lang });
+    const context = page.context();
+    const errors = page.errors;
     const seat = created.seats[0];
     await page.goto(`${server.url}/game/${created.id}#seat=${seat.seat}&token=${seat.token}`);
     await page.waitForSelector('#players tr[data-colour="G"] .out-mark');

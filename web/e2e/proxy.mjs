@@ -5,7 +5,7 @@
 // and proxy-NAME-game.png. Not a *.test.mjs: the browser tests start their own server.
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { launch, outDir, waitMovePast, moveNumber } from "./harness.mjs";
+import { launch, outDir, waitMovePast, moveNumber, openPage } from "./harness.mjs";
 
 const url = process.env.RUMIS_URL;
 const name = process.env.RUMIS_PROXY ?? "proxy";
@@ -13,10 +13,8 @@ if (!url) throw new Error("RUMIS_URL: the proxy's address");
 const MOVES = 4;
 const browser = await launch();
 try {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const page = await context.newPage();
-  const errors = [];
-  page.on("pageerror", (e) => errors.push(String(e)));
+  const page = await openPage(browser, { viewport: { width: 1280, height: 800 } });
+  const errors = page.errors;
   // The game's event sockets and the frames they brought.
   const sockets = [];
   page.on("websocket", (ws) => {

@@ -7,7 +7,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { api, launch, outDir, scratchDir, startServer, shot } from "./harness.mjs";
+import { api, launch, outDir, scratchDir, startServer, shot, openPage } from "./harness.mjs";
 import { startStatic } from "./static.mjs";
 
 let server;
@@ -47,10 +47,9 @@ const marksShown = (page) =>
 
 test("a server game's review: progress, marks, the best move's ghost, and play from here", { timeout: 240_000 }, async () => {
   const id = await finishedGame();
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const page = await context.newPage();
-  const errors = [];
-  page.on("pageerror", (e) => errors.push(String(e)));
+  const page = await openPage(browser, { viewport: { width: 1280, height: 900 } });
+  const context = page.context();
+  const errors = page.errors;
   await page.goto(`${server.url}/game/${id}`);
   await page.waitForSelector("#final-scores");
   await page.click("#review-start");
@@ -107,10 +106,9 @@ test("offline, on a static server: a local game's review by the engine in the br
   const file = join(scratchDir("rumis-review-"), "record.txt");
   writeFileSync(file, record);
   const site = await startStatic();
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const page = await context.newPage();
-  const errors = [];
-  page.on("pageerror", (e) => errors.push(String(e)));
+  const page = await openPage(browser, { viewport: { width: 1280, height: 900 } });
+  const context = page.context();
+  const errors = page.errors;
   try {
     await page.goto(site.url);
     await page.waitForSelector("#no-server");

@@ -9,7 +9,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { startServer, launch, api, waitMovePast, moveNumber, outDir, sleep, shot } from "./harness.mjs";
+import { startServer, launch, api, sleep, shot, pickName, keyboardMove } from "./harness.mjs";
 
 let server;
 let browser;
@@ -52,22 +52,6 @@ async function newPage({ background = false } = {}) {
 }
 
 
-async function pickName(page, name) {
-  await page.goto(`${server.url}/lobby`);
-  await page.fill("#player-name", name);
-  await page.click("#name-ok");
-  await page.waitForSelector("#identity");
-  return page.evaluate(() => JSON.parse(localStorage.getItem("rumis.player")));
-}
-
-async function keyboardMove(page) {
-  await page.waitForSelector('#status[data-state="your-turn"]', { timeout: 30000 });
-  const before = await moveNumber(page);
-  await page.keyboard.press("n");
-  await page.keyboard.press("Enter");
-  await waitMovePast(page, before);
-}
-
 async function rated(id, games) {
   for (let i = 0; i < 150; i++) {
     const p = await api(server.url, `/players/${id}`);
@@ -81,7 +65,7 @@ test("three players meet, one times out and the AI plays on, he ranks last; a re
   const ana = await newPage();
   const ben = await newPage({ background: true });
   const cid = await newPage();
-  const [a, b, c] = [await pickName(ana, "Ana"), await pickName(ben, "Ben"), await pickName(cid, "Cid")];
+  const [a, b, c] = [await pickName(ana, server.url, "Ana"), await pickName(ben, server.url, "Ben"), await pickName(cid, server.url, "Cid")];
 
   // Ana's seek: Chullpa, three players, rated, 0.3 min + 5 s, then the AI at level 1.
   await ana.selectOption("#seek-board", "Chullpa");
@@ -111,7 +95,7 @@ test("three players meet, one times out and the AI plays on, he ranks last; a re
   assert.equal(table.clock.on_timeout, "ai");
 
   // Ana (seat 0) moves; then it is Cid's turn (seat 1): he never moves, and his 18 s run out.
-  await keyboardMove(ana);
+  await keyboardMove(ana, { waitTurn: true });
   await cid.waitForSelector('#status[data-state="your-turn"]');
   const timedOut = Date.now();
   // The AI plays Cid's move; then Ben's turn comes, on a page in the background.
@@ -123,7 +107,7 @@ test("three players meet, one times out and the AI plays on, he ranks last; a re
   assert.match(await ben.title(), /^● Your turn/);
   // Ben moves at once: his 18 s run from the AI's move for Cid, and the checks and the
   // screenshot below need not eat into them on a loaded machine.
-  await keyboardMove(ben);
+  await keyboardMove(ben, { waitTurn: true });
   const st = await api(server.url, `/games/${id}`);
   assert.equal(st.seats[1].kind, "ai");
   assert.equal(st.moves[1].colour, "Y", "the AI placed Cid's stone");
@@ -159,8 +143,8 @@ test("three players meet, one times out and the AI plays on, he ranks last; a re
 
   // Cid, whose seat the AI took over, is last whatever it scored; Ana and Ben by their scores.
   // Places are dense: when Ana and Ben tie (both play the first legal placement, and often
-  // score alike) they share the first place and Cid's last place is the second (CI stop 25
-  // failed on "scores 1,12,1": the test expected 3 there).
+  // score alike) they share the first place and Cid's last place is the second (with scores
+  // 1, 12, 1 a test that expected the third place there failed).
   const end = await api(server.url, `/games/${id}`);
   const [pa, pb, pc] = [await rated(a.id, 1), await rated(b.id, 1), await rated(c.id, 1)];
   const change = (p) => p.finished.find((g) => g.game === id).rating_change;

@@ -227,6 +227,7 @@ async function refused(id, token, placement, expected) {
 
 const step = (page) => page.evaluate(() => document.body.dataset.tutorialStep ?? "");
 
+// long: the guided game is one path, step after step, each checked where the page reaches it.
 test("the guided first game from the start page to its end: each step's rule is the core's", async () => {
   const page = await newPage("en");
   await page.goto(server.url);

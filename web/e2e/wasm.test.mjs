@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { launch, binary, moveNumber, outDir, waitMovePast, scratchDir, shot } from "./harness.mjs";
+import { launch, binary, moveNumber, scratchDir, shot, yourTurn, keyboardMove, openPage } from "./harness.mjs";
 import { startStatic } from "./static.mjs";
 
 let site;
@@ -24,25 +24,11 @@ after(async () => {
 });
 
 
-async function yourTurn(page, timeout = 90000) {
-  await page.waitForSelector('#status[data-state="your-turn"], #status[data-state="over"]', { timeout });
-  return (await page.getAttribute("#status", "data-state")) === "your-turn";
-}
-
-async function keyboardMove(page) {
-  const before = await moveNumber(page);
-  await page.keyboard.press("n");
-  assert.ok(await page.evaluate(() => window.rumis.current()), "N shows a place for a stone");
-  await page.keyboard.press("Enter");
-  await waitMovePast(page, before);
-}
-
 test("a local game against level 5 without a server, offline after a reload, to the scores of the native core", { timeout: 300_000 }, async () => {
   // The app's offline copy is what this test reloads from (the harness blocks it elsewhere).
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, serviceWorkers: "allow", acceptDownloads: true });
-  const page = await context.newPage();
-  const errors = [];
-  page.on("pageerror", (e) => errors.push(String(e)));
+  const page = await openPage(browser, { viewport: { width: 1280, height: 800 }, serviceWorkers: "allow", acceptDownloads: true });
+  const context = page.context();
+  const errors = page.errors;
 
   // The start page: no server answers, so the engine in the page has the boards.
   const loaded = Date.now();
@@ -57,7 +43,7 @@ test("a local game against level 5 without a server, offline after a reload, to 
   await page.selectOption('select[data-seat="1"]', "ai:5");
   await page.click("#create");
   await page.waitForURL(/\/\?local=L[a-z0-9]+$/);
-  assert.ok(await yourTurn(page));
+  assert.ok(await yourTurn(page, 90000));
   console.log(`time to the first move on a cold load: ${Date.now() - loaded} ms`);
   assert.match(await page.textContent("#conn"), /./);
   // Chromium runs WebAssembly SIMD and relaxed SIMD: the page's worker and the service
@@ -67,9 +53,9 @@ test("a local game against level 5 without a server, offline after a reload, to 
 
   // Two moves, each answered by the AI in the worker.
   await keyboardMove(page);
-  assert.ok(await yourTurn(page));
+  assert.ok(await yourTurn(page, 90000));
   await keyboardMove(page);
-  assert.ok(await yourTurn(page));
+  assert.ok(await yourTurn(page, 90000));
   await shot(page, "wasm-local-game");
 
   // The service worker holds the app: with the network cut, a reload resumes the game.
@@ -85,13 +71,13 @@ test("a local game against level 5 without a server, offline after a reload, to 
   site.cut();
   try {
     await page.reload();
-    assert.ok(await yourTurn(page));
+    assert.ok(await yourTurn(page, 90000));
     assert.equal(await moveNumber(page), mid, "the reload resumed the game where it was");
     assert.equal(site.requests.length, served, "nothing was fetched from the network");
     await shot(page, "wasm-offline-reload");
 
     // Play to the end, still offline.
-    for (let i = 0; i < 40 && (await yourTurn(page)); i++) await keyboardMove(page);
+    for (let i = 0; i < 40 && (await yourTurn(page, 90000)); i++) await keyboardMove(page);
     await page.waitForSelector("#final-scores");
     const shown = await page.$$eval("#final-scores tr[data-colour]", (rows) =>
       rows.map((r) => `${r.dataset.colour} ${r.querySelector(".final-score").dataset.score}`),
@@ -133,10 +119,9 @@ test("a local game against level 5 without a server, offline after a reload, to 
 });
 
 test("hot-seat in the browser: three people on Coricancha take turns, undo, and a reload resumes", { timeout: 120_000 }, async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const page = await context.newPage();
-  const errors = [];
-  page.on("pageerror", (e) => errors.push(String(e)));
+  const page = await openPage(browser, { viewport: { width: 1280, height: 800 } });
+  const context = page.context();
+  const errors = page.errors;
   await page.goto(site.url);
   await page.waitForSelector(".board-card img");
   await page.click('.board-card[data-board="Coricancha"]');
@@ -146,7 +131,7 @@ test("hot-seat in the browser: three people on Coricancha take turns, undo, and 
   await page.waitForURL(/\/\?local=L[a-z0-9]+$/);
   // Each colour in turn is this device's to play.
   for (const colour of ["Red", "Yellow", "Green"]) {
-    assert.ok(await yourTurn(page));
+    assert.ok(await yourTurn(page, 90000));
     assert.match(await page.textContent("#status"), new RegExp(colour));
     await keyboardMove(page);
   }
@@ -158,7 +143,7 @@ test("hot-seat in the browser: three people on Coricancha take turns, undo, and 
   assert.match(await page.textContent("#status"), /Green/);
   await page.reload();
   await page.waitForFunction(() => document.body.dataset.moveNumber === "3");
-  assert.ok(await yourTurn(page));
+  assert.ok(await yourTurn(page, 90000));
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -438,15 +438,6 @@ pub fn general_model(players: usize) -> &'static PriorModel {
         .unwrap_or_else(|| PriorModel::builtin())
 }
 
-/// Where [`general_model`] takes its model for this many players from.
-pub fn general_model_source(players: usize) -> crate::mcts::ModelSource {
-    if std::ptr::eq(general_model(players), PriorModel::builtin()) {
-        crate::mcts::ModelSource::Builtin
-    } else {
-        crate::mcts::ModelSource::PlayerCount(players)
-    }
-}
-
 impl fmt::Display for PriorModel {
     /// The weights file's text.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -242,88 +242,14 @@ async fn main() {
     let mut tasks = Vec::new();
     for phase in ["quiet", "games", "games+hints"] {
         match phase {
-            "games" => {
-                for a in 1..=10 {
-                    for _ in 0..3 {
-                        let from = format!("10.0.0.{a}");
-                        let seats = json!([{ "kind": "ai", "level": 9 }, { "kind": "ai", "level": 9 },
-                                           { "kind": "ai", "level": 9 }, { "kind": "human" }]);
-                        let (id, token) = create(addr, &from, "coricancha", seats).await;
-                        let flood = flood.clone();
-                        tasks.push(tokio::spawn(async move {
-                            while !flood.stop.load(Ordering::Relaxed) {
-                                if play_if_mine(addr, &from, &id, &token, 3).await {
-                                    flood.human_moves.fetch_add(1, Ordering::Relaxed);
-                                }
-                                tokio::time::sleep(Duration::from_millis(300)).await;
-                            }
-                        }));
-                    }
-                }
-                tokio::time::sleep(Duration::from_secs(10)).await;
-            }
-            "games+hints" => {
-                for a in 1..=10 {
-                    // Each address asks hints on a game of its own (one person against the AI).
-                    let from = format!("10.0.0.{a}");
-                    let (id, _) = create(
-                        addr,
-                        &from,
-                        "chullpa",
-                        json!([{ "kind": "human" }, { "kind": "ai", "level": 1 }]),
-                    )
-                    .await;
-                    for _ in 0..2 {
-                        let (flood, from, id) = (flood.clone(), from.clone(), id.clone());
-                        tasks.push(tokio::spawn(async move {
-                            while !flood.stop.load(Ordering::Relaxed) {
-                                let path = format!("/api/v1/games/{id}/hint");
-                                let body = json!({ "level": 9 });
-                                let r = try_call(addr, &from, "POST", &path, None, Some(&body)).await;
-                                if r.is_ok_and(|r| r.status == 200) {
-                                    flood.hints_ok.fetch_add(1, Ordering::Relaxed);
-                                } else {
-                                    flood.hints_refused.fetch_add(1, Ordering::Relaxed);
-                                    tokio::time::sleep(Duration::from_millis(200)).await;
-                                }
-                            }
-                        }));
-                    }
-                }
-                tokio::time::sleep(Duration::from_secs(10)).await;
-            }
+            "games" => tasks.extend(flood_games(addr, &flood).await),
+            "games+hints" => tasks.extend(flood_hints(addr, &flood).await),
             _ => {}
         }
-        let (moves0, hints0, refused0) = (
-            flood.human_moves.load(Ordering::Relaxed),
-            flood.hints_ok.load(Ordering::Relaxed),
-            flood.hints_refused.load(Ordering::Relaxed),
-        );
-        let started = Instant::now();
-        let mut reply_times = Vec::new();
-        for _ in 0..replies {
-            reply_times.push(calm.reply(addr).await);
+        if phase != "quiet" {
+            tokio::time::sleep(Duration::from_secs(10)).await;
         }
-        let mut hint_times = Vec::new();
-        let mut hint_refused = 0;
-        for _ in 0..hints {
-            let (status, t) = calm.hint(addr).await;
-            if status == 200 {
-                hint_times.push(t);
-            } else {
-                hint_refused += 1;
-            }
-        }
-        println!(
-            "{phase:>12}: calm AI reply (level 1) {}; calm hint {}, refused {hint_refused}; \
-             in {:.0} s the flood's people moved {} times, its hints answered {}, refused {}",
-            summary(reply_times),
-            summary(hint_times),
-            started.elapsed().as_secs_f64(),
-            flood.human_moves.load(Ordering::Relaxed) - moves0,
-            flood.hints_ok.load(Ordering::Relaxed) - hints0,
-            flood.hints_refused.load(Ordering::Relaxed) - refused0,
-        );
+        measure_calm(phase, addr, &mut calm, &flood, replies, hints).await;
     }
     flood.stop.store(true, Ordering::Relaxed);
     for t in tasks {
@@ -331,4 +257,96 @@ async fn main() {
     }
     server.stop().await;
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The flood's games: ten addresses, three games each of three level-9 AI seats and a person
+/// who moves whenever it is their turn (looking every 300 ms).
+async fn flood_games(addr: SocketAddr, flood: &Arc<Flood>) -> Vec<tokio::task::JoinHandle<()>> {
+    let mut tasks = Vec::new();
+    for a in 1..=10 {
+        for _ in 0..3 {
+            let from = format!("10.0.0.{a}");
+            let seats = json!([{ "kind": "ai", "level": 9 }, { "kind": "ai", "level": 9 },
+                               { "kind": "ai", "level": 9 }, { "kind": "human" }]);
+            let (id, token) = create(addr, &from, "coricancha", seats).await;
+            let flood = flood.clone();
+            tasks.push(tokio::spawn(async move {
+                while !flood.stop.load(Ordering::Relaxed) {
+                    if play_if_mine(addr, &from, &id, &token, 3).await {
+                        flood.human_moves.fetch_add(1, Ordering::Relaxed);
+                    }
+                    tokio::time::sleep(Duration::from_millis(300)).await;
+                }
+            }));
+        }
+    }
+    tasks
+}
+
+/// The flood's hints: each of ten addresses asks level-9 hints on a game of its own (one
+/// person against the AI), two at a time, without a pause while they are answered.
+async fn flood_hints(addr: SocketAddr, flood: &Arc<Flood>) -> Vec<tokio::task::JoinHandle<()>> {
+    let mut tasks = Vec::new();
+    for a in 1..=10 {
+        let from = format!("10.0.0.{a}");
+        let (id, _) = create(
+            addr,
+            &from,
+            "chullpa",
+            json!([{ "kind": "human" }, { "kind": "ai", "level": 1 }]),
+        )
+        .await;
+        for _ in 0..2 {
+            let (flood, from, id) = (flood.clone(), from.clone(), id.clone());
+            tasks.push(tokio::spawn(async move {
+                while !flood.stop.load(Ordering::Relaxed) {
+                    let path = format!("/api/v1/games/{id}/hint");
+                    let body = json!({ "level": 9 });
+                    let r = try_call(addr, &from, "POST", &path, None, Some(&body)).await;
+                    if r.is_ok_and(|r| r.status == 200) {
+                        flood.hints_ok.fetch_add(1, Ordering::Relaxed);
+                    } else {
+                        flood.hints_refused.fetch_add(1, Ordering::Relaxed);
+                        tokio::time::sleep(Duration::from_millis(200)).await;
+                    }
+                }
+            }));
+        }
+    }
+    tasks
+}
+
+/// One phase's figures: the calm player's AI replies and hints, timed one after another,
+/// and what the flood did meanwhile; printed.
+async fn measure_calm(phase: &str, addr: SocketAddr, calm: &mut Calm, flood: &Flood, replies: usize, hints: usize) {
+    let (moves0, hints0, refused0) = (
+        flood.human_moves.load(Ordering::Relaxed),
+        flood.hints_ok.load(Ordering::Relaxed),
+        flood.hints_refused.load(Ordering::Relaxed),
+    );
+    let started = Instant::now();
+    let mut reply_times = Vec::new();
+    for _ in 0..replies {
+        reply_times.push(calm.reply(addr).await);
+    }
+    let mut hint_times = Vec::new();
+    let mut hint_refused = 0;
+    for _ in 0..hints {
+        let (status, t) = calm.hint(addr).await;
+        if status == 200 {
+            hint_times.push(t);
+        } else {
+            hint_refused += 1;
+        }
+    }
+    println!(
+        "{phase:>12}: calm AI reply (level 1) {}; calm hint {}, refused {hint_refused}; \
+         in {:.0} s the flood's people moved {} times, its hints answered {}, refused {}",
+        summary(reply_times),
+        summary(hint_times),
+        started.elapsed().as_secs_f64(),
+        flood.human_moves.load(Ordering::Relaxed) - moves0,
+        flood.hints_ok.load(Ordering::Relaxed) - hints0,
+        flood.hints_refused.load(Ordering::Relaxed) - refused0,
+    );
 }

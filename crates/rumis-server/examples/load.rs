@@ -5,6 +5,7 @@
 //! cargo run --release -p rumis-server --example load -- [GAMES] [BOARD] [PLAYERS]
 //! (RUMIS_LOAD_DATABASE_URL=postgres://… to run it on another database)
 
+use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use rumis_server::Config;
@@ -34,61 +35,7 @@ async fn main() {
     let mut tasks = Vec::new();
     for g in 0..games {
         let board = board.clone();
-        tasks.push(tokio::spawn(async move {
-            let r = client::post(
-                addr,
-                "/api/v1/games",
-                None,
-                &json!({ "board": board, "players": players }),
-            )
-            .await
-            .expect("create");
-            assert_eq!(r.status, 201, "{}", r.text());
-            let created = r.json();
-            let id = created["id"].as_str().unwrap().to_string();
-            let tokens: Vec<String> = created["seats"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|s| s["token"].as_str().unwrap().to_string())
-                .collect();
-            let mut latencies = Vec::new();
-            let mut errors = Vec::new();
-            let mut k = g;
-            loop {
-                let st: Value = client::get(addr, &format!("/api/v1/games/{id}"))
-                    .await
-                    .expect("state")
-                    .json();
-                if st["over"] == true {
-                    break;
-                }
-                let seat = st["seat_to_move"].as_u64().unwrap() as usize;
-                let legal = st["legal_moves"].as_array().unwrap();
-                let m = legal[(k * 7) % legal.len()].as_str().unwrap().to_string();
-                k += 1;
-                let body = json!({ "placement": m, "expected_move_number": st["move_number"] });
-                let t = Instant::now();
-                let r = client::post(addr, &format!("/api/v1/games/{id}/moves"), Some(&tokens[seat]), &body)
-                    .await
-                    .expect("move");
-                latencies.push(t.elapsed());
-                if r.status != 201 {
-                    errors.push(r.text());
-                    break;
-                }
-            }
-            // Nothing lost: the stored game has every acknowledged move.
-            let st: Value = client::get(addr, &format!("/api/v1/games/{id}"))
-                .await
-                .expect("state")
-                .json();
-            assert_eq!(
-                st["moves_played"].as_u64().unwrap() as usize,
-                latencies.len() - errors.len()
-            );
-            (latencies, errors)
-        }));
+        tasks.push(tokio::spawn(play_game(addr, board, players, g)));
     }
     let mut all: Vec<Duration> = Vec::new();
     let mut errors = Vec::new();
@@ -115,4 +62,62 @@ async fn main() {
     }
     server.stop().await;
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// One client's game: made, then played to its end (the `k`-th legal move of seven
+/// steps, from `g` on); each move submission's time, and the answers that were not 201.
+async fn play_game(addr: SocketAddr, board: String, players: usize, g: usize) -> (Vec<Duration>, Vec<String>) {
+    let r = client::post(
+        addr,
+        "/api/v1/games",
+        None,
+        &json!({ "board": board, "players": players }),
+    )
+    .await
+    .expect("create");
+    assert_eq!(r.status, 201, "{}", r.text());
+    let created = r.json();
+    let id = created["id"].as_str().unwrap().to_string();
+    let tokens: Vec<String> = created["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["token"].as_str().unwrap().to_string())
+        .collect();
+    let mut latencies = Vec::new();
+    let mut errors = Vec::new();
+    let mut k = g;
+    loop {
+        let st: Value = client::get(addr, &format!("/api/v1/games/{id}"))
+            .await
+            .expect("state")
+            .json();
+        if st["over"] == true {
+            break;
+        }
+        let seat = st["seat_to_move"].as_u64().unwrap() as usize;
+        let legal = st["legal_moves"].as_array().unwrap();
+        let m = legal[(k * 7) % legal.len()].as_str().unwrap().to_string();
+        k += 1;
+        let body = json!({ "placement": m, "expected_move_number": st["move_number"] });
+        let t = Instant::now();
+        let r = client::post(addr, &format!("/api/v1/games/{id}/moves"), Some(&tokens[seat]), &body)
+            .await
+            .expect("move");
+        latencies.push(t.elapsed());
+        if r.status != 201 {
+            errors.push(r.text());
+            break;
+        }
+    }
+    // Nothing lost: the stored game has every acknowledged move.
+    let st: Value = client::get(addr, &format!("/api/v1/games/{id}"))
+        .await
+        .expect("state")
+        .json();
+    assert_eq!(
+        st["moves_played"].as_u64().unwrap() as usize,
+        latencies.len() - errors.len()
+    );
+    (latencies, errors)
 }

@@ -42,6 +42,10 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpSocket;
 use tokio_tungstenite::tungstenite::Message;
 
+#[path = "support/mod.rs"]
+mod support;
+use support::{cpu_seconds, memory_kb, pct_ms, stop_child};
+
 struct Options {
     bin: String,
     subscribers: usize,
@@ -122,39 +126,8 @@ fn start_server(bin: &str, url: &str, log: &std::path::Path) -> ServerProcess {
 
 impl ServerProcess {
     fn stop(mut self) {
-        // SAFETY: a signal to our own child process.
-        unsafe {
-            libc::kill(self.child.id() as i32, libc::SIGINT);
-        }
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        stop_child(&mut self.child);
     }
-}
-
-fn rss_kb(pid: u32) -> u64 {
-    let text = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    text.lines()
-        .find(|l| l.starts_with("VmRSS:"))
-        .and_then(|l| l.split_whitespace().nth(1))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0)
-}
-
-fn cpu_seconds(pid: u32) -> f64 {
-    let text = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-    let rest = text.rsplit_once(')').map(|(_, r)| r).unwrap_or("");
-    let f: Vec<&str> = rest.split_whitespace().collect();
-    let ticks = |i: usize| f.get(i - 3).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
-    // SAFETY: sysconf only reads a constant.
-    let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as f64;
-    (ticks(14) + ticks(15)) / hz.max(1.0)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -447,13 +420,6 @@ async fn changer(to: SocketAddr, key: String, rate: f64, stop: Arc<AtomicBool>, 
     }
 }
 
-fn pct_ms(sorted: &[u32], p: f64) -> f64 {
-    if sorted.is_empty() {
-        return f64::NAN;
-    }
-    sorted[((sorted.len() as f64 - 1.0) * p).round() as usize] as f64 / 1000.0
-}
-
 fn median(mut xs: Vec<f64>) -> f64 {
     xs.sort_by(|a, b| a.total_cmp(b));
     if xs.is_empty() {
@@ -512,132 +478,177 @@ async fn drive(o: &Options, to: SocketAddr, pid: u32) {
     let samples = Arc::new(Mutex::new(Samples::default()));
     let stop_reader = Arc::new(AtomicBool::new(false));
     let reading = tokio::spawn(reader(to, samples.clone(), stop_reader.clone()));
-    let received = Arc::new(Received::default());
-    let mut blocks: Vec<Block> = Vec::new();
-    // A block: the reader's samples, the server's CPU and what the subscribers got, over
-    // `seconds`, with the changer running when `loaded`.
-    let key = new_player(address(0, 1), to, "Changer").await;
-    let block = |kind: &'static str, loaded: bool| {
-        let (samples, received, key) = (samples.clone(), received.clone(), key.clone());
-        let seconds = o.seconds;
-        let rate = o.changes;
-        async move {
-            *samples.lock().unwrap() = Samples::default();
-            let (m0, b0) = (
-                received.messages.load(Ordering::Relaxed),
-                received.bytes.load(Ordering::Relaxed),
-            );
-            let cpu0 = cpu_seconds(pid);
-            let t = Instant::now();
-            let stop = Arc::new(AtomicBool::new(false));
-            let made = Arc::new(AtomicU64::new(0));
-            let changing = loaded.then(|| tokio::spawn(changer(to, key, rate, stop.clone(), made.clone())));
-            tokio::time::sleep(Duration::from_secs(seconds)).await;
-            stop.store(true, Ordering::Relaxed);
-            if let Some(c) = changing {
-                c.await.unwrap();
-            }
-            let wall = t.elapsed().as_secs_f64();
-            let cpu = (cpu_seconds(pid) - cpu0) / wall * 100.0;
-            let mut s = std::mem::take(&mut *samples.lock().unwrap());
-            s.reads.sort_unstable();
-            s.moves.sort_unstable();
-            let messages = received.messages.load(Ordering::Relaxed) - m0;
-            let bytes = received.bytes.load(Ordering::Relaxed) - b0;
-            println!(
-                "{kind:>6}: state read p50 {:.1} / p99 {:.1} / max {:.1} ms, move p50 {:.1} / p99 {:.1} / max {:.1} ms ({} steps, {} skipped); \
-                 server CPU {cpu:.0} %; {} changes; subscribers got {messages} messages, {:.1} MB",
-                pct_ms(&s.reads, 0.5),
-                pct_ms(&s.reads, 0.99),
-                pct_ms(&s.reads, 1.0),
-                pct_ms(&s.moves, 0.5),
-                pct_ms(&s.moves, 0.99),
-                pct_ms(&s.moves, 1.0),
-                s.reads.len(),
-                s.skipped,
-                made.load(Ordering::Relaxed),
-                bytes as f64 / 1e6,
-            );
-            Block {
-                kind,
-                read_p50: pct_ms(&s.reads, 0.5),
-                move_p50: pct_ms(&s.moves, 0.5),
-                reads: s.reads,
-                moves: s.moves,
-            }
-        }
+    let bench = Bench {
+        to,
+        pid,
+        seconds: o.seconds,
+        rate: o.changes,
+        samples,
+        received: Arc::new(Received::default()),
+        key: new_player(address(0, 1), to, "Changer").await,
     };
-    blocks.push(block("quiet", false).await);
-
-    // The subscribers connect; the server's memory before and after.
-    let rss0 = rss_kb(pid);
-    let stop_subs = Arc::new(AtomicBool::new(false));
-    let first = Arc::new(AtomicU64::new(0));
-    let mut newest = Vec::new();
-    let mut subs = Vec::new();
-    let t = Instant::now();
-    for batch in (0..o.subscribers).collect::<Vec<_>>().chunks(50) {
-        let opened = futures_util::future::join_all(
-            batch
-                .iter()
-                .map(|&i| connect_ws(address(1, i / 10), to, "/api/v1/lobby/events")),
-        )
-        .await;
-        for ws in opened {
-            let v = Arc::new(AtomicU64::new(0));
-            newest.push(v.clone());
-            subs.push(tokio::spawn(subscriber(
-                ws,
-                received.clone(),
-                v,
-                first.clone(),
-                stop_subs.clone(),
-            )));
-        }
-    }
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while (first.load(Ordering::Relaxed) as usize) < o.subscribers && Instant::now() < deadline {
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    tokio::time::sleep(Duration::from_secs(1)).await;
-    let rss1 = rss_kb(pid);
-    println!(
-        "{} lobby subscribers connected in {:.1} s, {} with their first message; server RSS {:.1} → {:.1} MB: {:.0} KB a lobby socket",
-        o.subscribers,
-        t.elapsed().as_secs_f64(),
-        first.load(Ordering::Relaxed),
-        rss0 as f64 / 1024.0,
-        rss1 as f64 / 1024.0,
-        rss1.saturating_sub(rss0) as f64 / o.subscribers as f64
-    );
-
+    let mut blocks: Vec<Block> = Vec::new();
+    blocks.push(bench.block("quiet", false).await);
+    let subscribers = Subscribers::connect(o, &bench).await;
     let order = ["loaded", "idle", "idle", "loaded"];
     for p in 0..o.pairs {
         for kind in &order[(p % 2) * 2..(p % 2) * 2 + 2] {
-            blocks.push(block(kind, *kind == "loaded").await);
+            blocks.push(bench.block(kind, *kind == "loaded").await);
         }
     }
-    // Settled: every subscriber on the newest version?
-    tokio::time::sleep(Duration::from_secs(4)).await;
-    let versions: Vec<u64> = newest.iter().map(|v| v.load(Ordering::Relaxed)).collect();
-    let top = versions.iter().copied().max().unwrap_or(0);
-    println!(
-        "4 s after the last change: {} of {} subscribers on the newest version ({top})",
-        versions.iter().filter(|&&v| v == top).count(),
-        versions.len()
-    );
-    stop_subs.store(true, Ordering::Relaxed);
-    for s in &subs {
-        s.abort();
-    }
-    drop(subs);
-    tokio::time::sleep(Duration::from_secs(3)).await;
-    blocks.push(block("quiet", false).await);
+    subscribers.settle_and_close().await;
+    blocks.push(bench.block("quiet", false).await);
+    game_watchers(o, to, pid).await;
+    stop_reader.store(true, Ordering::Relaxed);
+    let _ = reading.await;
+    summary(&blocks);
+}
 
-    // Game watchers: as many sockets on one game, the memory before and after.
+/// What a block measures with: the reader's samples and what the subscribers received.
+struct Bench {
+    to: SocketAddr,
+    pid: u32,
+    seconds: u64,
+    rate: f64,
+    samples: Arc<Mutex<Samples>>,
+    received: Arc<Received>,
+    /// The changer's player key.
+    key: String,
+}
+
+impl Bench {
+    /// A block: the reader's samples, the server's CPU and what the subscribers got, over
+    /// `seconds`, with the changer running when `loaded`; printed, and kept for the summary.
+    async fn block(&self, kind: &'static str, loaded: bool) -> Block {
+        let (to, pid, received) = (self.to, self.pid, &self.received);
+        *self.samples.lock().unwrap() = Samples::default();
+        let (m0, b0) = (
+            received.messages.load(Ordering::Relaxed),
+            received.bytes.load(Ordering::Relaxed),
+        );
+        let cpu0 = cpu_seconds(pid);
+        let t = Instant::now();
+        let stop = Arc::new(AtomicBool::new(false));
+        let made = Arc::new(AtomicU64::new(0));
+        let changing =
+            loaded.then(|| tokio::spawn(changer(to, self.key.clone(), self.rate, stop.clone(), made.clone())));
+        tokio::time::sleep(Duration::from_secs(self.seconds)).await;
+        stop.store(true, Ordering::Relaxed);
+        if let Some(c) = changing {
+            c.await.unwrap();
+        }
+        let wall = t.elapsed().as_secs_f64();
+        let cpu = (cpu_seconds(pid) - cpu0) / wall * 100.0;
+        let mut s = std::mem::take(&mut *self.samples.lock().unwrap());
+        s.reads.sort_unstable();
+        s.moves.sort_unstable();
+        let messages = received.messages.load(Ordering::Relaxed) - m0;
+        let bytes = received.bytes.load(Ordering::Relaxed) - b0;
+        println!(
+            "{kind:>6}: state read p50 {:.1} / p99 {:.1} / max {:.1} ms, move p50 {:.1} / p99 {:.1} / max {:.1} ms ({} steps, {} skipped); \
+             server CPU {cpu:.0} %; {} changes; subscribers got {messages} messages, {:.1} MB",
+            pct_ms(&s.reads, 0.5),
+            pct_ms(&s.reads, 0.99),
+            pct_ms(&s.reads, 1.0),
+            pct_ms(&s.moves, 0.5),
+            pct_ms(&s.moves, 0.99),
+            pct_ms(&s.moves, 1.0),
+            s.reads.len(),
+            s.skipped,
+            made.load(Ordering::Relaxed),
+            bytes as f64 / 1e6,
+        );
+        Block {
+            kind,
+            read_p50: pct_ms(&s.reads, 0.5),
+            move_p50: pct_ms(&s.moves, 0.5),
+            reads: s.reads,
+            moves: s.moves,
+        }
+    }
+}
+
+/// The lobby's subscribers: each one's newest version, and their tasks.
+struct Subscribers {
+    stop: Arc<AtomicBool>,
+    newest: Vec<Arc<AtomicU64>>,
+    tasks: Vec<tokio::task::JoinHandle<()>>,
+}
+
+impl Subscribers {
+    /// `--subscribers` lobby sockets, 50 opened at once, ten from an address; the server's
+    /// memory before and after (printed: per lobby socket).
+    async fn connect(o: &Options, bench: &Bench) -> Subscribers {
+        let (to, pid) = (bench.to, bench.pid);
+        let rss0 = memory_kb(pid).0;
+        let stop = Arc::new(AtomicBool::new(false));
+        let first = Arc::new(AtomicU64::new(0));
+        let mut newest = Vec::new();
+        let mut tasks = Vec::new();
+        let t = Instant::now();
+        for batch in (0..o.subscribers).collect::<Vec<_>>().chunks(50) {
+            let opened = futures_util::future::join_all(
+                batch
+                    .iter()
+                    .map(|&i| connect_ws(address(1, i / 10), to, "/api/v1/lobby/events")),
+            )
+            .await;
+            for ws in opened {
+                let v = Arc::new(AtomicU64::new(0));
+                newest.push(v.clone());
+                tasks.push(tokio::spawn(subscriber(
+                    ws,
+                    bench.received.clone(),
+                    v,
+                    first.clone(),
+                    stop.clone(),
+                )));
+            }
+        }
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while (first.load(Ordering::Relaxed) as usize) < o.subscribers && Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        let rss1 = memory_kb(pid).0;
+        println!(
+            "{} lobby subscribers connected in {:.1} s, {} with their first message; server RSS {:.1} → {:.1} MB: {:.0} KB a lobby socket",
+            o.subscribers,
+            t.elapsed().as_secs_f64(),
+            first.load(Ordering::Relaxed),
+            rss0 as f64 / 1024.0,
+            rss1 as f64 / 1024.0,
+            rss1.saturating_sub(rss0) as f64 / o.subscribers as f64
+        );
+        Subscribers { stop, newest, tasks }
+    }
+
+    /// Settled: 4 s after the last change, how many subscribers hold the newest version
+    /// (printed); then they close, and 3 s go by for the server to drop them.
+    async fn settle_and_close(self) {
+        tokio::time::sleep(Duration::from_secs(4)).await;
+        let versions: Vec<u64> = self.newest.iter().map(|v| v.load(Ordering::Relaxed)).collect();
+        let top = versions.iter().copied().max().unwrap_or(0);
+        println!(
+            "4 s after the last change: {} of {} subscribers on the newest version ({top})",
+            versions.iter().filter(|&&v| v == top).count(),
+            versions.len()
+        );
+        self.stop.store(true, Ordering::Relaxed);
+        for s in &self.tasks {
+            s.abort();
+        }
+        drop(self.tasks);
+        tokio::time::sleep(Duration::from_secs(3)).await;
+    }
+}
+
+/// Game watchers: as many sockets as `--subscribers` on one game, the server's memory before
+/// and after (printed: per game socket).
+async fn game_watchers(o: &Options, to: SocketAddr, pid: u32) {
     let (game, _) = hot_seat_game(to).await;
     let path = format!("/api/v1/games/{game}/events");
-    let rss0 = rss_kb(pid);
+    let rss0 = memory_kb(pid).0;
     let mut watchers = Vec::new();
     for batch in (0..o.subscribers).collect::<Vec<_>>().chunks(50) {
         let opened =
@@ -649,7 +660,7 @@ async fn drive(o: &Options, to: SocketAddr, pid: u32) {
         }
     }
     tokio::time::sleep(Duration::from_secs(1)).await;
-    let rss1 = rss_kb(pid);
+    let rss1 = memory_kb(pid).0;
     println!(
         "{} game watchers on one game: server RSS {:.1} → {:.1} MB: {:.0} KB a game socket",
         watchers.len(),
@@ -657,10 +668,10 @@ async fn drive(o: &Options, to: SocketAddr, pid: u32) {
         rss1 as f64 / 1024.0,
         rss1.saturating_sub(rss0) as f64 / watchers.len().max(1) as f64
     );
-    drop(watchers);
-    stop_reader.store(true, Ordering::Relaxed);
-    let _ = reading.await;
+}
 
+/// The blocks' figures by condition: the medians of their p50s, and their samples pooled.
+fn summary(blocks: &[Block]) {
     let of = |kind: &str, f: fn(&Block) -> f64| median(blocks.iter().filter(|b| b.kind == kind).map(f).collect());
     println!(
         "medians of the blocks' p50: state read quiet {:.2} / idle {:.2} / loaded {:.2} ms; move quiet {:.2} / idle {:.2} / loaded {:.2} ms",

@@ -12,6 +12,7 @@
 //! nothing — there is nothing to change). The web app's TypeScript for both is written from
 //! [`protocol`]'s types.
 
+mod failure;
 #[cfg(target_arch = "wasm32")]
 mod ffi;
 pub mod protocol;
@@ -25,7 +26,10 @@ use rumis_wire as wire;
 use rumis_wire::boards::{self, DEFAULT_FILE, INLINE_FILE, MAX_BOARD_TEXT};
 use serde::Deserialize;
 
+pub use failure::Failure;
 pub use protocol::{Request, Seat};
+
+use failure::fail;
 
 /// Level 9 searches for this long a move, as natively (`rumis_ai::level_config(9)`), by
 /// the page's clock: `wasm32-unknown-unknown` has none in its std (`Instant::now` panics
@@ -52,25 +56,6 @@ fn now_ms() -> f64 {
     use std::time::Instant;
     static START: OnceLock<Instant> = OnceLock::new();
     START.get_or_init(Instant::now).elapsed().as_secs_f64() * 1000.0
-}
-
-/// A failed command: a stable code for programs and a sentence for people, and fields for
-/// a program as the server's error body has them (a refused board file's `file`, `line`
-/// and `message`; boxed, as most refusals have none and every command's result carries a
-/// `Failure`).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Failure {
-    pub code: &'static str,
-    pub reason: String,
-    pub detail: Box<wire::ErrorDetail>,
-}
-
-fn fail(code: &'static str, reason: impl Into<String>) -> Failure {
-    Failure {
-        code,
-        reason: reason.into(),
-        detail: Box::default(),
-    }
 }
 
 /// A board file the core refused: `bad_board` with the core's message, and its file, line

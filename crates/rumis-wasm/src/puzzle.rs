@@ -7,7 +7,7 @@
 use rumis_wire::puzzle::{self, PuzzleError};
 use rumis_wire::{PuzzleSolution, PuzzleState};
 
-use crate::{fail, Failure};
+use crate::failure::{fail, Failure};
 
 fn refused(e: PuzzleError) -> Failure {
     let code = match e {

@@ -301,7 +301,7 @@ impl PriorSource {
                     {
                         Some(own) => (ModelSource::Scenario(name.to_ascii_lowercase()), Arc::new(own.clone())),
                         None => (
-                            priors::general_model_source(players),
+                            general_model_source(players),
                             Arc::new(priors::general_model(players).clone()),
                         ),
                     }
@@ -319,6 +319,15 @@ impl MctsConfig {
             label: format!("mcts:{simulations}"),
             ..MctsConfig::default()
         }
+    }
+}
+
+/// Where [`priors::general_model`] takes its model for this many players from.
+fn general_model_source(players: usize) -> ModelSource {
+    if std::ptr::eq(priors::general_model(players), PriorModel::builtin()) {
+        ModelSource::Builtin
+    } else {
+        ModelSource::PlayerCount(players)
     }
 }
 

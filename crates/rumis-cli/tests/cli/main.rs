@@ -1,9 +1,10 @@
 //! The `rumis` binary's tests, one test binary (issue #19: one per file linked the server
 //! four times in every clean test build): `commands` runs the commands as a user types
-//! them; `serve_*` run `rumis serve` as a process (a backup while it serves, a clock across a
-//! restart, a crash, the edge limits).
+//! them, `players` those of the AI's players; `serve_*` run `rumis serve` as a process (a
+//! backup while it serves, a clock across a restart, a crash, the edge limits).
 
 mod commands;
+mod players;
 #[cfg(feature = "server")]
 mod serve_backup;
 #[cfg(feature = "server")]

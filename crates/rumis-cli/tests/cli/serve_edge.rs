@@ -118,6 +118,8 @@ async fn closed_after(mut s: impl tokio::io::AsyncRead + Unpin, from: Instant) -
     }
 }
 
+// long: one flood against one server process, in its phases (open, served beside it, timed
+// out), each measured where it happens.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_flood_from_one_address_leaves_others_served_and_is_timed_out() {
     // This process holds the flood's sockets: more than its usual 1 024.

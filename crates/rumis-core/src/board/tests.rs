@@ -177,8 +177,8 @@ fn the_scenarios_carry_their_evidence() {
         .iter()
         .flat_map(|e| &e.constraints)
         .any(|c| *c == Constraint::MinCells { players: 3, cells: 62 }));
-    // The frame Coricancha had for 3 players until 2026-11-23 (a1:g8, 56 cells)
-    // contradicts the reported 3-player game: that file is refused now.
+    // A 3-player frame of a1:g8 (56 cells) for Coricancha contradicts the reported
+    // 3-player game: such a file is refused.
     let old = Board::builtin_file("coricancha").unwrap().replace(
         "frames = { 2 = \"a1:e8\" }",
         "frames = { 2 = \"a1:e8\", 3 = \"a1:g8\" }",

@@ -34,7 +34,7 @@ fn offered_token(bearer: Option<String>, ws: &WebSocketUpgrade) -> Option<String
 #[cfg_attr(feature = "openapi", utoipa::path(get, path = "/api/v1/games/{id}/events",
     summary = "WebSocket of the game's events (see docs/server-api.md); a seat's token (bearer, or the subprotocol rumis.token.TOKEN beside rumis) is let in past the watchers' caps",
     description = "Its messages are the schema `Event`: a `Snapshot` first, then `GameEvent`s.",
-    params(super::openapi::GamePath),
+    params(super::described::GamePath),
     responses(
         (status = 101, description = "Switching to the WebSocket protocol"),
         (status = 400, response = crate::wire::ErrorBody), (status = 404, response = crate::wire::ErrorBody), (status = 429, response = crate::wire::ErrorBody),

@@ -240,7 +240,7 @@ async fn create_game(
 #[serde(deny_unknown_fields)]
 struct ListParams {
     /// `open` (the default), `finished` or `abandoned`.
-    #[cfg_attr(feature = "openapi", param(value_type = Option<super::openapi::ListStatus>))]
+    #[cfg_attr(feature = "openapi", param(value_type = Option<super::described::ListStatus>))]
     status: Option<String>,
     /// Clamped to 1 ... the server's list limit (50 by default).
     limit: Option<i64>,
@@ -282,7 +282,7 @@ struct StateParams {
 
 #[cfg_attr(feature = "openapi", utoipa::path(get, path = "/api/v1/games/{id}",
     summary = "A game's state (after its first `at` moves if given)",
-    params(super::openapi::GamePath, StateParams),
+    params(super::described::GamePath, StateParams),
     responses(
         (status = 200, description = "The state", body = crate::wire::State),
         (status = 400, response = crate::wire::ErrorBody), (status = 404, response = crate::wire::ErrorBody),
@@ -302,7 +302,7 @@ async fn get_game(
 
 #[cfg_attr(feature = "openapi", utoipa::path(get, path = "/api/v1/games/{id}/placements",
     summary = "Every legal placement of the colour to move (after the first `at` moves if given), with its cubes",
-    params(super::openapi::GamePath, StateParams),
+    params(super::described::GamePath, StateParams),
     responses(
         (status = 200, description = "The placements, sorted by text", body = crate::wire::Placements),
         (status = 400, response = crate::wire::ErrorBody), (status = 404, response = crate::wire::ErrorBody),
@@ -333,7 +333,7 @@ struct HintRequest {
 /// play it against each other (fair play: `Loaded::may_search`).
 #[cfg_attr(feature = "openapi", utoipa::path(post, path = "/api/v1/games/{id}/hint",
     summary = "The best placement for the colour to move, from a tree search at a level (no token needed)",
-    params(super::openapi::GamePath),
+    params(super::described::GamePath),
     request_body(content = Option<HintRequest>),
     responses(
         (status = 200, description = "The hint", body = crate::wire::Hint),
@@ -362,7 +362,7 @@ async fn hint(
 /// Every colour's win estimate at every position of the game, and the moves that lost most.
 #[cfg_attr(feature = "openapi", utoipa::path(get, path = "/api/v1/games/{id}/analysis",
     summary = "Every colour's win estimate at every position, and each move's loss (200 simulations per position, cached)",
-    params(super::openapi::GamePath),
+    params(super::described::GamePath),
     responses(
         (status = 200, description = "The analysis", body = crate::wire::Analysis),
         (status = 403, response = crate::wire::ErrorBody), (status = 404, response = crate::wire::ErrorBody), (status = 429, response = crate::wire::ErrorBody), (status = 503, response = crate::wire::ErrorBody),
@@ -396,7 +396,7 @@ struct MoveRequest {
 
 #[cfg_attr(feature = "openapi", utoipa::path(post, path = "/api/v1/games/{id}/moves",
     summary = "Play a move for the seat the token holds",
-    params(super::openapi::GamePath),
+    params(super::described::GamePath),
     security(("seatToken" = []), ()),
     request_body = MoveRequest,
     responses(
@@ -442,7 +442,7 @@ struct UndoRequest {
 
 #[cfg_attr(feature = "openapi", utoipa::path(post, path = "/api/v1/games/{id}/undo",
     summary = "Hot-seat only - take back the last human move (and the AI moves after it)",
-    params(super::openapi::GamePath),
+    params(super::described::GamePath),
     security(("seatToken" = []), ()),
     request_body = UndoRequest,
     responses(
@@ -475,7 +475,7 @@ struct ResignRequest {
 /// A seat resigns: its colours are out; the game goes on for the others.
 #[cfg_attr(feature = "openapi", utoipa::path(post, path = "/api/v1/games/{id}/resign",
     summary = "A seat resigns - its colours are out from now on (rules 5); the others play on. Sent again, nothing changes.",
-    params(super::openapi::GamePath),
+    params(super::described::GamePath),
     security(("seatToken" = []), ()),
     request_body(content = Option<ResignRequest>),
     responses(
@@ -510,7 +510,7 @@ struct LeaveRequest {
 /// A player leaves: the AI plays the seat from now on.
 #[cfg_attr(feature = "openapi", utoipa::path(post, path = "/api/v1/games/{id}/leave",
     summary = "A player leaves - the AI plays the seat from now on. Sent again, nothing changes.",
-    params(super::openapi::GamePath),
+    params(super::described::GamePath),
     security(("seatToken" = []), ()),
     request_body(content = Option<LeaveRequest>),
     responses(
@@ -539,7 +539,7 @@ struct DeleteRequest {
 #[cfg_attr(feature = "openapi", utoipa::path(delete, path = "/api/v1/games/{id}",
     summary = "Delete a game nobody else has joined (the creator's token - the first human seat's)",
     description = "The token goes in the Authorization header or as \"token\" in the body.",
-    params(super::openapi::GamePath),
+    params(super::described::GamePath),
     security(("seatToken" = []), ()),
     request_body(content = Option<DeleteRequest>),
     responses(
@@ -558,7 +558,7 @@ async fn delete_game(
 
 #[cfg_attr(feature = "openapi", utoipa::path(get, path = "/api/v1/games/{id}/record",
     summary = "The game as a record (rules §7)",
-    params(super::openapi::GamePath),
+    params(super::described::GamePath),
     responses(
         (status = 200, description = "The record", body = String, content_type = "text/plain"),
         (status = 404, response = crate::wire::ErrorBody),

@@ -129,7 +129,7 @@ async fn lobby(State(app): Shared) -> Result<Json<Value>, ApiError> {
 
 #[cfg_attr(feature = "openapi", utoipa::path(get, path = "/api/v1/games/{id}/table",
     summary = "Who sits where, rated or not, abort and rematch",
-    params(super::openapi::GamePath),
+    params(super::described::GamePath),
     responses(
         (status = 200, description = "The table", body = crate::wire::Table),
         (status = 400, response = crate::wire::ErrorBody), (status = 401, response = crate::wire::ErrorBody), (status = 403, response = crate::wire::ErrorBody), (status = 404, response = crate::wire::ErrorBody), (status = 409, response = crate::wire::ErrorBody), (status = 503, response = crate::wire::ErrorBody),
@@ -162,7 +162,7 @@ async fn leaderboard(State(app): Shared, Params(params): Params<LeaderboardParam
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 struct SeekSeat {
-    #[cfg_attr(feature = "openapi", schema(value_type = super::openapi::SeekSeatKind))]
+    #[cfg_attr(feature = "openapi", schema(value_type = super::described::SeekSeatKind))]
     kind: String,
     /// An AI seat's level.
     #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 9))]
@@ -286,7 +286,7 @@ struct JoinRequest {
 
 #[cfg_attr(feature = "openapi", utoipa::path(post, path = "/api/v1/games/{id}/join",
     summary = "Take a seat of a waiting lobby game (the one asked for, one kept for you, or the first free)",
-    params(super::openapi::GamePath),
+    params(super::described::GamePath),
     security(("playerKey" = [])),
     request_body(content = Option<JoinRequest>),
     responses(
@@ -311,7 +311,7 @@ async fn join(
 /// Abort takes a player's key or a guest's seat token, both as the bearer.
 #[cfg_attr(feature = "openapi", utoipa::path(post, path = "/api/v1/games/{id}/abort",
     summary = "Abort a game before its second move (a seated player's key or seat token)",
-    params(super::openapi::GamePath),
+    params(super::described::GamePath),
     security(("playerKey" = []), ("seatToken" = [])),
     responses(
         (status = 200, description = "Aborted: no result, no rating", body = crate::wire::AbortAck),
@@ -324,7 +324,7 @@ async fn abort(State(app): Shared, GameId(id): GameId, Bearer(key): Bearer) -> R
 
 #[cfg_attr(feature = "openapi", utoipa::path(post, path = "/api/v1/games/{id}/rematch",
     summary = "Offer (first asker) or accept (the others) the rematch of a finished lobby game",
-    params(super::openapi::GamePath),
+    params(super::described::GamePath),
     security(("playerKey" = [])),
     responses(
         (status = 201, description = "Your seat in the rematch", body = crate::wire::Seated),
@@ -343,7 +343,7 @@ async fn rematch(
 /// Declines the rematch offered after game `id` (by the player's key).
 #[cfg_attr(feature = "openapi", utoipa::path(post, path = "/api/v1/games/{id}/rematch/decline",
     summary = "Decline the rematch offered after a finished lobby game (a player offered a seat in it); it is called off",
-    params(super::openapi::GamePath),
+    params(super::described::GamePath),
     security(("playerKey" = [])),
     responses(
         (status = 200, description = "The rematch is aborted", body = crate::wire::DeclineAck),

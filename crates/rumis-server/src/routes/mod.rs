@@ -4,9 +4,12 @@
 //! folder imports it.
 
 mod boards;
+#[cfg(feature = "openapi")]
+mod described;
 mod game_events;
 mod games;
 pub(crate) mod lobby;
+pub(crate) mod metrics;
 #[cfg(feature = "openapi")]
 pub mod openapi;
 mod ops;
@@ -58,7 +61,7 @@ pub fn router(app: Arc<App>) -> Router {
                 .compress_when(DefaultPredicate::new().and(SizeAbove::new(COMPRESS_FROM))),
         )
         // Every route above notes its template for the metrics (metrics.rs).
-        .route_layer(middleware::from_fn(crate::metrics::mark_route))
+        .route_layer(middleware::from_fn(metrics::mark_route))
         .fallback(web)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(limit))

@@ -19,7 +19,7 @@ pub fn routes() -> Router<Arc<App>> {
     Router::new()
         .route("/healthz", get(healthz))
         .route("/readyz", get(readyz))
-        .route("/metrics", get(crate::metrics::handler))
+        .route("/metrics", get(super::metrics::handler))
 }
 
 /// The answer of `/healthz` and `/readyz`.
@@ -27,7 +27,7 @@ pub fn routes() -> Router<Arc<App>> {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 struct Health {
     /// `alive`, `ready` or `not_ready`.
-    #[cfg_attr(feature = "openapi", schema(value_type = super::openapi::HealthStatus))]
+    #[cfg_attr(feature = "openapi", schema(value_type = super::described::HealthStatus))]
     status: &'static str,
     /// Why not ready (draining, the database, migrations).
     #[serde(skip_serializing_if = "Option::is_none")]

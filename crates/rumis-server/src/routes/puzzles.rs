@@ -49,7 +49,7 @@ async fn puzzle_cube(JsonBody(req): JsonBody<CubeRequest>) -> Result<Json<wire::
 /// A solution to watch, stone by stone: `cube3` or `tower5`.
 #[cfg_attr(feature = "openapi", utoipa::path(get, path = "/api/v1/puzzles/{name}",
     summary = "A solution to watch stone by stone",
-    params(("name" = super::openapi::PuzzleName, Path)),
+    params(("name" = super::described::PuzzleName, Path)),
     responses(
         (status = 200, description = "The solution", body = crate::wire::PuzzleSolution),
         (status = 404, response = crate::wire::ErrorBody),

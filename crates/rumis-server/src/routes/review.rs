@@ -30,7 +30,7 @@ fn answer(p: wire::ReviewProgress) -> Response {
 
 #[cfg_attr(feature = "openapi", utoipa::path(post, path = "/api/v1/games/{id}/review",
     summary = "Asks for a finished game's review (computed once, in the background; no token needed)",
-    params(super::openapi::GamePath),
+    params(super::described::GamePath),
     responses(
         (status = 200, description = "The review, done", body = crate::wire::ReviewProgress),
         (status = 202, description = "The review under way: its progress", body = crate::wire::ReviewProgress),
@@ -43,7 +43,7 @@ pub(super) async fn ask(State(app): Shared, Client(client): Client, GameId(id): 
 
 #[cfg_attr(feature = "openapi", utoipa::path(get, path = "/api/v1/games/{id}/review",
     summary = "A game's review, or its progress while it is computed",
-    params(super::openapi::GamePath),
+    params(super::described::GamePath),
     responses(
         (status = 200, description = "The review, done", body = crate::wire::ReviewProgress),
         (status = 202, description = "The review under way: its progress", body = crate::wire::ReviewProgress),

@@ -72,6 +72,7 @@ impl ChildServer {
                 return status;
             }
             assert!(Instant::now() < deadline, "the child server did not end");
+            // A pause between looks at another process, which runs on the real clock.
             std::thread::sleep(Duration::from_millis(20));
         }
     }

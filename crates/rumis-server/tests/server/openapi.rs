@@ -399,6 +399,7 @@ async fn clock_answers_and_events_are_documented() {
 
 /// Players, the lobby, abort, rematch and ratings: real answers (success and refusal), every
 /// event they send and the lobby socket's message, against the document.
+// long: one lobby session in order (each answer and event is checked as the session makes it).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn lobby_answers_and_events_are_documented() {
     let dir = TempDir::new("openapi-lobby");
@@ -569,15 +570,15 @@ async fn review_answers_are_documented() {
     )
     .await;
     let id = ai["id"].as_str().unwrap().to_string();
-    let deadline = std::time::Instant::now() + WAIT;
-    while state(addr, &id).await["status"] != "finished" {
-        assert!(std::time::Instant::now() < deadline, "the game ends in time");
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    }
+    state_when(addr, &id, "the AI plays the game to its end", |st| {
+        st["status"] == "finished"
+    })
+    .await;
     let review = format!("/api/v1/games/{id}/review");
     let asked = post(addr, &review, None, &json!({})).await;
     assert_eq!(asked.status, 202, "{}", asked.text());
     c.answer("post", path, &asked);
+    let deadline = std::time::Instant::now() + WAIT;
     loop {
         let r = get(addr, &review).await;
         c.answer("get", path, &r);
@@ -585,6 +586,8 @@ async fn review_answers_are_documented() {
             break;
         }
         assert!(std::time::Instant::now() < deadline, "the review is done in time");
+        // A pause between looks at the review's searches (the machine's own work, which no
+        // time of the server's moves): every answer on the way is checked, so not `eventually`.
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
     c.answer("post", path, &post(addr, &review, None, &json!({})).await);

@@ -18,6 +18,8 @@ fn sample(text: &str, name: &str, labels: &str) -> Option<f64> {
         .find_map(|l| l.strip_prefix(&key)?.strip_prefix(' ')?.trim().parse().ok())
 }
 
+// long: one game's life (made, moved, watched, ended, the server drained) with the metrics
+// read after each step.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn health_readiness_and_metrics_move_with_a_game() {
     let dir = TempDir::new("ops");

@@ -22,11 +22,10 @@ async fn finished_game(addr: SocketAddr) -> String {
     let body = json!({ "board": "chullpa", "players": 2,
                        "seats": [{ "kind": "ai", "level": 1 }, { "kind": "ai", "level": 1 }] });
     let id = s(&create(addr, body).await["id"]);
-    let deadline = Instant::now() + WAIT;
-    while state(addr, &id).await["status"] != "finished" {
-        assert!(Instant::now() < deadline, "the AI plays the game to its end in time");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    state_when(addr, &id, "the AI plays the game to its end", |st| {
+        st["status"] == "finished"
+    })
+    .await;
     id
 }
 
@@ -67,6 +66,8 @@ async fn done(addr: SocketAddr, id: &str, ask_again: bool, once: bool) -> Value 
         assert!(n <= body["total"].as_u64().unwrap(), "{body}");
         last = n;
         assert!(Instant::now() < deadline, "the review is done in time: {body}");
+        // A pause between looks at the review's searches (the machine's own work, on no time
+        // of the server's); each answer on the way is checked, so not `eventually`.
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }
@@ -175,6 +176,8 @@ async fn a_review_cut_by_a_restart_is_computed_again(db: String) {
             break;
         }
         assert!(Instant::now() < deadline, "the review starts in time: {body}");
+        // Short looks on the real clock: the stop must come while the review's searches (the
+        // machine's work) are under way, before they end.
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
     server.stop().await;

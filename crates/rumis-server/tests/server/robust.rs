@@ -31,6 +31,8 @@ async fn send_and_reset(addr: SocketAddr, id: &str, token: &str, placement: &str
     let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
     stream.write_all(request.as_bytes()).await.unwrap();
     if !delay.is_zero() {
+        // The reset's delay after the move is what is tested: a real one, racing the
+        // server's read and write.
         tokio::time::sleep(delay).await;
     }
     // SO_LINGER 0: the close sends a reset, as a client that crashes or loses its network.
@@ -72,6 +74,8 @@ async fn a_reset_after_sending_a_move_strands_no_game(db: String) {
             if played > 0 {
                 break;
             }
+            // A pause between looks. The 3 s are real: whether a reset move committed at all
+            // is the database's work, which no time of the server's moves.
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
         if played == 0 {

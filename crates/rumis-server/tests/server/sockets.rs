@@ -281,29 +281,51 @@ async fn a_lobby_socket_that_stops_answering_pings_is_dropped() {
 
 on_both_databases!(every_lobby_subscriber_ends_on_the_newest_version);
 
+/// What the readers passed on: each subscriber's last message and count.
+struct Seen {
+    rx: tokio::sync::mpsc::UnboundedReceiver<(usize, Value)>,
+    last: Vec<Option<Value>>,
+    received: Vec<usize>,
+    deadline: tokio::time::Instant,
+}
+impl Seen {
+    /// The next message a reader passed on (which subscriber, and the message), kept as
+    /// its subscriber's last; waits for it up to the test's deadline (`what` says for what).
+    async fn next(&mut self, what: &str) -> (usize, Value) {
+        let (n, v) = tokio::time::timeout_at(self.deadline, self.rx.recv())
+            .await
+            .unwrap_or_else(|_| panic!("{what}: not within {WAIT:?}; last seen {:?}", self.versions()))
+            .expect("the readers run");
+        assert_eq!(v["type"], "lobby");
+        if let Some(before) = &self.last[n] {
+            assert!(
+                v["version"].as_u64() > before["version"].as_u64(),
+                "versions go up: {v}"
+            );
+        }
+        self.received[n] += 1;
+        self.last[n] = Some(v.clone());
+        (n, v)
+    }
+
+    fn versions(&self) -> Vec<Option<u64>> {
+        self.last
+            .iter()
+            .map(|v| v.as_ref().and_then(|v| v["version"].as_u64()))
+            .collect()
+    }
+}
+
 /// 30 subscribers, a third of them slow readers (a pause after each message), and a burst
 /// of 120 lobby changes from 8 players at once (seeks and aborts, a seek each left open):
 /// every subscriber ends on one version, the newest, whose lists are `GET /api/v1/lobby`'s,
 /// and no more come once the lobby is quiet.
+// long: one burst and its settling, in order: the subscribers, the changes, the settled
+// lobby, then one more change.
 async fn every_lobby_subscriber_ends_on_the_newest_version(db: String) {
-    type Seen = tokio::sync::mpsc::UnboundedReceiver<(usize, Value)>;
-    /// Takes what the readers passed on: each subscriber's last message and count.
-    fn take(rx: &mut Seen, last: &mut [Option<Value>], received: &mut [usize]) {
-        while let Ok((n, v)) = rx.try_recv() {
-            assert_eq!(v["type"], "lobby");
-            if let Some(before) = &last[n] {
-                assert!(
-                    v["version"].as_u64() > before["version"].as_u64(),
-                    "versions go up: {v}"
-                );
-            }
-            received[n] += 1;
-            last[n] = Some(v);
-        }
-    }
     let server = start(config(&db)).await;
     let addr = server.addr;
-    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<(usize, Value)>();
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel::<(usize, Value)>();
     let mut readers = Vec::new();
     for n in 0..30 {
         let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/api/v1/lobby/events"))
@@ -319,6 +341,7 @@ async fn every_lobby_subscriber_ends_on_the_newest_version(db: String) {
                         return;
                     }
                     if slow {
+                        // A slow reader is what is tested: it pauses on the real clock.
                         tokio::time::sleep(Duration::from_millis(250)).await;
                     }
                 }
@@ -326,14 +349,15 @@ async fn every_lobby_subscriber_ends_on_the_newest_version(db: String) {
         }));
     }
     drop(tx);
-    let mut last: Vec<Option<Value>> = vec![None; 30];
-    let mut received = vec![0usize; 30];
+    let mut seen = Seen {
+        rx,
+        last: vec![None; 30],
+        received: vec![0; 30],
+        deadline: tokio::time::Instant::now() + WAIT,
+    };
     // Every subscriber has its first message.
-    let deadline = Instant::now() + WAIT;
-    while last.iter().any(Option::is_none) {
-        assert!(Instant::now() < deadline, "a first message for each");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-        take(&mut rx, &mut last, &mut received);
+    while seen.last.iter().any(Option::is_none) {
+        seen.next("a first message for each").await;
     }
     let players: Vec<String> = futures_util::future::join_all((0..8).map(|i| async move {
         let v = post(addr, "/api/v1/players", None, &json!({ "name": format!("P{i}") }))
@@ -369,36 +393,49 @@ async fn every_lobby_subscriber_ends_on_the_newest_version(db: String) {
     // Then every subscriber, within a bound, holds the newest version, which is the lobby now.
     let lobby = get(addr, "/api/v1/lobby").await.json();
     assert_eq!(lobby["seeks"].as_array().unwrap().len(), 8, "{lobby}");
-    let deadline = Instant::now() + WAIT;
     let settled = loop {
-        take(&mut rx, &mut last, &mut received);
-        let versions: Vec<u64> = last
+        let newest = seen
+            .last
             .iter()
-            .map(|v| v.as_ref().unwrap()["version"].as_u64().unwrap())
-            .collect();
-        let newest = last.iter().flatten().max_by_key(|v| v["version"].as_u64()).unwrap();
-        let all_newest = versions.iter().all(|v| Some(*v) == newest["version"].as_u64());
+            .flatten()
+            .max_by_key(|v| v["version"].as_u64())
+            .unwrap();
+        let all_newest = seen.last.iter().flatten().all(|v| v["version"] == newest["version"]);
         if all_newest && newest["seeks"] == lobby["seeks"] && newest["playing"] == lobby["playing"] {
             break newest.clone();
         }
-        assert!(
-            Instant::now() < deadline,
-            "subscribers on versions {versions:?}; the newest {newest} is not the lobby {lobby}"
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
+        seen.next("every subscriber on the newest version, the lobby's").await;
     };
     let version = settled["version"].as_u64().unwrap() as usize;
     assert!(version <= changes + 1, "{version} versions for {changes} changes");
-    // Quiet now: nothing new comes. (On PostgreSQL a change's notification may still arrive
-    // after its commit was read; its render is then the same lobby under a later version.)
-    tokio::time::sleep(Duration::from_millis(500)).await;
-    take(&mut rx, &mut last, &mut received);
-    assert!(last
-        .iter()
-        .flatten()
-        .all(|v| v["seeks"] == settled["seeks"] && v["playing"] == settled["playing"]));
+    // Quiet now: nothing new comes until the next change. One more seek is that change: the
+    // feed renders in order, so every list a subscriber receives before that seek's is the
+    // settled lobby again. (On PostgreSQL a change's notification may still arrive after its
+    // commit was read; its render is then the same lobby under a later version.)
+    let r = post(addr, "/api/v1/lobby/seeks", Some(&players[0]), &seek).await;
+    assert_eq!(r.status, 201, "{}", r.text());
+    let next = r.json()["game"].clone();
+    let has_next = |v: &Value| {
+        v["seeks"]
+            .as_array()
+            .is_some_and(|s| s.iter().any(|t| t["game"] == next))
+    };
+    let mut heard = [false; 30];
+    while heard.iter().any(|h| !h) {
+        let (n, v) = seen.next("the next seek's list at every subscriber").await;
+        if has_next(&v) {
+            heard[n] = true;
+        } else {
+            assert!(
+                !heard[n] && v["seeks"] == settled["seeks"] && v["playing"] == settled["playing"],
+                "subscriber {n} got a list after the lobby was quiet that is not the lobby: {v}"
+            );
+        }
+    }
+    let received = &seen.received;
     eprintln!(
-        "{changes} changes → {version} versions; messages received: slow subscribers {:?}, the others {:?}",
+        "{changes} changes → {version} versions (then one more change); messages received: slow \
+         subscribers {:?}, the others {:?}",
         (0..30).step_by(3).map(|n| received[n]).collect::<Vec<_>>(),
         (0..30).filter(|n| n % 3 != 0).map(|n| received[n]).collect::<Vec<_>>()
     );
