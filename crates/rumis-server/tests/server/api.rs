@@ -460,16 +460,36 @@ async fn tokens_are_stored_only_hashed() {
     let created = create(server.addr, json!({ "board": "chullpa", "players": 3 })).await;
     let tokens: Vec<String> = tokens(&created).into_iter().map(Option::unwrap).collect();
     server.stop().await;
-    let mut bytes = Vec::new();
-    for entry in std::fs::read_dir(&dir.0).unwrap() {
-        bytes.extend(std::fs::read(entry.unwrap().path()).unwrap());
-    }
+    // The files as they are once none vanishes while they are read: the stop's last close
+    // of a connection checkpoints the write-ahead log into the database and deletes it,
+    // which may still be under way (a file listed, then gone). A pause between looks at
+    // that close, which no time of the server's moves.
+    let mut looks = 0;
+    let bytes = loop {
+        match database_bytes(&dir.0) {
+            Ok(bytes) => break bytes,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound && looks < 100 => {
+                looks += 1;
+                tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+            }
+            Err(e) => panic!("reading the database's files: {e}"),
+        }
+    };
     let text = String::from_utf8_lossy(&bytes);
     for t in &tokens {
         assert!(!text.contains(t.as_str()), "a token in plain text");
         let hash: String = sha2_hex(t);
         assert!(text.contains(&hash), "the token's hash is stored");
     }
+}
+
+/// Every file of `dir`, one after another.
+fn database_bytes(dir: &std::path::Path) -> std::io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    for entry in std::fs::read_dir(dir)? {
+        bytes.extend(std::fs::read(entry?.path())?);
+    }
+    Ok(bytes)
 }
 
 fn sha2_hex(s: &str) -> String {
