@@ -5,7 +5,7 @@
 // AI answers the person's move.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { api, launch, moveNumber, openPage, shot, startServer, waitMovePast } from "./harness.mjs";
+import { api, launch, moveNumber, openPage, shot, startServer, waitMovePast, aiGameToItsEnd } from "./harness.mjs";
 
 let server;
 let browser;
@@ -20,20 +20,6 @@ after(async () => {
   await server?.stop();
 });
 
-/** A two-player Chullpa game of two level-1 AI seats, played to its end by the server. */
-async function finishedGame() {
-  const created = await api(server.url, "/games", {
-    method: "POST",
-    body: JSON.stringify({ board: "chullpa", players: 2, seats: [{ kind: "ai", level: 1 }, { kind: "ai", level: 1 }] }),
-  });
-  for (let i = 0; i < 600; i++) {
-    const s = await api(server.url, `/games/${created.id}`);
-    if (s.status === "finished") return created.id;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error("the AI did not finish the game");
-}
-
 const sorted = (cubes) => cubes.map((c) => c.join(" ")).sort();
 
 /** A state's structure, cube by cube (`x y z letter`). */
@@ -43,7 +29,7 @@ const cubesOf = (st) => sorted(st.position.columns.flatMap((c) => c.cubes.map((l
 const cubesShown = async (page) => sorted(await page.evaluate(() => window.rumis.cubes()));
 
 test("from a finished server game's replay, a middle position played on the server against the AI", { timeout: 180_000 }, async () => {
-  const id = await finishedGame();
+  const id = await aiGameToItsEnd(server.url);
   const source = await api(server.url, `/games/${id}`);
   const n = Math.floor(source.moves_played / 2);
   const there = await api(server.url, `/games/${id}?at=${n}`);

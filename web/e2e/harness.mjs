@@ -142,6 +142,21 @@ export async function api(url, path, init) {
   return body;
 }
 
+/** A two-player Chullpa game of two level-1 AI seats on the server at `url`, played to its
+ * end by the server; its id. */
+export async function aiGameToItsEnd(url) {
+  const created = await api(url, "/games", {
+    method: "POST",
+    body: JSON.stringify({ board: "chullpa", players: 2, seats: [{ kind: "ai", level: 1 }, { kind: "ai", level: 1 }] }),
+  });
+  for (let i = 0; i < 600; i++) {
+    const s = await api(url, `/games/${created.id}`);
+    if (s.status === "finished") return created.id;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error("the AI did not finish the game");
+}
+
 /** Wait until the page's move number is past `n`; returns the new one. */
 export async function waitMovePast(page, n, timeout = 60000) {
   await page.waitForFunction((n) => Number(document.body.dataset.moveNumber) > n, n, { timeout });

@@ -7,7 +7,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { api, launch, outDir, scratchDir, startServer, shot, openPage } from "./harness.mjs";
+import { api, launch, outDir, scratchDir, startServer, shot, openPage, aiGameToItsEnd } from "./harness.mjs";
 import { startStatic } from "./static.mjs";
 
 let server;
@@ -23,21 +23,6 @@ after(async () => {
   await server?.stop();
 });
 
-
-/** A two-player Chullpa game of two level-1 AI seats, played to its end by the server. */
-async function finishedGame() {
-  const created = await api(server.url, "/games", {
-    method: "POST",
-    body: JSON.stringify({ board: "chullpa", players: 2, seats: [{ kind: "ai", level: 1 }, { kind: "ai", level: 1 }] }),
-  });
-  for (let i = 0; i < 600; i++) {
-    const s = await api(server.url, `/games/${created.id}`);
-    if (s.status === "finished") return created.id;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error("the AI did not finish the game");
-}
-
 /** The review's marked moves and the move list's marks, as the page shows them. */
 const marksShown = (page) =>
   page.evaluate(() => ({
@@ -46,7 +31,7 @@ const marksShown = (page) =>
   }));
 
 test("a server game's review: progress, marks, the best move's ghost, and play from here", { timeout: 240_000 }, async () => {
-  const id = await finishedGame();
+  const id = await aiGameToItsEnd(server.url);
   const page = await openPage(browser, { viewport: { width: 1280, height: 900 } });
   const context = page.context();
   const errors = page.errors;
@@ -101,7 +86,7 @@ test("a server game's review: progress, marks, the best move's ghost, and play f
 
 test("offline, on a static server: a local game's review by the engine in the browser", { timeout: 240_000 }, async () => {
   // The server's record of a finished game, opened as a local game where no server is.
-  const id = await finishedGame();
+  const id = await aiGameToItsEnd(server.url);
   const record = await (await fetch(`${server.url}/api/v1/games/${id}/record`)).text();
   const file = join(scratchDir("rumis-review-"), "record.txt");
   writeFileSync(file, record);
