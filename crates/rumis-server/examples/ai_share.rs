@@ -16,7 +16,8 @@
 //! its first move), p50 and max, and what the flood got done.
 //!
 //! cargo build --release -p rumis-server --example ai_share
-//! target/release/examples/ai_share [REPLIES] [HINTS]   (defaults 8 and 4 a phase)
+//! target/release/examples/ai_share [REPLIES] [HINTS] [NICE]   (defaults 8 and 4 a phase,
+//! and the server's `Config::search_nice`; 0 runs the searches at the requests' priority)
 
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -202,8 +203,9 @@ fn summary(mut times: Vec<Duration>) -> String {
     times.sort();
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
     format!(
-        "p50 {:.0} ms, max {:.0} ms (n {})",
+        "p50 {:.0} ms, p90 {:.0} ms, max {:.0} ms (n {})",
         ms(times[times.len() / 2]),
+        ms(times[times.len() * 9 / 10]),
         ms(*times.last().unwrap()),
         times.len()
     )
@@ -222,6 +224,7 @@ async fn main() {
     let args: Vec<usize> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
     let replies = args.first().copied().unwrap_or(8);
     let hints = args.get(1).copied().unwrap_or(4);
+    let nice = args.get(2).map(|&n| n as i32);
     let dir = std::env::temp_dir().join(format!("rumis-ai-share-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
@@ -232,10 +235,17 @@ async fn main() {
     config.rate_burst = 1e9;
     config.rate_per_second = 1e9;
     config.limits.trusted_proxy = Some("127.0.0.1".parse().unwrap());
+    if let Some(n) = nice {
+        config.search_nice = n;
+    }
     let workers = config.ai_workers;
+    let config_nice = config.search_nice;
     let server = rumis_server::start(config).await.expect("server starts");
     let addr = server.addr;
-    println!("AI workers (threads for AI moves, hints and analyses): {workers}");
+    println!(
+        "AI workers (threads for AI moves, hints and analyses): {workers}; searches {} below the requests' priority",
+        config_nice
+    );
 
     let mut calm = Calm::new(addr).await;
     let flood = Arc::new(Flood::default());

@@ -1,5 +1,5 @@
-//! AI seats: workers take games from the AI queue (`queue.rs`), search on blocking threads
-//! (never on the async runtime), then submit the move through the game service like a
+//! AI seats: workers take games from the AI queue (`queue.rs`), search on threads of their
+//! own at a lower priority (`search_thread.rs`; never on the async runtime), then submit the move through the game service like a
 //! client's move.
 
 use std::sync::Arc;
@@ -43,17 +43,17 @@ fn player(level: u8, seed: u64, time: &SearchTime, stop: Stop) -> Box<dyn Player
     }))
 }
 
-/// Starts the workers of `workers` threads on the queue: twice as many tasks as threads,
-/// since a worker gives its thread back when its search ends ([`AiQueue::searched`]) and
-/// then writes the move, while another takes the thread (the queue lets no more than
-/// `workers` search at once).
+/// Starts the workers of `workers` threads on the queue: three times as many tasks as
+/// threads. The queue lets `workers` search at once on its slots and as many more for calm
+/// addresses (`queue.rs`), and a worker gives its thread back when its search ends
+/// ([`AiQueue::searched`]) and then writes the move, while another takes the thread.
 pub fn start(
     games: Arc<Games>,
     queue: Arc<AiQueue>,
     workers: usize,
     cap: Duration,
 ) -> Vec<tokio::task::JoinHandle<()>> {
-    (0..2 * workers)
+    (0..3 * workers)
         .map(|_| {
             let games = games.clone();
             let queue = queue.clone();
@@ -97,7 +97,7 @@ async fn play(games: &Arc<Games>, queue: &Arc<AiQueue>, job: &Job, cap: Duration
     let time = search_time(games.time(), level, cap);
     let search = {
         let (time, stop) = (time.clone(), stop.clone());
-        tokio::task::spawn_blocking(move || {
+        queue.spawn_search(job.nicer, move || {
             let mut player = player(level, s, &time, stop);
             player.choose(&game).map(|m| game.notation(m))
         })

@@ -26,6 +26,8 @@ pub struct Config {
     /// per address (`queue.rs`) — may be computed at once (0: AI seats wait, e.g. for
     /// maintenance, and hints and analyses get 2).
     pub ai_workers: usize,
+    /// How much lower the AI searches' CPU priority is (a nice value added, 0 to 19).
+    pub search_nice: i32,
     /// Largest number of games listed by `GET /api/v1/games`.
     pub list_limit: i64,
     /// The built web app (`web/dist`), served at `/`, before the one built in.
@@ -87,6 +89,7 @@ impl Config {
             rate_per_second: 40.0,
             keys_per_hour: 20.0,
             ai_workers: std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
+            search_nice: crate::search_thread::NICER,
             list_limit: 50,
             web_dir: None,
             embedded_web: webapp::Embedded::built_in(),

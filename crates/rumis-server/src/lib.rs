@@ -32,6 +32,7 @@ mod ratelimit;
 mod ratings;
 mod routes;
 mod search;
+mod search_thread;
 mod service;
 mod store;
 mod time;
@@ -211,7 +212,7 @@ pub async fn start(config: Config) -> Result<Server, String> {
 /// limiters, the lobby feed and the metrics.
 fn app(config: Config, store: store::Store) -> Result<Arc<App>, String> {
     let hub = Arc::new(events::Hub::new());
-    let queue = queue::AiQueue::new(config.ai_workers);
+    let queue = queue::AiQueue::with_search_nice(config.ai_workers, config.search_nice);
     let limits = service::Limits {
         ai_only_per_creator: config.ai_only_per_creator,
         ai_only_total: config.ai_only_total,

@@ -19,10 +19,24 @@
 //!    robin would (each of them has only one piece of work waiting, like the calm one);
 //! 5. the first asked.
 //!
-//! **Taking a thread back.** Order alone cannot keep a calm player's wait short when every
-//! thread is inside a long search (level 9 searches up to the server's move cap, seconds):
-//! the calm player's work would wait for one to end. So when an address with nothing
-//! running and only this one piece of work waits, and no thread is free, the scheduler cuts
+//! **Calm threads.** Order alone cannot keep a calm player's wait short when every slot is
+//! inside a long search (level 9 searches up to the server's move cap, seconds): the calm
+//! player's work would wait for one to end, and an address whose one search fills a slot
+//! holds no more than its share, so cutting it is no answer. So work a person waits for,
+//! of an address with nothing running, nothing else waiting and under [`CALM_USE`] used
+//! lately, starts at once on a *calm thread* above the slots (as many as the slots) when
+//! none is free. Every search runs below the server's CPU priority
+//! (`search_thread.rs`), a calm thread's half as far below as the slots': the operating
+//! system then gives the calm work the core it needs from the slots' searches, which slow
+//! by as much and are not cut (a level-1 reply, a 1 000-simulation hint: milliseconds).
+//! Work still running on a calm thread after [`CALM_HOLD`] counts as a slot's from then on
+//! (the slots take no new work until they are below their number again), so that long
+//! searches — a calm player's level 9, a flood's fresh addresses each calm for its first
+//! search — do not hold the calm threads; the slots are over by at most the calm threads'
+//! number.
+//!
+//! **Taking a thread back.** When the calm threads are taken too and an address with
+//! nothing running and only this one piece of work waits, the scheduler cuts
 //! short a running search (its [`Stop`] flag: the search answers after the simulation under
 //! way with the best move it has) of an address that has more than its share — more work
 //! waiting, or more than one thread — and has used more than twice as much CPU lately as
@@ -59,6 +73,12 @@ pub const RECHECK_EVERY: Duration = Duration::from_millis(100);
 /// level-9 reply costs several seconds, a level-1 move or a 1 000-simulation hint a few
 /// milliseconds, so only a player who asks for little is under it.
 pub const CALM_USE: f64 = 1.0;
+/// Work that has run this long on a calm thread counts as a slot's from then on (while the
+/// slots are over by fewer than the calm threads' number): a calm address's long search
+/// (level 9, seconds) then does not keep its calm thread from the next calm player, and a
+/// flood's fresh addresses, each calm for its first search, do not hold the calm threads.
+/// Far above a level-1 reply or a 1 000-simulation hint (milliseconds).
+pub const CALM_HOLD: Duration = Duration::from_millis(250);
 /// Threads for hints and analyses when no AI worker runs (AI seats wait).
 pub const SEARCH_SLOTS_WITHOUT_AI: usize = 2;
 
@@ -84,6 +104,9 @@ pub struct Job {
     pub creator: String,
     /// Raised when the scheduler takes the thread back; given when the job is taken.
     pub stop: Stop,
+    /// How much lower than the server's its search's CPU priority is; given when the job
+    /// is taken ([`AiQueue::spawn_search`]).
+    pub nicer: i32,
 }
 
 impl Job {
@@ -93,6 +116,7 @@ impl Job {
             human,
             creator: creator.into(),
             stop: Stop::default(),
+            nicer: 0,
         }
     }
 }
@@ -102,12 +126,19 @@ pub struct Slot {
     queue: Option<Arc<AiQueue>>,
     id: u64,
     stop: Stop,
+    nicer: i32,
 }
 
 impl Slot {
     /// Raised when the scheduler wants the thread back.
     pub fn stop(&self) -> Stop {
         self.stop.clone()
+    }
+
+    /// How much lower than the server's its search's CPU priority is
+    /// ([`AiQueue::spawn_search`]).
+    pub fn nicer(&self) -> i32 {
+        self.nicer
     }
 }
 
@@ -150,6 +181,8 @@ struct Running {
     stop: Stop,
     started: Instant,
     cuttable: bool,
+    /// On a calm thread (above the slots: module doc).
+    calm: bool,
 }
 
 /// An address's CPU use: thread-seconds, as of `at`, and threads held now.
@@ -195,175 +228,12 @@ pub struct AiQueue {
     slots: usize,
     /// Threads AI-only games may hold.
     ai_only_slots: usize,
+    /// Calm threads: above the slots, for calm addresses' work (module doc).
+    calm_slots: usize,
     /// Whether AI moves are played (some worker runs).
     moves: bool,
-}
-
-impl State {
-    /// An address's use now: its decayed past use and its running work so far.
-    fn used(&self, address: &str, now: Instant) -> f64 {
-        let past = self
-            .accounts
-            .get(address)
-            .map_or(0.0, |a| decayed(a.used, now.saturating_duration_since(a.at)));
-        let running: f64 = self
-            .running
-            .values()
-            .filter(|r| r.address == address)
-            .map(|r| now.saturating_duration_since(r.started).as_secs_f64())
-            .sum();
-        past + running
-    }
-
-    fn running_of(&self, address: &str) -> usize {
-        self.accounts.get(address).map_or(0, |a| a.running)
-    }
-
-    fn lane_running(&self, lanes: &[Lane]) -> usize {
-        self.running.values().filter(|r| lanes.contains(&r.lane)).count()
-    }
-
-    /// The waiting work to serve next (module doc), if any may run now.
-    fn best(&self, q: &AiQueue, now: Instant) -> Option<usize> {
-        let ai_only = self.lane_running(&[Lane::AiOnly, Lane::OverCap]);
-        let over_cap = self.lane_running(&[Lane::OverCap]);
-        let may_run = |w: &Waiting| {
-            let lane_ok = match w.lane {
-                Lane::Person => true,
-                Lane::AiOnly => ai_only < q.ai_only_slots,
-                Lane::OverCap => ai_only < q.ai_only_slots && over_cap == 0,
-            };
-            lane_ok && !w.abandoned() && (q.moves || !matches!(w.work, Work::Move(_)))
-        };
-        let mut used: HashMap<&str, f64> = HashMap::new();
-        for w in &self.waiting {
-            used.entry(&w.address).or_insert_with(|| self.used(&w.address, now));
-        }
-        let waiting = self.waiting_by_address();
-        let key = |w: &Waiting| {
-            let more_waiting = waiting[w.address.as_str()] > 1;
-            (
-                w.lane,
-                self.running_of(&w.address),
-                more_waiting,
-                used[w.address.as_str()],
-                w.seq,
-            )
-        };
-        self.waiting
-            .iter()
-            .enumerate()
-            .filter(|(_, w)| may_run(w))
-            .min_by(|(_, a), (_, b)| {
-                let (a, b) = (key(a), key(b));
-                (a.0, a.1, a.2)
-                    .cmp(&(b.0, b.1, b.2))
-                    .then(a.3.total_cmp(&b.3))
-                    .then(a.4.cmp(&b.4))
-            })
-            .map(|(i, _)| i)
-    }
-
-    /// Pieces of work waiting, by address.
-    fn waiting_by_address(&self) -> HashMap<&str, usize> {
-        let mut n: HashMap<&str, usize> = HashMap::new();
-        for w in &self.waiting {
-            *n.entry(&w.address).or_default() += 1;
-        }
-        n
-    }
-
-    fn start(&mut self, address: &str, lane: Lane, cuttable: bool, now: Instant) -> (u64, Stop) {
-        let id = self.next_id;
-        self.next_id += 1;
-        let stop = Stop::default();
-        self.running.insert(
-            id,
-            Running {
-                address: address.to_string(),
-                lane,
-                stop: stop.clone(),
-                started: now,
-                cuttable,
-            },
-        );
-        let account = self.accounts.entry(address.to_string()).or_insert(Account {
-            used: 0.0,
-            at: now,
-            running: 0,
-        });
-        account.running += 1;
-        (id, stop)
-    }
-
-    /// A thread is given back: its time is charged to its address.
-    fn release(&mut self, id: u64, now: Instant) {
-        let Some(r) = self.running.remove(&id) else { return };
-        if let Some(a) = self.accounts.get_mut(&r.address) {
-            a.used = decayed(a.used, now.saturating_duration_since(a.at))
-                + now.saturating_duration_since(r.started).as_secs_f64();
-            a.at = now;
-            a.running -= 1;
-        }
-        if self.accounts.len() > 4096 {
-            let waiting: HashSet<&str> = self.waiting.iter().map(|w| w.address.as_str()).collect();
-            self.accounts.retain(|address, a| {
-                a.running > 0
-                    || waiting.contains(address.as_str())
-                    || decayed(a.used, now.saturating_duration_since(a.at)) > 0.01
-            });
-        }
-    }
-
-    /// Raises the stop flag of running searches to free threads for calm addresses waiting
-    /// (nothing running, this one piece of work waiting: module doc), the least used
-    /// first, one cut in flight for each.
-    fn cut(&self, q: &AiQueue, now: Instant) {
-        if self.running.len() < q.slots {
-            return;
-        }
-        let waiting = self.waiting_by_address();
-        let mut calm: Vec<(f64, Lane)> = Vec::new();
-        for w in &self.waiting {
-            let may_wait_for_a_thread = q.moves || !matches!(w.work, Work::Move(_));
-            if may_wait_for_a_thread
-                && self.running_of(&w.address) == 0
-                && waiting[w.address.as_str()] == 1
-                && !w.abandoned()
-            {
-                calm.push((self.used(&w.address, now), w.lane));
-            }
-        }
-        calm.sort_by(|a, b| a.0.total_cmp(&b.0));
-        let in_flight = self.running.values().filter(|r| r.stop.is_raised()).count();
-        for &(theirs, lane) in calm.iter().skip(in_flight) {
-            let candidate = self
-                .running
-                .values()
-                .filter(|r| r.cuttable && !r.stop.is_raised() && r.lane >= lane)
-                .filter(|r| self.running_of(&r.address) > 1 || waiting.contains_key(r.address.as_str()))
-                .map(|r| (self.used(&r.address, now), r))
-                .filter(|(used, _)| theirs < CALM_USE || *used > 2.0 * theirs)
-                .max_by(|a, b| a.0.total_cmp(&b.0));
-            match candidate {
-                Some((_, r)) => r.stop.raise(),
-                None => break,
-            }
-        }
-    }
-
-    /// Test-only: CPU an address used before `now`.
-    #[cfg(test)]
-    fn used_before(&mut self, address: &str, seconds: f64, now: Instant) {
-        self.accounts.insert(
-            address.to_string(),
-            Account {
-                used: seconds,
-                at: now,
-                running: 0,
-            },
-        );
-    }
+    /// How much lower the searches' CPU priority is ([`crate::search_thread`]).
+    search_nice: i32,
 }
 
 impl AiQueue {
@@ -387,8 +257,41 @@ impl AiQueue {
             waits: Waits::new_with_constructor(wait_histogram),
             slots,
             ai_only_slots: slots.saturating_sub(1).max(1),
+            calm_slots: slots,
             moves: workers > 0,
+            search_nice: crate::search_thread::NICER,
         })
+    }
+
+    /// [`AiQueue::new`] whose searches run `nice` below the server's priority (0: at the
+    /// same; `Config::search_nice`).
+    pub fn with_search_nice(workers: usize, nice: i32) -> Arc<AiQueue> {
+        let mut queue = AiQueue::new(workers);
+        if let Some(q) = Arc::get_mut(&mut queue) {
+            q.search_nice = nice.clamp(0, 19);
+        }
+        queue
+    }
+
+    /// Runs a search (an AI move, a hint, an analysis, a review's step) on a thread of its
+    /// own ([`crate::search_thread`]), `nicer` below the server's priority (the held job's
+    /// or slot's: the searches' priority on the slots, half as far below on a calm thread),
+    /// once the caller holds a thread of this queue.
+    pub fn spawn_search<T: Send + 'static>(
+        &self,
+        nicer: i32,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> crate::search_thread::SearchHandle<T> {
+        crate::search_thread::spawn(nicer, work)
+    }
+
+    /// How much lower than the server's a search's priority is, on a slot or a calm thread.
+    fn nicer(&self, calm: bool) -> i32 {
+        if calm {
+            self.search_nice / 2
+        } else {
+            self.search_nice
+        }
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, State> {
@@ -442,24 +345,42 @@ impl AiQueue {
     /// for calm addresses if none is.
     fn dispatch(self: &Arc<Self>, s: &mut State, now: Instant) {
         s.waiting.retain(|w| !w.abandoned());
-        while s.running.len() < self.slots {
+        s.move_long_calm_work_to_slots(self, now);
+        while s.slots_running() < self.slots {
             let Some(i) = s.best(self, now) else { break };
-            if matches!(s.waiting[i].work, Work::Move(_)) {
+            if !self.start_search(s, i, false, now) {
                 break;
             }
+        }
+        while let Some(i) = s.best_calm(self, now) {
+            if !self.start_search(s, i, true, now) {
+                break;
+            }
+        }
+        s.cut(self, now);
+    }
+
+    /// Gives the waiting hint or analysis `i` its thread (a slot, or a calm thread); false
+    /// when `i` is an AI move (a worker takes it in [`AiQueue::take`]).
+    fn start_search(self: &Arc<Self>, s: &mut State, i: usize, calm: bool, now: Instant) -> bool {
+        if matches!(s.waiting[i].work, Work::Move(_)) {
+            return false;
+        }
+        {
             let w = s.waiting.swap_remove(i);
             let Work::Search { to, cuttable } = w.work else {
-                continue;
+                return true;
             };
             // Hints may be cut short and analyses never are (search.rs): `cuttable`
             // tells them apart.
             let kind = if cuttable { "hint" } else { "analysis" };
             self.observe_wait(kind, w.asked, now);
-            let (id, stop) = s.start(&w.address, w.lane, cuttable, now);
+            let (id, stop) = s.start(&w.address, w.lane, cuttable, calm, now);
             let slot = Slot {
                 queue: Some(self.clone()),
                 id,
                 stop,
+                nicer: self.nicer(calm),
             };
             if let Err(mut slot) = to.send(slot) {
                 // Its request ended meanwhile: the thread is free again (released here,
@@ -468,7 +389,7 @@ impl AiQueue {
                 s.release(id, now);
             }
         }
-        s.cut(self, now);
+        true
     }
 
     /// Looks again for a search to cut for a calm address waiting (the server calls it
@@ -481,9 +402,13 @@ impl AiQueue {
     }
 
     fn recheck_at(self: &Arc<Self>, now: Instant) {
-        let s = self.lock();
+        let mut s = self.lock();
+        s.move_long_calm_work_to_slots(self, now);
         if !s.waiting.is_empty() {
-            s.cut(self, now);
+            // A calm thread freed since may start calm work (a worker takes a move).
+            self.dispatch(&mut s, now);
+            drop(s);
+            self.notify.notify_waiters();
         }
     }
 
@@ -515,18 +440,20 @@ impl AiQueue {
     fn take(self: &Arc<Self>, now: Instant) -> Option<Job> {
         let mut s = self.lock();
         self.dispatch(&mut s, now);
-        if s.running.len() >= self.slots {
-            return None;
-        }
-        let i = s.best(self, now)?;
+        let on_slot = s
+            .best(self, now)
+            .filter(|_| s.slots_running() < self.slots)
+            .map(|i| (i, false));
+        let (i, calm) = on_slot.or_else(|| s.best_calm(self, now).map(|i| (i, true)))?;
         if !matches!(s.waiting[i].work, Work::Move(_)) {
             return None;
         }
         let w = s.waiting.swap_remove(i);
         self.observe_wait("move", w.asked, now);
         let Work::Move(mut job) = w.work else { return None };
-        let (id, stop) = s.start(&w.address, w.lane, true, now);
+        let (id, stop) = s.start(&w.address, w.lane, true, calm, now);
         job.stop = stop;
+        job.nicer = self.nicer(calm);
         s.queued.remove(&job.game);
         s.playing.insert(job.game.clone(), id);
         // Another thread may have work for a calm address to cut for now.
@@ -645,5 +572,6 @@ impl AiQueue {
     }
 }
 
+mod order;
 #[cfg(test)]
 mod tests;

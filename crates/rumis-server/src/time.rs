@@ -176,16 +176,15 @@ impl SearchTime {
         }
     }
 
-    /// Awaits `search` (a blocking search whose stop flag is `stop`); on a manual time,
-    /// raises `stop` when the level's time has passed on it, and also when this future is
-    /// dropped before the search ended (its request went, or the server stopped: the
-    /// search must not go on waiting for a time nobody moves, and a runtime that shuts down
-    /// waits for its blocking threads).
-    pub async fn run<T>(
+    /// Awaits `search` (a search on its thread, `search_thread.rs`, whose stop flag is
+    /// `stop`); on a manual time, raises `stop` when the level's time has passed on it, and
+    /// also when this future is dropped before the search ended (its request went, or the
+    /// server stopped: the search must not go on waiting for a time nobody moves).
+    pub async fn run<T, E>(
         &self,
         stop: rumis_ai::Stop,
-        search: tokio::task::JoinHandle<T>,
-    ) -> Result<T, tokio::task::JoinError> {
+        search: impl std::future::Future<Output = Result<T, E>>,
+    ) -> Result<T, E> {
         let Some(level) = self.level.filter(|_| self.time.is_manual()) else {
             return search.await;
         };
