@@ -1,6 +1,6 @@
 //! AI seats: workers take games from the AI queue (`queue.rs`), search on threads of their
-//! own at a lower priority (`search_thread.rs`; never on the async runtime), then submit the move through the game service like a
-//! client's move.
+//! own at a lower priority (`search_thread.rs`; never on the async runtime), then submit
+//! the move through the game service like a client's move.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -97,7 +97,7 @@ async fn play(games: &Arc<Games>, queue: &Arc<AiQueue>, job: &Job, cap: Duration
     let time = search_time(games.time(), level, cap);
     let search = {
         let (time, stop) = (time.clone(), stop.clone());
-        queue.spawn_search(job.nicer, move || {
+        crate::search_thread::spawn(job.nicer, move || {
             let mut player = player(level, s, &time, stop);
             player.choose(&game).map(|m| game.notation(m))
         })

@@ -105,7 +105,8 @@ pub struct Job {
     /// Raised when the scheduler takes the thread back; given when the job is taken.
     pub stop: Stop,
     /// How much lower than the server's its search's CPU priority is; given when the job
-    /// is taken ([`AiQueue::spawn_search`]).
+    /// is taken (`search_thread.rs`: the slots' searches at `Config::search_nice`, a calm
+    /// thread's half as far below).
     pub nicer: i32,
 }
 
@@ -135,8 +136,7 @@ impl Slot {
         self.stop.clone()
     }
 
-    /// How much lower than the server's its search's CPU priority is
-    /// ([`AiQueue::spawn_search`]).
+    /// How much lower than the server's its search's CPU priority is (as [`Job::nicer`]).
     pub fn nicer(&self) -> i32 {
         self.nicer
     }
@@ -237,10 +237,17 @@ pub struct AiQueue {
 }
 
 impl AiQueue {
+    /// The tests' scheduler: [`AiQueue::with_search_nice`] at the default priority.
+    #[cfg(test)]
+    pub fn new(workers: usize) -> Arc<AiQueue> {
+        AiQueue::with_search_nice(workers, crate::search_thread::NICER)
+    }
+
     /// A scheduler for `workers` AI workers: as many threads, AI-only games on all but one
     /// (at least one). Without workers, AI seats wait and hints and analyses get
-    /// [`SEARCH_SLOTS_WITHOUT_AI`] threads.
-    pub fn new(workers: usize) -> Arc<AiQueue> {
+    /// [`SEARCH_SLOTS_WITHOUT_AI`] threads. Its searches run `nice` below the server's
+    /// priority (0: at the same; `Config::search_nice`).
+    pub fn with_search_nice(workers: usize, nice: i32) -> Arc<AiQueue> {
         let slots = if workers > 0 { workers } else { SEARCH_SLOTS_WITHOUT_AI };
         Arc::new(AiQueue {
             state: Mutex::new(State {
@@ -259,30 +266,8 @@ impl AiQueue {
             ai_only_slots: slots.saturating_sub(1).max(1),
             calm_slots: slots,
             moves: workers > 0,
-            search_nice: crate::search_thread::NICER,
+            search_nice: nice.clamp(0, 19),
         })
-    }
-
-    /// [`AiQueue::new`] whose searches run `nice` below the server's priority (0: at the
-    /// same; `Config::search_nice`).
-    pub fn with_search_nice(workers: usize, nice: i32) -> Arc<AiQueue> {
-        let mut queue = AiQueue::new(workers);
-        if let Some(q) = Arc::get_mut(&mut queue) {
-            q.search_nice = nice.clamp(0, 19);
-        }
-        queue
-    }
-
-    /// Runs a search (an AI move, a hint, an analysis, a review's step) on a thread of its
-    /// own ([`crate::search_thread`]), `nicer` below the server's priority (the held job's
-    /// or slot's: the searches' priority on the slots, half as far below on a calm thread),
-    /// once the caller holds a thread of this queue.
-    pub fn spawn_search<T: Send + 'static>(
-        &self,
-        nicer: i32,
-        work: impl FnOnce() -> T + Send + 'static,
-    ) -> crate::search_thread::SearchHandle<T> {
-        crate::search_thread::spawn(nicer, work)
     }
 
     /// How much lower than the server's a search's priority is, on a slot or a calm thread.
@@ -366,11 +351,8 @@ impl AiQueue {
         if matches!(s.waiting[i].work, Work::Move(_)) {
             return false;
         }
-        {
-            let w = s.waiting.swap_remove(i);
-            let Work::Search { to, cuttable } = w.work else {
-                return true;
-            };
+        let w = s.waiting.swap_remove(i);
+        if let Work::Search { to, cuttable } = w.work {
             // Hints may be cut short and analyses never are (search.rs): `cuttable`
             // tells them apart.
             let kind = if cuttable { "hint" } else { "analysis" };
@@ -392,8 +374,8 @@ impl AiQueue {
         true
     }
 
-    /// Looks again for a search to cut for a calm address waiting (the server calls it
-    /// every [`RECHECK_EVERY`]). The line changes only when work comes or ends, but the
+    /// Moves work past [`CALM_HOLD`] off the calm threads, and looks again for a search to
+    /// cut for a calm address waiting (the server calls it every [`RECHECK_EVERY`]). The line changes only when work comes or ends, but the
     /// running searches' CPU grows meanwhile: at a flood's start a flooder's search has used
     /// no more than the calm address, and without a second look the calm work waited for
     /// the whole search (4.4 s at level 9).
@@ -403,13 +385,15 @@ impl AiQueue {
 
     fn recheck_at(self: &Arc<Self>, now: Instant) {
         let mut s = self.lock();
-        s.move_long_calm_work_to_slots(self, now);
-        if !s.waiting.is_empty() {
-            // A calm thread freed since may start calm work (a worker takes a move).
-            self.dispatch(&mut s, now);
-            drop(s);
-            self.notify.notify_waiters();
+        if s.waiting.is_empty() {
+            s.move_long_calm_work_to_slots(self, now);
+            return;
         }
+        // (`dispatch` moves long calm work first.) A calm thread freed since may start calm
+        // work; a worker takes a move.
+        self.dispatch(&mut s, now);
+        drop(s);
+        self.notify.notify_waiters();
     }
 
     /// The waits' histograms (for `/metrics`; a clone shares them).
@@ -440,10 +424,11 @@ impl AiQueue {
     fn take(self: &Arc<Self>, now: Instant) -> Option<Job> {
         let mut s = self.lock();
         self.dispatch(&mut s, now);
-        let on_slot = s
-            .best(self, now)
-            .filter(|_| s.slots_running() < self.slots)
-            .map(|i| (i, false));
+        let on_slot = if s.slots_running() < self.slots {
+            s.best(self, now).map(|i| (i, false))
+        } else {
+            None
+        };
         let (i, calm) = on_slot.or_else(|| s.best_calm(self, now).map(|i| (i, true)))?;
         if !matches!(s.waiting[i].work, Work::Move(_)) {
             return None;

@@ -1,6 +1,6 @@
 //! Searches a client asks for: a hint for the colour to move, and the analysis of a game.
-//! Both run `rumis_ai` on threads of their own (`search_thread.rs`) once the AI's scheduler (`queue.rs`) gives them
-//! a thread, in one line with the AI seats' moves and with shares by the asking address;
+//! Both run `rumis_ai` on threads of their own (`search_thread.rs`) once the AI's
+//! scheduler (`queue.rs`) gives them a thread, in one line with the AI seats' moves and with shares by the asking address;
 //! a hint may be cut short there for a calm address. Analyses are kept in memory.
 
 use std::collections::HashMap;
@@ -54,9 +54,9 @@ impl Searches {
         self.queue.searches_running()
     }
 
-    /// Runs `work` on a search thread (`search_thread.rs`) once the scheduler gives `address` one, for `time`
-    /// ([`SearchTime::run`]); `cuttable`: the scheduler may raise the stop flag given to
-    /// `work`.
+    /// Runs `work` on a search thread (`search_thread.rs`) once the scheduler gives
+    /// `address` one, for `time` ([`SearchTime::run`]); `cuttable`: the scheduler may raise
+    /// the stop flag given to `work`.
     async fn run<T: Send + 'static>(
         &self,
         address: &str,
@@ -75,7 +75,7 @@ impl Searches {
             })?
             .ok_or_else(|| ApiError::internal("the AI's scheduler is gone"))?;
         let stop = slot.stop();
-        let search = self.queue.spawn_search(slot.nicer(), move || {
+        let search = crate::search_thread::spawn(slot.nicer(), move || {
             let out = work(slot.stop());
             drop(slot);
             out

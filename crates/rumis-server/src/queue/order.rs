@@ -29,11 +29,12 @@ impl State {
         self.accounts.get(address).map_or(0, |a| a.running)
     }
 
-    /// Work running on the slots, and on calm threads.
+    /// Work counted on the slots.
     pub(super) fn slots_running(&self) -> usize {
         self.running.values().filter(|r| !r.calm).count()
     }
 
+    /// Work on calm threads.
     pub(super) fn calm_running(&self) -> usize {
         self.running.values().filter(|r| r.calm).count()
     }

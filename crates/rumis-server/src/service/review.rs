@@ -246,14 +246,13 @@ impl Reviews {
                 .admit_background(&row.asker)
                 .await
                 .ok_or("the AI's scheduler is gone")?;
-            let (back, more) = queue
-                .spawn_search(slot.nicer(), move || {
-                    let more = reviewer.step();
-                    drop(slot);
-                    (reviewer, more)
-                })
-                .await
-                .map_err(|e| format!("the search failed: {e}"))?;
+            let (back, more) = crate::search_thread::spawn(slot.nicer(), move || {
+                let more = reviewer.step();
+                drop(slot);
+                (reviewer, more)
+            })
+            .await
+            .map_err(|e| format!("the search failed: {e}"))?;
             reviewer = back;
             let more = more?;
             if !more {
