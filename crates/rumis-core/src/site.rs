@@ -263,7 +263,7 @@ impl Site {
             templates: Vec::new(),
             by_stone: [0; STONE_COUNT + 1],
             by_shape: HashMap::new(),
-            gen: GenTables::new(&[], columns, files),
+            gen: GenTables::new(&[], columns, files, &neighbour_masks),
             run_keys: (0..5 * columns)
                 .flat_map(|kc| {
                     let key = move |z: u8| crate::zobrist::cube_key(kc / columns, kc % columns, z);
@@ -272,7 +272,7 @@ impl Site {
                 .collect(),
         };
         site.enumerate_templates();
-        site.gen = GenTables::new(&site.templates, columns, files);
+        site.gen = GenTables::new(&site.templates, columns, files, &site.neighbour_masks);
         Ok(site)
     }
 

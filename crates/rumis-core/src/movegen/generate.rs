@@ -59,9 +59,12 @@ pub(super) const SET: u8 = 0;
 pub(super) const COUNT: u8 = 1;
 pub(super) const ANY: u8 = 2;
 
-/// Where a kernel writes: per chunk its word (empty for `ANY` and `COUNT`).
+/// Where a kernel writes: per chunk its word, and (the AVX-512 kernels) the running count
+/// after it at `ends[j + 1]` (both empty for `ANY` and `COUNT`).
 pub(crate) struct Out<'a> {
     pub(super) words: &'a mut [u64],
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    pub(super) ends: &'a mut [u16],
 }
 
 /// Fills `out` with the legal placements on `path` (which must be available); returns
@@ -72,6 +75,7 @@ pub(crate) fn generate(tables: &GenTables, input: &GenInput, path: CodePath, out
     out.n = n;
     let o = Out {
         words: &mut out.words[..n],
+        ends: &mut out.ends[..=n],
     };
     match path {
         // SAFETY: `path` is available on this CPU: `generate` is crate-private, and every
@@ -92,7 +96,10 @@ pub(crate) fn generate(tables: &GenTables, input: &GenInput, path: CodePath, out
 
 /// Whether there is a legal placement.
 pub(crate) fn any(tables: &GenTables, input: &GenInput, path: CodePath) -> bool {
-    let o = Out { words: &mut [] };
+    let o = Out {
+        words: &mut [],
+        ends: &mut [],
+    };
     match path {
         // SAFETY: as in `generate`: `path` is available (crate-private, every public way
         // in checks it).
@@ -110,7 +117,10 @@ pub(crate) fn any(tables: &GenTables, input: &GenInput, path: CodePath) -> bool 
 /// The number of legal placements, without writing them.
 #[inline]
 pub(crate) fn count(tables: &GenTables, input: &GenInput, path: CodePath) -> usize {
-    let o = Out { words: &mut [] };
+    let o = Out {
+        words: &mut [],
+        ends: &mut [],
+    };
     match path {
         // SAFETY: as in `generate`: `path` is available (crate-private, every public way
         // in checks it).

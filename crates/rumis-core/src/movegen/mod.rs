@@ -71,6 +71,8 @@ pub(crate) use generate::{any, count, generate, generate_multi, has_multi, GenIn
 pub use move_set::MoveSet;
 pub use tables::GenTables;
 pub(crate) use tables::Placing;
+#[cfg(target_arch = "x86_64")]
+pub(crate) use tables::SlotDelta;
 
 // The modules' shared internals, which each of them imports with `use super::*`.
 #[cfg(target_arch = "x86_64")]

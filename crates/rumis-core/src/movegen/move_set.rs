@@ -10,6 +10,10 @@ pub struct MoveSet {
     pub(super) words: [u64; MAX_CHUNKS],
     /// Words in use (the site's chunk count).
     pub(super) n: usize,
+    /// `ends[j + 1]`: the number of placements in words `0..=j` (`ends[0]` is 0), written
+    /// by the AVX-512 kernels for their playouts' pick (`MoveSet::pick_slot_on`); stale
+    /// after any other writer.
+    pub(super) ends: [u16; MAX_CHUNKS + 1],
 }
 
 impl Default for MoveSet {
@@ -39,6 +43,7 @@ impl MoveSet {
         MoveSet {
             words: [0; MAX_CHUNKS],
             n: 0,
+            ends: [0; MAX_CHUNKS + 1],
         }
     }
 
@@ -178,12 +183,24 @@ impl MoveSet {
     }
 
     /// [`MoveSet::pick_on`], giving the slot of the placement (its template is
-    /// `slot_template`): what a playout places next, by [`GenTables::placing`].
+    /// `slot_template`): what a playout places next, by [`GenTables::placing`]. On the
+    /// AVX-512 path with at most 32 words, the set must come from that path's generator
+    /// (as a playout's does), whose running counts (`ends`) it reads: the word is found by
+    /// one comparison of them all, without the loop whose exit the branch predictor
+    /// misses once a pick, on the chain from one ply to the next.
     #[inline(always)]
     pub(crate) fn pick_slot_on(&self, tables: &GenTables, len: usize, rng: &mut Rng, path: CodePath) -> Option<usize> {
         if len == 0 {
             return None;
         }
-        Some(self.nth_slot(tables, rng.below(len), path))
+        let i = rng.below(len);
+        #[cfg(target_arch = "x86_64")]
+        if path == CodePath::Avx512 && self.n <= 32 {
+            // SAFETY: the AVX-512 path is only used where it is available.
+            let slot = unsafe { x86::nth_slot_by_ends(&self.words, &self.ends, self.n, i) };
+            debug_assert_eq!(slot, self.nth_slot(tables, i, path), "the ends of the words");
+            return Some(slot);
+        }
+        Some(self.nth_slot(tables, i, path))
     }
 }

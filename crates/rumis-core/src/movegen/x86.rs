@@ -24,6 +24,21 @@ pub(super) fn nth_in_words_bmi2(t: &GenTables, words: &[u64], i: usize) -> Optio
     t.slot_template(j * CHUNK + select_pdep(words[j], k) as usize)
 }
 
+/// The slot of the `i`-th set bit of `words[..n]` (`n <= 32`, `i` below their count),
+/// given their running counts `ends` (`ends[j + 1]` the count in words `0..=j`, `ends[0]`
+/// 0): the word is the number of running counts not above `i`, one comparison of all 32.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,popcnt,bmi2")]
+pub(super) fn nth_slot_by_ends(words: &[u64; MAX_CHUNKS], ends: &[u16; MAX_CHUNKS + 1], n: usize, i: usize) -> usize {
+    // SAFETY: `ends` has MAX_CHUNKS + 1 > 33 entries: 32 u16s (64 bytes) from entry 1.
+    let after = unsafe { _mm512_loadu_si512(ends.as_ptr().add(1).cast()) };
+    let lanes = _bzhi_u32(u32::MAX, n.min(32) as u32);
+    let before = _mm512_mask_cmple_epu16_mask(lanes, after, _mm512_set1_epi16(i as u16 as i16));
+    let j = before.count_ones() as usize;
+    let k = i.wrapping_sub(usize::from(ends[j])) as u32;
+    j * CHUNK + select_pdep(words[j], k) as usize
+}
+
 /// [`GenTables::mask_words`] with POPCNT.
 #[target_feature(enable = "popcnt")]
 pub(super) fn mask_words_popcnt(words: &[u64], mask: &[u64], out: &mut [u64]) -> usize {
@@ -280,6 +295,9 @@ fn range512<const L: usize, const LOOK: u8, const MODE: u8>(
                 unsafe {
                     *out.words.get_unchecked_mut(j) = 0;
                 }
+                if let Some(end) = out.ends.get_mut(j + 1) {
+                    *end = *total as u16;
+                }
             }
             continue;
         }
@@ -323,6 +341,11 @@ fn range512<const L: usize, const LOOK: u8, const MODE: u8>(
                 }
             }
             *total += bits.count_ones();
+            if MODE == SET {
+                if let Some(end) = out.ends.get_mut(j + 1) {
+                    *end = *total as u16;
+                }
+            }
         }
     }
     false
@@ -601,6 +624,8 @@ fn range512_multi<const L: usize, const K: usize>(
             // `gen_avx512_fold_multi`).
             unsafe { *sets[g].words.get_unchecked_mut(j) = bits[g] };
             total[g] += bits[g].count_ones();
+            // j < chunks.len() <= MAX_CHUNKS: entry j + 1 of `ends` exists.
+            sets[g].ends[j + 1] = total[g] as u16;
         }
     }
 }

@@ -13,6 +13,8 @@
 use std::fmt;
 
 use crate::board::MAX_COLUMNS;
+#[cfg(target_arch = "x86_64")]
+use crate::movegen::SlotDelta;
 use crate::movegen::{self, CodePath, CodePathUnavailable, GenInput, MoveSet, Placing, Touch};
 use crate::site::{Site, StuckRule, Variant};
 use crate::stone::{Colour, Stone, ALL_STONES, STONE_COUNT};

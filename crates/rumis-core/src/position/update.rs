@@ -225,6 +225,11 @@ impl Position {
     /// dropped (`play_count`), as nothing that counts placements reads them. `HASH` false
     /// leaves the hash as it was: the caller marks it stale.
     pub(super) fn place<const CUBES: bool, const HASH: bool>(&mut self, site: &Site, m: Move, path: CodePath) -> usize {
+        // Where slots have deltas (see `place_slot`), by the move's slot.
+        #[cfg(target_arch = "x86_64")]
+        if !HASH && path == CodePath::Avx512 && site.gen_tables().has_deltas() {
+            return self.place_slot::<CUBES, HASH>(site, site.gen_tables().template_slot(m), path);
+        }
         let t = site.template(m);
         self.place_runs::<CUBES, HASH>(site, &Runs::of(t), t.stone.index(), path)
     }
@@ -234,6 +239,16 @@ impl Position {
     /// template are two).
     #[inline(always)]
     fn place_slot<const CUBES: bool, const HASH: bool>(&mut self, site: &Site, slot: usize, path: CodePath) -> usize {
+        #[cfg(target_arch = "x86_64")]
+        if !HASH && path == CodePath::Avx512 {
+            if let Some(d) = site.gen_tables().slot_delta(slot) {
+                let k = site.order[self.seat as usize].index();
+                // SAFETY: `path` is available (see `place_runs`), and the site has at
+                // most 32 columns (it has deltas).
+                unsafe { self.add_slot_avx512::<CUBES>(d, k) };
+                return self.placed_stone::<HASH>(site, k, d.stone as usize);
+            }
+        }
         let p = site.gen_tables().placing(slot);
         self.place_runs::<CUBES, HASH>(site, &Runs::from_placing(&p), p.stone(), path)
     }
@@ -257,6 +272,13 @@ impl Position {
             CodePath::Avx512 => unsafe { self.add_cubes_avx512::<CUBES, HASH>(site, t, k) },
             _ => self.add_cubes::<HASH>(site, t, k),
         }
+        self.placed_stone::<HASH>(site, k, stone)
+    }
+
+    /// The rest of a placement of `stone` by colour index `k`, its cubes added: the stone
+    /// used, the counts, the next seat (returned).
+    #[inline(always)]
+    fn placed_stone<const HASH: bool>(&mut self, site: &Site, k: usize, stone: usize) -> usize {
         // A stone's index is below 11 (a nibble in `Placing`, masked so).
         let bit = 1u16 << (stone & 15);
         self.left[k] &= !bit;
@@ -440,6 +462,36 @@ impl Position {
             // SAFETY: see `p`.
             unsafe { _mm512_storeu_si512(p.cast(), v) };
         }
+    }
+
+    /// [`Position::add_cubes_avx512`] from a slot's [`SlotDelta`], without the hash: the
+    /// height of the anchor's column is the stone's lowest level, by which the delta's
+    /// contact and cube rows are shifted up. Callable (with `unsafe`) only where the CPU
+    /// has AVX-512 F and BW, on a site of at most 32 columns (the rows cover 32).
+    #[cfg(target_arch = "x86_64")]
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    fn add_slot_avx512<const CUBES: bool>(&mut self, d: &SlotDelta, kind: usize) {
+        use std::arch::x86_64::*;
+        let level = _mm_cvtsi32_si128(i32::from(self.heights[d.anchor as usize & (MAX_COLUMNS - 1)]));
+        // SAFETY: each delta row is 64 bytes but the heights' 32 (read as 32); `heights`
+        // and each row of `touch` and `cubes` have at least 64 bytes, read and written
+        // here as one vector (whole, so that the generator's wide loads right after take
+        // their data from this store).
+        unsafe {
+            let heights = self.heights.as_mut_ptr().cast();
+            let added = _mm512_zextsi256_si512(_mm256_loadu_si256(d.heights.as_ptr().cast()));
+            _mm512_storeu_si512(heights, _mm512_add_epi8(_mm512_loadu_si512(heights), added));
+            let touch = self.touch[kind].as_mut_ptr().cast();
+            let touched = _mm512_sll_epi16(_mm512_loadu_si512(d.touch.as_ptr().cast()), level);
+            _mm512_storeu_si512(touch, _mm512_or_si512(_mm512_loadu_si512(touch), touched));
+            if CUBES {
+                let cubes = self.cubes[kind].as_mut_ptr().cast();
+                let put = _mm512_sll_epi16(_mm512_loadu_si512(d.cubes.as_ptr().cast()), level);
+                _mm512_storeu_si512(cubes, _mm512_or_si512(_mm512_loadu_si512(cubes), put));
+            }
+        }
+        self.cube_count += u16::from(d.cube_count);
     }
 
     /// Gives the turn to the first colour, from seat `from` on in order of play, that can
