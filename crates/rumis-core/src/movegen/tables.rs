@@ -255,8 +255,8 @@ impl Placing {
 /// rows of the position's own layout: per column, the contact bits of the stone's cubes
 /// (the cells above each column's run and beside each cube) and its cubes, both relative
 /// to the stone's lowest level, and the cubes added to the column's height. The AVX-512
-/// placement shifts the first two up by that level (the anchor column's height) and ORs
-/// them in, and adds the third: three vector operations a row, with no loop over the
+/// and AVX2 placements shift the first two up by that level (the anchor column's height)
+/// and OR them in, and add the third: three vector operations a row, with no loop over the
 /// covered columns, whose count (one to four) the branch predictor cannot know. A slot is
 /// three cache lines (258 kB on Chullpa), against a few dozen instructions and their
 /// branches for the loop over a [`Placing`].

@@ -227,7 +227,7 @@ impl Position {
     pub(super) fn place<const CUBES: bool, const HASH: bool>(&mut self, site: &Site, m: Move, path: CodePath) -> usize {
         // Where slots have deltas (see `place_slot`), by the move's slot.
         #[cfg(target_arch = "x86_64")]
-        if !HASH && path == CodePath::Avx512 && site.gen_tables().has_deltas() {
+        if !HASH && matches!(path, CodePath::Avx512 | CodePath::Avx2) && site.gen_tables().has_deltas() {
             return self.place_slot::<CUBES, HASH>(site, site.gen_tables().template_slot(m), path);
         }
         let t = site.template(m);
@@ -240,12 +240,17 @@ impl Position {
     #[inline(always)]
     fn place_slot<const CUBES: bool, const HASH: bool>(&mut self, site: &Site, slot: usize, path: CodePath) -> usize {
         #[cfg(target_arch = "x86_64")]
-        if !HASH && path == CodePath::Avx512 {
+        if !HASH && matches!(path, CodePath::Avx512 | CodePath::Avx2) {
             if let Some(d) = site.gen_tables().slot_delta(slot) {
                 let k = site.order[self.seat as usize].index();
-                // SAFETY: `path` is available (see `place_runs`), and the site has at
-                // most 32 columns (it has deltas).
-                unsafe { self.add_slot_avx512::<CUBES>(d, k) };
+                if path == CodePath::Avx512 {
+                    // SAFETY: `path` is available (see `place_runs`), and the site has at
+                    // most 32 columns (it has deltas).
+                    unsafe { self.add_slot_avx512::<CUBES>(d, k) };
+                } else {
+                    // SAFETY: as above (AVX2).
+                    unsafe { self.add_slot_avx2::<CUBES>(d, k) };
+                }
                 return self.placed_stone::<HASH>(site, k, d.stone as usize);
             }
         }
@@ -489,6 +494,36 @@ impl Position {
                 let cubes = self.cubes[kind].as_mut_ptr().cast();
                 let put = _mm512_sll_epi16(_mm512_loadu_si512(d.cubes.as_ptr().cast()), level);
                 _mm512_storeu_si512(cubes, _mm512_or_si512(_mm512_loadu_si512(cubes), put));
+            }
+        }
+        self.cube_count += u16::from(d.cube_count);
+    }
+
+    /// [`Position::add_slot_avx512`] by 32-byte vectors, where the CPU has AVX2 (callable
+    /// with `unsafe` only there, on a site of at most 32 columns). The AVX2 generator reads
+    /// 16 bytes at a time, each inside one of these stores.
+    #[cfg(target_arch = "x86_64")]
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn add_slot_avx2<const CUBES: bool>(&mut self, d: &SlotDelta, kind: usize) {
+        use std::arch::x86_64::*;
+        let level = _mm_cvtsi32_si128(i32::from(self.heights[d.anchor as usize & (MAX_COLUMNS - 1)]));
+        // SAFETY: each delta row has at least 32 bytes, as have `heights` and each row of
+        // `touch` and `cubes` at offsets 0 and 32 (64 bytes and more); each is read and
+        // written here as whole 32-byte vectors.
+        unsafe {
+            let heights = self.heights.as_mut_ptr().cast();
+            let added = _mm256_loadu_si256(d.heights.as_ptr().cast());
+            _mm256_storeu_si256(heights, _mm256_add_epi8(_mm256_loadu_si256(heights), added));
+            for half in 0..2 {
+                let touch = self.touch[kind].as_mut_ptr().add(16 * half).cast();
+                let touched = _mm256_sll_epi16(_mm256_loadu_si256(d.touch.as_ptr().add(16 * half).cast()), level);
+                _mm256_storeu_si256(touch, _mm256_or_si256(_mm256_loadu_si256(touch), touched));
+                if CUBES {
+                    let cubes = self.cubes[kind].as_mut_ptr().add(16 * half).cast();
+                    let put = _mm256_sll_epi16(_mm256_loadu_si256(d.cubes.as_ptr().add(16 * half).cast()), level);
+                    _mm256_storeu_si256(cubes, _mm256_or_si256(_mm256_loadu_si256(cubes), put));
+                }
             }
         }
         self.cube_count += u16::from(d.cube_count);
