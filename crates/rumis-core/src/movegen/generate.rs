@@ -59,8 +59,9 @@ pub(super) const SET: u8 = 0;
 pub(super) const COUNT: u8 = 1;
 pub(super) const ANY: u8 = 2;
 
-/// Where a kernel writes: per chunk its word, and (the AVX-512 kernels) the running count
-/// after it at `ends[j + 1]` (both empty for `ANY` and `COUNT`).
+/// Where a kernel writes: per chunk its word, and (the AVX-512 kernels, on sites of at most
+/// 32 chunks) the running count after it at `ends[j + 1]` (both empty for `ANY` and
+/// `COUNT`).
 pub(crate) struct Out<'a> {
     pub(super) words: &'a mut [u64],
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
@@ -75,7 +76,8 @@ pub(crate) fn generate(tables: &GenTables, input: &GenInput, path: CodePath, out
     out.n = n;
     let o = Out {
         words: &mut out.words[..n],
-        ends: &mut out.ends[..=n],
+        // Only the pick on at most 32 words reads them (`MoveSet::pick_slot_on`).
+        ends: if n <= 32 { &mut out.ends[..=n] } else { &mut [] },
     };
     match path {
         // SAFETY: `path` is available on this CPU: `generate` is crate-private, and every

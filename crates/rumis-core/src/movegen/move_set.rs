@@ -11,8 +11,8 @@ pub struct MoveSet {
     /// Words in use (the site's chunk count).
     pub(super) n: usize,
     /// `ends[j + 1]`: the number of placements in words `0..=j` (`ends[0]` is 0), written
-    /// by the AVX-512 kernels for their playouts' pick (`MoveSet::pick_slot_on`); stale
-    /// after any other writer.
+    /// by the AVX-512 kernels on sites of at most 32 chunks for their playouts' pick
+    /// (`MoveSet::pick_slot_on`); stale after any other writer.
     pub(super) ends: [u16; MAX_CHUNKS + 1],
 }
 
