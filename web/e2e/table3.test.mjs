@@ -4,7 +4,8 @@
 // your-turn notification fires and the title says so. Cid stops moving: his time runs out,
 // the AI plays his seat, and the game goes on to its end. Cid ranks last in the ratings
 // (a seat the AI took over ranks last, as BGA's "zombie"). Ana asks for a rematch and Ben
-// declines it with the button: the rematch is called off on Ana's page.
+// declines it with the button: the rematch is called off on Ana's page, which says why
+// after a reload too.
 // Run: `npm --prefix web run build && node --test e2e/table3.test.mjs` (after `cargo build`).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -172,6 +173,11 @@ test("three players meet, one times out and the AI plays on, he ranks last; a re
   await ben.waitForSelector("#rematch-decline", { state: "detached" });
   assert.equal(await ben.textContent("#rematch"), "Rematch", "the finished game may be rematched again");
   await shot(ana, "table3-rematch-declined");
+  // The server keeps why: the page opened again (or first opened after the decline, as a
+  // slow socket once made it) still says the rematch was declined, not just "aborted".
+  await ana.reload();
+  await ana.waitForSelector("#aborted", { timeout: 10000 });
+  assert.match(await ana.textContent("#aborted"), /declined/);
 
   for (const p of [ana, ben, cid]) assert.deepEqual(p.errors, []);
   for (const p of [ana, ben, cid]) assert.deepEqual(await p.evaluate(() => window.__rumisMissingKeys ?? []), []);

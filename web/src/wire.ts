@@ -583,7 +583,13 @@ clock: ClockInfo | null,
 /**
  * Quick play: when the free seats get the AI (ms since the epoch), and at what level.
  */
-fill_at: number | null, fill_level: number | null, seats: Array<TableSeat>, free_seats: number, moves_played: number, can_abort: boolean, rematch: string | null, rematch_of: string | null, created: number, updated: number, state_url: string, };
+fill_at: number | null, fill_level: number | null, seats: Array<TableSeat>, free_seats: number, moves_played: number, can_abort: boolean, 
+/**
+ * An aborted game: why it was called off (aborted by a seated player, expired while
+ * its creator was gone, a rematch declined); `null` for any other game, and for one
+ * called off before the server kept the reason.
+ */
+called_off: "aborted" | "expired" | "rematch_declined" | null, rematch: string | null, rematch_of: string | null, created: number, updated: number, state_url: string, };
 
 /**
  * A seat at a table: who sits there (or that it is free, or offered to a player).

@@ -655,6 +655,7 @@ mod tests {
             updated: 0,
             clock: None,
             from_position: None,
+            called_off: None,
             retirements: vec![RetireRow {
                 after_move: 3,
                 colour: Colour::Yellow,

@@ -38,7 +38,7 @@ pub(crate) use clocks::{clock_from, CLOCK_COLUMNS};
 pub use players::{LobbyRow, PlayerGame, PlayerRow, RatingChange, SeatPlayer};
 pub use reviews::ReviewRow;
 use status::status_from;
-pub use status::GameStatus;
+pub use status::{CalledOff, GameStatus};
 pub use training::{FirstAttempt, Rated, TrainingRatingRow};
 
 /// How long SQLite waits for another connection's lock before saying busy.
@@ -119,6 +119,8 @@ pub struct StoredGame {
     pub creator: String,
     /// A game made from a position: where it began.
     pub from_position: Option<FromPosition>,
+    /// An aborted game: why it was called off, when that was kept.
+    pub called_off: Option<CalledOff>,
 }
 
 /// Where a game made from a position began, as stored: the moves it was given at its
@@ -507,6 +509,16 @@ impl Store {
         Ok(())
     }
 
+    /// Keeps why a game was called off (its status is set apart, by `set_progress`).
+    pub async fn set_called_off(conn: &mut AnyConnection, id: &str, why: CalledOff) -> Result<(), GameError> {
+        sqlx::query("UPDATE games SET called_off = $1 WHERE id = $2")
+            .bind(why.as_str())
+            .bind(id)
+            .execute(&mut *conn)
+            .await?;
+        Ok(())
+    }
+
     /// Removes a game with its seats and moves.
     pub async fn delete_game(conn: &mut AnyConnection, id: &str) -> Result<(), GameError> {
         for q in [
@@ -532,7 +544,7 @@ impl Store {
     pub async fn read_in(conn: &mut AnyConnection, id: &str) -> Result<Option<StoredGame>, GameError> {
         let row: Option<AnyRow> = sqlx::query(
             "SELECT board, players, variant, colours, ruins, hot_seat, status, created, updated, board_file, stuck_rule, creator, \
-             from_game, from_moves FROM games WHERE id = $1",
+             from_game, from_moves, called_off FROM games WHERE id = $1",
         )
         .bind(id)
         .fetch_optional(&mut *conn)
@@ -599,6 +611,7 @@ impl Store {
                 moves: from_moves,
                 game: (!from_game.is_empty()).then_some(from_game),
             }),
+            called_off: CalledOff::parse(&row.try_get::<String, _>("called_off")?),
         }))
     }
 

@@ -293,6 +293,16 @@ pub mod words {
         Ai,
     }
 
+    /// Why a game was called off: aborted by a seated player, expired while its creator was
+    /// gone, or a rematch one of its players declined.
+    #[derive(Serialize, ToSchema)]
+    #[serde(rename_all = "snake_case")]
+    pub enum CalledOff {
+        Aborted,
+        Expired,
+        RematchDeclined,
+    }
+
     /// Why a finished rated game was not counted.
     #[derive(Serialize, ToSchema)]
     #[serde(rename_all = "snake_case")]

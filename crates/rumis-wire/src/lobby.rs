@@ -83,6 +83,15 @@ pub struct Table {
     pub free_seats: usize,
     pub moves_played: i64,
     pub can_abort: bool,
+    /// An aborted game: why it was called off (aborted by a seated player, expired while
+    /// its creator was gone, a rematch declined); `null` for any other game, and for one
+    /// called off before the server kept the reason.
+    #[cfg_attr(
+        feature = "contract",
+        ts(type = "\"aborted\" | \"expired\" | \"rematch_declined\" | null")
+    )]
+    #[cfg_attr(feature = "contract", schema(value_type = Option<crate::contract::CalledOff>))]
+    pub called_off: Option<String>,
     pub rematch: Option<String>,
     pub rematch_of: Option<String>,
     pub created: i64,

@@ -5,7 +5,7 @@
 // page (`TableHooks.table`), which names them in its notices. Attached to the game page's
 // panel; it follows the game's own events (seated, aborted, rematch_offered,
 // rematch_declined, expired, rated) on the game page's socket (`follow`: one socket a game
-// page) and asks the server for the table again. While it is open it tells the server this
+// page) and asks the server for the table again, which says why a game was called off. While it is open it tells the server this
 // player is here, so that a seek of theirs waiting for players does not expire.
 import { tokens } from "../api";
 import type { GameMessage } from "../api";
@@ -34,8 +34,13 @@ const countdown = (at: number) => {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 };
 
-/** Why a game ended without a result, when an event said so (else it was aborted). */
-const ENDED_BY: Record<string, string> = { expired: "lobby.expired", rematch_declined: "lobby.rematchDeclined" };
+/** Why a game was called off, as the server keeps it: the banner's text (`null`: a game
+ * called off before the server kept the reason, said as aborted). */
+const CALLED_OFF: Record<NonNullable<Table["called_off"]>, string> = {
+  aborted: "lobby.aborted",
+  expired: "lobby.expired",
+  rematch_declined: "lobby.rematchDeclined",
+};
 
 /** The game's events from the game page's socket (`GamePage.follow`). */
 export type Follow = (onEvent: (e: GameMessage) => void, onStatus: (up: boolean) => void) => EventStream;
@@ -47,14 +52,12 @@ export function attachTable(id: string, slot: HTMLElement, follow: Follow, hooks
   let ticking = 0;
   let table: Table | null = null;
   let shown = "";
-  /** The i18n key of why this game was called off, if an event told. */
-  let endedBy: string | null = null;
   if (me.get()) keepPresence();
   const refresh = async () => {
     try {
       table = await players.table(id);
       // Redrawn only when it changed: a button is not replaced under a click.
-      const now = JSON.stringify([table, endedBy]);
+      const now = JSON.stringify(table);
       if (now === shown) return;
       shown = now;
       const names = new Map(table.seats.flatMap((x) => (x.player ? [[x.seat, x.player.name] as const] : [])));
@@ -95,7 +98,7 @@ export function attachTable(id: string, slot: HTMLElement, follow: Follow, hooks
     box.replaceChildren(
       ...present(
       t0.status === "waiting" ? h("p", { class: "banner", id: "waiting" }, t("lobby.waiting", { count: t0.free_seats }), fill ? " " : "", fill) : null,
-      t0.status === "aborted" ? h("p", { class: "banner", id: "aborted" }, t(endedBy ?? "lobby.aborted")) : null,
+      t0.status === "aborted" ? h("p", { class: "banner", id: "aborted" }, t(CALLED_OFF[t0.called_off ?? "aborted"])) : null,
       h("ul", { class: "table-seats", id: "table-seats" }, ...names),
       t0.rated ? h("p", { class: "muted" }, t("lobby.rated")) : null,
       seated && t0.can_abort ? h("button", { id: "abort", onclick: () => void abort() }, t("lobby.abort")) : null,
@@ -130,9 +133,8 @@ export function attachTable(id: string, slot: HTMLElement, follow: Follow, hooks
   };
   follow(
     (e: GameMessage | { type: string }) => {
-      // On the rematch's own page its end is explained; on the finished game's, the offer
-      // just goes (and the Rematch button comes back).
-      if (e.type === "expired" || (e.type === "rematch_declined" && "rematch" in e && e.rematch === id)) endedBy = ENDED_BY[e.type];
+      // Why a game was called off is read with the table, not taken from the event: a page
+      // that opens (or whose socket joins) after the event says it too.
       // A move may end the time for aborting (before the second move): look again then.
       if (REFRESH.has(e.type) || (e.type === "move" && table?.can_abort)) void refresh();
     },

@@ -57,6 +57,37 @@ impl fmt::Display for GameStatus {
     }
 }
 
+/// Why a game was called off (`games.called_off`; the table's `called_off`): its page says
+/// so however late it is opened, not only to a page that heard the event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CalledOff {
+    /// A seated player aborted it before its second move.
+    Aborted,
+    /// It waited for players while its creator was gone (`Config::seek_idle`).
+    Expired,
+    /// A player the rematch offered a seat declined it.
+    RematchDeclined,
+}
+
+impl CalledOff {
+    /// The word stored and sent.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CalledOff::Aborted => "aborted",
+            CalledOff::Expired => "expired",
+            CalledOff::RematchDeclined => "rematch_declined",
+        }
+    }
+
+    /// The stored word; `None` for '' (a game not called off, or one called off before the
+    /// reason was kept) and for a word it does not know.
+    pub fn parse(word: &str) -> Option<CalledOff> {
+        [CalledOff::Aborted, CalledOff::Expired, CalledOff::RematchDeclined]
+            .into_iter()
+            .find(|c| c.as_str() == word)
+    }
+}
+
 /// A row's `status` column (or `{prefix}status`): a word that is no status is a decoding
 /// error, as a column of the wrong type is.
 pub(crate) fn status_from(r: &AnyRow, column: &str) -> Result<GameStatus, sqlx::Error> {

@@ -514,8 +514,18 @@ async fn a_seek_expires_when_its_creator_is_gone(db: String) {
     time.advance(Duration::from_millis(1));
     let e = next_of(&mut ws, "expired").await;
     assert_eq!((e["game"].clone(), e["idle_ms"].clone()), (json!(gone), json!(2000)));
-    assert_eq!(table(addr, &gone).await["status"], "aborted");
-    assert_eq!(table(addr, &stays).await["status"], "waiting");
+    let t = table(addr, &gone).await;
+    assert_eq!(
+        (&t["status"], &t["called_off"]),
+        (&json!("aborted"), &json!("expired")),
+        "{t}"
+    );
+    let t = table(addr, &stays).await;
+    assert_eq!(
+        (&t["status"], &t["called_off"]),
+        (&json!("waiting"), &Value::Null),
+        "{t}"
+    );
     let lobby = get(addr, "/api/v1/lobby").await.json();
     let listed: Vec<&Value> = lobby["seeks"].as_array().unwrap().iter().map(|t| &t["game"]).collect();
     assert_eq!(listed, vec![&json!(stays)], "{lobby}");
@@ -538,7 +548,11 @@ async fn a_seek_expires_when_its_creator_is_gone(db: String) {
         t["status"] != "waiting"
     })
     .await;
-    assert_eq!(t["status"], "aborted");
+    assert_eq!(
+        (&t["status"], &t["called_off"]),
+        (&json!("aborted"), &json!("expired")),
+        "{t}"
+    );
     // The game that started is not touched by the expiry.
     assert_eq!(table(server.addr, &stays).await["status"], "open");
     server.stop().await;
@@ -608,6 +622,8 @@ async fn a_rematch_can_be_declined(db: String) {
             .status,
         200
     );
+    // Why it was called off is kept with it, for a page opened later.
+    assert_eq!(table(addr, &id).await["called_off"], "aborted");
     let decline = format!("/api/v1/games/{id}/rematch/decline");
     let r = post(addr, &decline, Some(&b), &json!({})).await;
     assert_eq!(
@@ -660,7 +676,12 @@ async fn a_rematch_can_be_declined(db: String) {
     assert_eq!((e["rematch"].clone(), e["by"].clone()), (json!(re), json!(b_id)));
     assert_eq!(next_of(&mut new_ws, "rematch_declined").await["by"], json!(b_id));
     next_of(&mut new_ws, "aborted").await;
-    assert_eq!(table(addr, &re).await["status"], "aborted");
+    let t = table(addr, &re).await;
+    assert_eq!(
+        (&t["status"], &t["called_off"]),
+        (&json!("aborted"), &json!("rematch_declined")),
+        "{t}"
+    );
     assert_eq!(table(addr, &id).await["rematch"], Value::Null);
     let r = post(addr, &decline, Some(&b), &json!({})).await;
     assert_eq!(

@@ -9,11 +9,15 @@ use super::lobby_changed;
 use crate::error::GameError;
 use crate::game::{authorise, event, replay, Loaded};
 use crate::service::Games;
-use crate::store::{GameStatus, Progress, Store};
+use crate::store::{CalledOff, GameStatus, Progress, Store};
 use rumis_wire::{self as wire, GameEvent};
 
-/// Calls a game off inside a write: status `aborted`, no rating, no AI fill.
-pub(super) async fn call_off_in(conn: &mut sqlx::AnyConnection, loaded: &Loaded) -> Result<(), GameError> {
+/// Calls a game off inside a write: status `aborted`, why kept, no rating, no AI fill.
+pub(super) async fn call_off_in(
+    conn: &mut sqlx::AnyConnection,
+    loaded: &Loaded,
+    why: CalledOff,
+) -> Result<(), GameError> {
     Store::set_progress(
         conn,
         &loaded.id,
@@ -25,6 +29,7 @@ pub(super) async fn call_off_in(conn: &mut sqlx::AnyConnection, loaded: &Loaded)
         },
     )
     .await?;
+    Store::set_called_off(conn, &loaded.id, why).await?;
     Store::set_rating_state_in(conn, &loaded.id, "pending", "none").await?;
     Store::clear_fill_in(conn, &loaded.id).await?;
     Ok(())
@@ -62,7 +67,7 @@ impl Games {
                                 "{played} moves have been played; a game can be aborted only before its second move"
                             )));
                         }
-                        call_off_in(&mut w.tx, &loaded).await?;
+                        call_off_in(&mut w.tx, &loaded, CalledOff::Aborted).await?;
                         let events = vec![
                             event(id, None, GameEvent::Aborted { game: id.clone() }),
                             lobby_changed(),
@@ -117,7 +122,7 @@ impl Games {
                         return Ok(None);
                     }
                     let loaded = replay(stored)?;
-                    call_off_in(&mut w.tx, &loaded).await?;
+                    call_off_in(&mut w.tx, &loaded, CalledOff::Expired).await?;
                     let events = vec![
                         event(
                             idr,

@@ -72,6 +72,8 @@ fn table(g: &PlayerGame, seats: &[SeatPlayer], now: i64) -> wire::Table {
         created: g.created,
         updated: g.updated,
         state_url: format!("/api/v1/games/{}", g.id),
+        // The lobby's lists hold live games only; `Games::table` reads why a game was called off.
+        called_off: None,
     }
 }
 
@@ -163,7 +165,10 @@ impl Games {
             lobby,
             clock: stored.clock.clone(),
         };
-        Ok(table(&g, &seats, self.now_ms()))
+        Ok(wire::Table {
+            called_off: stored.called_off.map(|c| c.as_str().into()),
+            ..table(&g, &seats, self.now_ms())
+        })
     }
 
     /// The leaderboard: rated players who met enough distinct opponents

@@ -7,7 +7,7 @@ use super::{lobby_changed, Seek, Slot};
 use crate::error::GameError;
 use crate::game::{event, hash_token, replay};
 use crate::service::Games;
-use crate::store::{GameStatus, LobbyRow, SeatKind, Store};
+use crate::store::{CalledOff, GameStatus, LobbyRow, SeatKind, Store};
 use rumis_wire::{self as wire, GameEvent};
 
 impl Games {
@@ -199,7 +199,7 @@ impl Games {
             ));
         }
         let loaded = replay(stored)?;
-        super::ending::call_off_in(&mut w.tx, &loaded).await?;
+        super::ending::call_off_in(&mut w.tx, &loaded, CalledOff::RematchDeclined).await?;
         Store::set_rematch_in(&mut w.tx, id, "").await?;
         let declined = GameEvent::RematchDeclined {
             game: id.into(),
