@@ -86,7 +86,8 @@ export function renderPlayers(el: HTMLElement, v: Seen) {
     const score = c.score ?? 0;
     // The score is the server's; what is not seen from above is what the stones left cost.
     const left = tops - score;
-    const moving = c.colour === s.to_move && !s.over;
+    // A game called off has nobody to move, though its state keeps whose turn it was.
+    const moving = c.colour === s.to_move && !s.over && s.status !== "aborted";
     const outMark = c.out && !s.over && !forfeit.has(c.colour);
     return h(
       "tr",
