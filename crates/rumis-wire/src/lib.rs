@@ -13,12 +13,14 @@ mod answers;
 pub mod boards;
 #[cfg(feature = "contract")]
 pub mod contract;
+mod events;
 pub mod game;
 mod lobby;
 pub mod puzzle;
 pub mod review;
 pub mod training;
 pub use answers::*;
+pub use events::*;
 pub use lobby::*;
 pub use review::{GameReview, ReviewProgress, ReviewSummary, ReviewThresholds, ReviewedMove};
 pub use training::{TrainingChange, TrainingPlacement, TrainingPuzzle, TrainingRating, TrainingResult};
