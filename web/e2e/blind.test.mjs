@@ -101,6 +101,7 @@ async function ask(page, id) {
   return (await page.locator("#text-answer").ariaSnapshot()).replace(/^- status: /, "").replace(/^"|"$/g, "");
 }
 
+// long: one whole game by keyboard, in order: each step reads the page the last one left.
 test("a whole game against level 2 in the text mode, by keyboard alone", { timeout: 600_000 }, async () => {
   const page = await openPage(browser, { viewport: { width: 1280, height: 800 }, locale: "en-GB" });
   const context = page.context();

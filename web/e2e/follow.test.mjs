@@ -56,6 +56,8 @@ test("4 players: each opponent's move drops in, in order, one after another, and
   }
 });
 
+// long: the rounds are one game in order: what each checks is what the rounds before it
+// left on the page (the drops, the marks, the move list).
 async function fourPlayerRounds(pages) {
   const created = await create({
     board: "coricancha",

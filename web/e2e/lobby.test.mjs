@@ -44,6 +44,8 @@ async function rating(id, games) {
   throw new Error(`${id}: the rating did not count ${games} games`);
 }
 
+// long: one pair of players' story in order (meet, play, rate, rematch, abort), each step
+// checked where it happens.
 test("two players meet in the lobby, play a rated game, rematch with rotated seats, abort", async () => {
   const ana = await newPage();
   const ben = await newPage();

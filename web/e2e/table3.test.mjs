@@ -62,6 +62,8 @@ async function rated(id, games) {
   throw new Error(`${id}: the rating did not count ${games} games`);
 }
 
+// long: one table's story in order (seek, a timeout, the end, the ratings, a rematch declined):
+// each step needs the game the last one left.
 test("three players meet, one times out and the AI plays on, he ranks last; a rematch is declined", async () => {
   const ana = await newPage();
   const ben = await newPage({ background: true });

@@ -194,6 +194,38 @@ export class StartPage {
     return ORDER.slice(0, this.players).map((c) => [c]);
   }
 
+  /** A seat's row of the setup: its colours, and who plays it (a person or an AI level). */
+  private seatRow(cols: Letter[], i: number) {
+    const s = this.seats[i];
+    const aiLabel = (l: number) => (l === 1 ? t("start.aiBeginner", { level: l }) : l === 9 ? t("start.aiStrongest", { level: l }) : t("start.ai", { level: l }));
+    const kind = h(
+      "select",
+      {
+        "aria-label": t("start.seat", { n: i + 1 }),
+        "data-seat": i,
+        onchange: (e: Event) => {
+          const v = (e.target as HTMLSelectElement).value;
+          if (v === "human") s.kind = "human";
+          else {
+            s.kind = "ai";
+            s.level = Number(v.slice(3));
+          }
+          this.renderSetup();
+        },
+      },
+      h("option", { value: "human", selected: s.kind === "human" }, t("start.human")),
+      ...[1, 2, 3, 4, 5, 6, 7, 8, 9].map((l) => h("option", { value: `ai:${l}`, selected: s.kind === "ai" && s.level === l }, aiLabel(l))),
+    );
+    return h(
+      "div",
+      { class: "seat-row" },
+      h("span", {}, t("start.seat", { n: i + 1 })),
+      ...cols.map(namedSwatch),
+      h("span", { class: "small seat-colours" }, cols.map(colourName).join(" & ")),
+      kind,
+    );
+  }
+
   private renderSetup() {
     const el = this.el.setup;
     const radio = (name: string, value: string, label: string, checked: boolean, on: () => void, disabled = false) =>
@@ -232,36 +264,7 @@ export class StartPage {
         }, !ok),
       ),
     );
-    const seatRows = this.seatColours().map((cols, i) => {
-      const s = this.seats[i];
-      const aiLabel = (l: number) => (l === 1 ? t("start.aiBeginner", { level: l }) : l === 9 ? t("start.aiStrongest", { level: l }) : t("start.ai", { level: l }));
-      const kind = h(
-        "select",
-        {
-          "aria-label": t("start.seat", { n: i + 1 }),
-          "data-seat": i,
-          onchange: (e: Event) => {
-            const v = (e.target as HTMLSelectElement).value;
-            if (v === "human") s.kind = "human";
-            else {
-              s.kind = "ai";
-              s.level = Number(v.slice(3));
-            }
-            this.renderSetup();
-          },
-        },
-        h("option", { value: "human", selected: s.kind === "human" }, t("start.human")),
-        ...[1, 2, 3, 4, 5, 6, 7, 8, 9].map((l) => h("option", { value: `ai:${l}`, selected: s.kind === "ai" && s.level === l }, aiLabel(l))),
-      );
-      return h(
-        "div",
-        { class: "seat-row" },
-        h("span", {}, t("start.seat", { n: i + 1 })),
-        ...cols.map(namedSwatch),
-        h("span", { class: "small seat-colours" }, cols.map(colourName).join(" & ")),
-        kind,
-      );
-    });
+    const seatRows = this.seatColours().map((cols, i) => this.seatRow(cols, i));
     const humans = this.seatColours().filter((_, i) => this.seats[i].kind === "human").length;
     const mode =
       humans > 1 && !this.local

@@ -373,44 +373,47 @@ mod tests {
         );
     }
 
+    /// The commands the random conversations draw from besides `new_game` and `genmove`:
+    /// each command once, and malformed ones.
+    const FIXED_COMMANDS: &[&str] = &[
+        "showboard",
+        "record",
+        "legal_moves",
+        "to_move",
+        "final_score",
+        "undo",
+        "clear_board",
+        "list_commands",
+        "name",
+        "version",
+        "protocol_version",
+        "known_command record",
+        "known_command frob",
+        "frobnicate",
+        "play",
+        "play R",
+        "play L4@a1,a2,a3,b1",
+        "play Y D2@c1,d1",
+        "play .",
+        "genmove",
+        "genmove R",
+        "set_level 1",
+        "set_level 0",
+        "set_seed 7",
+        "set_threads 0",
+        "new_game",
+        "# a comment",
+        "",
+        "   ",
+        ".",
+    ];
+
     /// 1 500 random conversations: every command gets exactly one answer that parses under
     /// the documented framing, with its id; a `record` answer is a record the core reads
     /// back, and a `showboard` answer keeps its blank lines.
     #[test]
     fn random_conversations_parse_under_the_framing() {
         let boards = ["chullpa", "tambo", "coricancha", "nowhere"];
-        let fixed = [
-            "showboard",
-            "record",
-            "legal_moves",
-            "to_move",
-            "final_score",
-            "undo",
-            "clear_board",
-            "list_commands",
-            "name",
-            "version",
-            "protocol_version",
-            "known_command record",
-            "known_command frob",
-            "frobnicate",
-            "play",
-            "play R",
-            "play L4@a1,a2,a3,b1",
-            "play Y D2@c1,d1",
-            "play .",
-            "genmove",
-            "genmove R",
-            "set_level 1",
-            "set_level 0",
-            "set_seed 7",
-            "set_threads 0",
-            "new_game",
-            "# a comment",
-            "",
-            "   ",
-            ".",
-        ];
         let mut records = 0;
         let mut boards_shown = 0;
         for n in 0..1500u64 {
@@ -432,7 +435,7 @@ mod tests {
                         ])
                     ),
                     1..=3 => "genmove".to_string(),
-                    _ => rng.pick(&fixed).to_string(),
+                    _ => rng.pick(FIXED_COMMANDS).to_string(),
                 };
                 let id = if rng.below(3) == 0 {
                     format!("{} ", rng.below(1000))

@@ -160,6 +160,7 @@ impl Change {
     }
 
     /// The search `base` with this part changed.
+    // long: a table, one arm a change (rustfmt lays each struct over three to five lines).
     fn apply(self, base: MctsConfig) -> MctsConfig {
         match self {
             Change::Uniform => MctsConfig {

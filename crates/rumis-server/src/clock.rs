@@ -318,6 +318,7 @@ mod tests {
         assert_eq!(c.due(), Some(3 * DAY_MS + 5));
     }
 
+    // long: a table, one absurd clock a case (rustfmt lays most over five lines).
     #[test]
     fn absurd_clocks_are_refused_with_the_value() {
         let cases: Vec<(Asked, &str)> = vec![

@@ -57,31 +57,7 @@ impl TreeSearch<'_> {
                         .iter()
                         .map(|&m| (eval::estimated(weights, site, pos, m, mover, room), m)),
                 );
-                // Counted best first: the estimated value is never below the counted one
-                // (the estimate never gives the others more room), so once the best count
-                // reaches the next estimate no child left can beat it, and the greedy
-                // evaluation's choice is the best prior.
-                let most = self.cfg.room_counted_best;
-                if most > 0 {
-                    self.priors.sort_by(|a, b| b.0.total_cmp(&a.0));
-                    let (mut best, mut shift, mut counted) = (f32::MIN, 0.0, 0);
-                    for p in self.priors.iter_mut() {
-                        if counted == most || p.0 <= best {
-                            break;
-                        }
-                        let value = eval::evaluate(site, pos, p.1);
-                        shift += value - p.0;
-                        p.0 = value;
-                        best = best.max(value);
-                        counted += 1;
-                    }
-                    // Never above the best count: were the cap reached before the bound, an
-                    // uncounted child moved up by the mean could pass the greedy choice.
-                    let shift = shift / counted as f32;
-                    for p in &mut self.priors[counted..] {
-                        p.0 = (p.0 + shift).min(best - 1e-3);
-                    }
-                }
+                self.count_best_first(pos);
             } else {
                 let weights = &self.weights;
                 self.priors.extend(
@@ -115,6 +91,37 @@ impl TreeSearch<'_> {
         n.in_prior_order = true;
         n.first_child = first;
         n.children = self.priors.len() as u32;
+    }
+
+    /// Counted best first, after the estimated priors: the estimated value is never below
+    /// the counted one (the estimate never gives the others more room), so once the best
+    /// count reaches the next estimate no child left can beat it, and the greedy
+    /// evaluation's choice is the best prior. At most `room_counted_best` are counted; the
+    /// rest move by the mean of the counted ones' shift.
+    #[inline]
+    fn count_best_first(&mut self, pos: &Position) {
+        let site = self.site;
+        let most = self.cfg.room_counted_best;
+        if most > 0 {
+            self.priors.sort_by(|a, b| b.0.total_cmp(&a.0));
+            let (mut best, mut shift, mut counted) = (f32::MIN, 0.0, 0);
+            for p in self.priors.iter_mut() {
+                if counted == most || p.0 <= best {
+                    break;
+                }
+                let value = eval::evaluate(site, pos, p.1);
+                shift += value - p.0;
+                p.0 = value;
+                best = best.max(value);
+                counted += 1;
+            }
+            // Never above the best count: were the cap reached before the bound, an
+            // uncounted child moved up by the mean could pass the greedy choice.
+            let shift = shift / counted as f32;
+            for p in &mut self.priors[counted..] {
+                p.0 = (p.0 + shift).min(best - 1e-3);
+            }
+        }
     }
 
     /// Re-evaluates the priors of `node`'s children by the greedy evaluation: it has been

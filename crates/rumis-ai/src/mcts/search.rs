@@ -157,32 +157,12 @@ impl Mcts {
                 handles.into_iter().map(|h| h.join().expect("search thread")).collect()
             })
         };
-        // Add up the root statistics of the trees.
-        let mut merged: Vec<(Move, u32, f32)> = Vec::new();
-        let mut simulations = 0;
-        let mut totals = [0.0f32; 4];
-        let mut kept_trees = Vec::with_capacity(threads);
-        for ((stats, sims, sums), tree) in results {
-            kept_trees.push(tree);
-            simulations += sims;
-            for k in 0..4 {
-                totals[k] += sums[k];
-            }
-            for (m, v, r) in stats {
-                match merged.iter_mut().find(|e| e.0 == m) {
-                    Some(e) => {
-                        e.1 += v;
-                        e.2 += r;
-                    }
-                    None => merged.push((m, v, r)),
-                }
-            }
-        }
-        let mut moves: Vec<(Move, u32, f32)> = merged
-            .into_iter()
-            .map(|(m, v, r)| (m, v, if v > 0 { r / v as f32 } else { 0.0 }))
-            .collect();
-        moves.sort_by(|a, b| b.1.cmp(&a.1).then(b.2.total_cmp(&a.2)).then(a.0.cmp(&b.0)));
+        let Roots {
+            mut moves,
+            simulations,
+            totals,
+            trees: kept_trees,
+        } = merge_roots(results);
         let chosen = guarded_choice(site, &root, mover, &moves, self.config.outlet_guard);
         moves[..=chosen].rotate_right(1);
         let &(best, _, value) = moves.first()?;
@@ -202,6 +182,53 @@ impl Mcts {
             moves,
             estimates,
         })
+    }
+}
+
+/// The trees' root statistics added up ([`merge_roots`]).
+struct Roots {
+    /// Each root move with its visits and mean reward, most visited first (then the better
+    /// mean, then the move, so that the order is the same on every run).
+    moves: Vec<(Move, u32, f32)>,
+    simulations: u64,
+    /// Each colour's estimates, summed over the simulations.
+    totals: [f32; 4],
+    /// The trees, to keep for the next move.
+    trees: Vec<Vec<Node>>,
+}
+
+/// Adds up the root statistics of the trees the threads grew.
+fn merge_roots(results: Vec<(TreeStats, Vec<Node>)>) -> Roots {
+    let mut merged: Vec<(Move, u32, f32)> = Vec::new();
+    let mut simulations = 0;
+    let mut totals = [0.0f32; 4];
+    let mut kept_trees = Vec::with_capacity(results.len());
+    for ((stats, sims, sums), tree) in results {
+        kept_trees.push(tree);
+        simulations += sims;
+        for k in 0..4 {
+            totals[k] += sums[k];
+        }
+        for (m, v, r) in stats {
+            match merged.iter_mut().find(|e| e.0 == m) {
+                Some(e) => {
+                    e.1 += v;
+                    e.2 += r;
+                }
+                None => merged.push((m, v, r)),
+            }
+        }
+    }
+    let mut moves: Vec<(Move, u32, f32)> = merged
+        .into_iter()
+        .map(|(m, v, r)| (m, v, if v > 0 { r / v as f32 } else { 0.0 }))
+        .collect();
+    moves.sort_by(|a, b| b.1.cmp(&a.1).then(b.2.total_cmp(&a.2)).then(a.0.cmp(&b.0)));
+    Roots {
+        moves,
+        simulations,
+        totals,
+        trees: kept_trees,
     }
 }
 

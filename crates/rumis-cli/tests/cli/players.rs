@@ -8,7 +8,7 @@ use std::process::{Command, Stdio};
 use crate::commands::{fails, ok, rumis, rumis_stdin, temp};
 
 #[test]
-fn hint_match_and_player_selfplay() {
+fn a_hint_heads_its_runners_up_by_visits() {
     let out = ok(&["hint", "--board", "chullpa", "--players", "2", "--simulations", "300"]);
     let first = out.lines().next().unwrap();
     let (mv, pct) = first.split_once(' ').unwrap();
@@ -32,7 +32,10 @@ fn hint_match_and_player_selfplay() {
         Some(mv),
         "the move played heads the list: {out}"
     );
+}
 
+#[test]
+fn a_match_plays_its_games_and_refuses_an_unknown_player() {
     let out = ok(&[
         "match",
         "--a",
@@ -51,6 +54,22 @@ fn hint_match_and_player_selfplay() {
     assert!(out.starts_with("A greedy vs B random: 4 games"), "{out}");
     assert!(out.contains("Elo"));
 
+    let e = fails(rumis(&[
+        "match",
+        "--a",
+        "wizard",
+        "--b",
+        "random",
+        "--board",
+        "chullpa",
+        "--players",
+        "2",
+    ]));
+    assert!(e.contains("unknown player 'wizard'"), "{e}");
+}
+
+#[test]
+fn selfplay_writes_a_record_that_score_reads() {
     let path = crate::scratch().join(format!("rumis-greedy-{}.txt", std::process::id()));
     ok(&[
         "selfplay",
@@ -67,20 +86,10 @@ fn hint_match_and_player_selfplay() {
     ]);
     let score = ok(&["score", "--record", path.to_str().unwrap()]);
     assert!(score.lines().last().unwrap().starts_with("winner: "));
+}
 
-    let e = fails(rumis(&[
-        "match",
-        "--a",
-        "wizard",
-        "--b",
-        "random",
-        "--board",
-        "chullpa",
-        "--players",
-        "2",
-    ]));
-    assert!(e.contains("unknown player 'wizard'"), "{e}");
-
+#[test]
+fn a_match_searches_on_two_threads_a_move() {
     // Each search on two threads, one game at a time.
     let out = ok(&[
         "match",

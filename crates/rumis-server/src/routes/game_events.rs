@@ -81,6 +81,27 @@ pub(crate) async fn events(
     }))
 }
 
+/// Sends `v` as a text message within `within`; `false`: the client is gone or too slow.
+async fn send_within<T: Serialize>(socket: &mut WebSocket, v: &T, within: Duration) -> bool {
+    let Ok(text) = serde_json::to_string(v) else {
+        return false;
+    };
+    matches!(
+        tokio::time::timeout(within, socket.send(Message::Text(text.into()))).await,
+        Ok(Ok(()))
+    )
+}
+
+/// Closes the socket with a code and the reason the client is told (a client too slow to
+/// take it within `within` is dropped all the same).
+async fn close_with(socket: &mut WebSocket, code: u16, reason: String, within: Duration) {
+    let close = axum::extract::ws::CloseFrame {
+        code,
+        reason: reason.into(),
+    };
+    let _ = tokio::time::timeout(within, socket.send(Message::Close(Some(close)))).await;
+}
+
 /// Sends a snapshot, then every event of the game, until the client goes, stops
 /// answering pings or cannot keep up, or the server stops (`closed`).
 #[allow(clippy::too_many_arguments)] // one call, from `events`, which has them all
@@ -96,15 +117,6 @@ async fn session(
 ) {
     tokio::pin!(closed);
     let send_timeout = limits.send_timeout;
-    async fn send_within<T: Serialize>(socket: &mut WebSocket, v: &T, within: Duration) -> bool {
-        let Ok(text) = serde_json::to_string(v) else {
-            return false;
-        };
-        matches!(
-            tokio::time::timeout(within, socket.send(Message::Text(text.into()))).await,
-            Ok(Ok(()))
-        )
-    }
     macro_rules! send {
         ($v:expr) => {
             send_within(&mut socket, $v, send_timeout).await
@@ -128,11 +140,8 @@ async fn session(
                     // A message over the size allowed: the client hears why, as the
                     // protocol says (1009), rather than a dropped connection.
                     if too_big(e) {
-                        let close = axum::extract::ws::CloseFrame {
-                            code: 1009,
-                            reason: format!("a message is at most {MAX_MESSAGE} bytes").into(),
-                        };
-                        let _ = tokio::time::timeout(send_timeout, socket.send(Message::Close(Some(close)))).await;
+                        let reason = format!("a message is at most {MAX_MESSAGE} bytes");
+                        close_with(&mut socket, 1009, reason, send_timeout).await;
                     }
                     return;
                 }
@@ -153,11 +162,8 @@ async fn session(
             }
             () = time.sleep_until_some(pong_deadline) => return, // no pong: gone
             _ = &mut closed => {
-                let close = axum::extract::ws::CloseFrame {
-                    code: CLOSE_RESTART,
-                    reason: "the server is restarting; connect again".into(),
-                };
-                let _ = tokio::time::timeout(send_timeout, socket.send(Message::Close(Some(close)))).await;
+                let reason = "the server is restarting; connect again".to_string();
+                close_with(&mut socket, CLOSE_RESTART, reason, send_timeout).await;
                 return;
             }
             event = rx.recv() => match event {

@@ -23,6 +23,7 @@ use serde_json::{json, Value};
 
 /// Two token holders and a level-2 AI play Chullpa to the end; a spectator sees every move
 /// live, in order; the final scores are the core's.
+// long: one game played to its end, the spectator's events checked against it after.
 async fn full_game_two_token_holders_and_an_ai(db: String) {
     let server = start(config(&db)).await;
     let addr = server.addr;
@@ -650,6 +651,8 @@ async fn boards_carry_provenance_and_layouts() {
 
 /// The cube solitaire: every stone checked by the core, the state after each, a refused
 /// stone named by its number; the solutions to watch fill their boxes.
+// long: the solitaire on one server: a watched solution, then the refusals, then the
+// 5 × 5 × 5 filled stone by stone.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn puzzles() {
     let dir = TempDir::new("puzzles");

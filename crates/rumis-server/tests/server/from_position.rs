@@ -196,6 +196,7 @@ async fn the_ai_moves_first_when_the_position_gives_it_the_turn(db: String) {
     server.stop().await;
 }
 
+// long: one table of refused positions against one server, each checked to make no game.
 async fn a_refused_position_makes_no_game(db: String) {
     let server = start(config(&db)).await;
     let addr = server.addr;

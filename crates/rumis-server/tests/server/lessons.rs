@@ -24,6 +24,7 @@ fn s(v: &Value) -> &str {
     v.as_str().unwrap_or_else(|| panic!("not a string: {v}"))
 }
 
+// long: every lesson's cases in one loop, then one position's scores worked out by hand.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn lessons_are_judged_by_the_core_as_the_page_says() {
     let db = Db::sqlite("lessons");

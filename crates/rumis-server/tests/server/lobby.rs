@@ -602,6 +602,7 @@ async fn a_seek_expires_once_with_two_instances_on_postgres() {
 /// sockets say who declined, and the finished game offers none any more, so that a new
 /// rematch can be asked for. Declining is refused, changing nothing, to the one who asked
 /// (they abort instead), to an outsider, without a key, twice.
+// long: one rematch offered, refused to each wrong asker, declined, then asked for again.
 async fn a_rematch_can_be_declined(db: String) {
     let server = start(config(&db)).await;
     let addr = server.addr;

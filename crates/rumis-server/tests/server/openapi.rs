@@ -217,6 +217,7 @@ fn the_check_finds_an_undocumented_field() {
 }
 
 /// Real answers of every endpoint, and the events of a game played to its end.
+// long: every endpoint called once in one session, each answer checked against its schema as it comes.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_answer_and_event_is_documented() {
     let dir = TempDir::new("openapi");

@@ -105,6 +105,8 @@ async fn first_message(s: &mut TcpStream) -> Value {
 /// address): 2 304 sockets held. The game's seated players still connect — with the bearer,
 /// from a flooding address, and with the browser's subprotocol — and so does a lobby
 /// visitor; a stranger's watcher does not.
+// long: one flood held open while each kind of visitor tries in turn: the sockets must stay
+// open all through, so the steps cannot be tests of their own.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_seated_and_the_lobby_get_a_socket_while_strangers_hold_the_caps() {
     rumis_server::edge::raise_fd_limit();
