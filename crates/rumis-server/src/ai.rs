@@ -22,6 +22,23 @@ pub(crate) fn seed(game: &str, number: i64) -> u64 {
     h
 }
 
+/// The pause before an AI turn whose search failed is searched again: 1 s after the first
+/// failure, doubling with each one in a row, at most a minute. A search fails when no thread
+/// can be started for it (the process is at its limit, which passes) or when it panicked
+/// (a fault of the core's, which a later try may not meet: the game may have changed).
+fn retry_pause(failures: u32) -> Duration {
+    Duration::from_secs(1 << failures.min(6)).min(Duration::from_secs(60))
+}
+
+/// `RUMIS_FAULT=search_fails_once`: the first AI search of the process panics (for
+/// tests/server/crash.rs: a failed search strands no game).
+fn fault_search_fails_once() -> bool {
+    static FAULT: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    static USED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    *FAULT.get_or_init(|| std::env::var("RUMIS_FAULT").is_ok_and(|f| f == "search_fails_once"))
+        && !USED.swap(true, std::sync::atomic::Ordering::Relaxed)
+}
+
 /// A level's search time on the server's time, within the move cap (time.rs).
 fn search_time(time: &Time, level: u8, cap: Duration) -> SearchTime {
     SearchTime::new(time, level_config(level).time, Some(cap))
@@ -97,7 +114,11 @@ async fn play(games: &Arc<Games>, queue: &Arc<AiQueue>, job: &Job, cap: Duration
     let time = search_time(games.time(), level, cap);
     let search = {
         let (time, stop) = (time.clone(), stop.clone());
+        let fail = fault_search_fails_once();
         crate::search_thread::spawn(job.nicer, move || {
+            if fail {
+                panic!("RUMIS_FAULT=search_fails_once");
+            }
             let mut player = player(level, s, &time, stop);
             player.choose(&game).map(|m| game.notation(m))
         })
@@ -108,7 +129,23 @@ async fn play(games: &Arc<Games>, queue: &Arc<AiQueue>, job: &Job, cap: Duration
         Ok(Some(t)) => t,
         Ok(None) => return,
         Err(e) => {
-            tracing::error!(game = %id, "AI search failed: {e}");
+            // The game is not left waiting for a move nobody will search: the turn goes back
+            // to the queue after a pause, which keeps a search that fails at once from
+            // taking a thread over and over. The pause is waited out apart, so that this
+            // worker and the turn's lease are free meanwhile.
+            let pause = retry_pause(job.failures);
+            tracing::error!(game = %id, "AI search failed: {e}; searching again in {pause:?}");
+            let (games, again) = (
+                games.clone(),
+                Job {
+                    failures: job.failures + 1,
+                    ..job.clone()
+                },
+            );
+            tokio::spawn(async move {
+                tokio::time::sleep(pause).await;
+                games.requeue(&again);
+            });
             return;
         }
     };
@@ -129,6 +166,17 @@ async fn play(games: &Arc<Games>, queue: &Arc<AiQueue>, job: &Job, cap: Duration
 mod tests {
     use super::*;
     use rumis_core::{Board, Site, Variant};
+
+    /// A failed search is tried again after 1, 2, 4 … s, never over a minute however many
+    /// failed in a row.
+    #[test]
+    fn the_pause_after_failed_searches_doubles_to_a_minute() {
+        let pauses: Vec<u64> = [0, 1, 2, 3, 4, 5, 6, 7, 40, u32::MAX]
+            .into_iter()
+            .map(|n| retry_pause(n).as_secs())
+            .collect();
+        assert_eq!(pauses, [1, 2, 4, 8, 16, 32, 60, 60, 60, 60]);
+    }
 
     /// Level 9 searches 4.5 s a move; the server's cap cuts it short (a liveness bound, not
     /// a speed figure: 3 s is far above the 0.3 s cap and far below 4.5 s).

@@ -108,6 +108,9 @@ pub struct Job {
     /// is taken (`search_thread.rs`: the slots' searches at `Config::search_nice`, a calm
     /// thread's half as far below).
     pub nicer: i32,
+    /// This turn's searches that failed in a row (ai.rs): the pause before the next grows
+    /// with them.
+    pub failures: u32,
 }
 
 impl Job {
@@ -118,6 +121,7 @@ impl Job {
             creator: creator.into(),
             stop: Stop::default(),
             nicer: 0,
+            failures: 0,
         }
     }
 }

@@ -7,6 +7,10 @@
 //! out with the commit itself, so a watcher on another instance gets it although the
 //! instance that committed it died.
 //!
+//! An AI search that fails (no thread to be had, or a panic) strands no game either: the
+//! turn is searched again after a pause (`a_failed_search_strands_no_game`, with the fault
+//! hook `RUMIS_FAULT=search_fails_once`).
+//!
 //! The server runs as a child process (this test binary again, running the ignored
 //! `crash::child_server`), so that aborting it does not end the test.
 
@@ -110,6 +114,19 @@ fn child_server() {
     rumis_server::serve_blocking(c).unwrap();
 }
 
+/// Run by `a_failed_search_strands_no_game` only: `child_server` with leases of an hour, so
+/// that no lease's expiry hands a turn back to the queue while the test waits.
+#[test]
+#[ignore = "a child process of the crash test"]
+fn child_server_long_leases() {
+    let db = std::env::var("RUMIS_TEST_CHILD_DB").expect("run by the crash test");
+    let mut c = config(&db);
+    c.time = rumis_server::Time::real();
+    c.ai_workers = 1;
+    c.ai_lease = Duration::from_secs(3600);
+    rumis_server::serve_blocking(c).unwrap();
+}
+
 async fn a_crash_between_commit_and_publish_strands_no_game(db: String) {
     let mut first = tokio::task::block_in_place(|| ChildServer::spawn(&db, true));
     let addr = first.addr;
@@ -167,5 +184,52 @@ async fn a_crash_between_commit_and_publish_strands_no_game(db: String) {
     }
     let st = state(second.addr, &id).await;
     assert!(st["moves_played"].as_i64().unwrap() >= 2, "{st}");
+    assert_eq!(st["seat_to_move"], 0, "the human's turn again: {st}");
+}
+
+/// An AI search that fails strands no game: the turn goes back to the queue after a pause
+/// (1 s after a first failure) and is searched again. Here the first search of the child
+/// server panics (the fault hook `RUMIS_FAULT=search_fails_once`); the AI still replies to
+/// the human's move, after thinking about it twice. (Before, the turn waited until its
+/// lease expired, 15 s by default; here leases last an hour, and the reply never came.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failed_search_strands_no_game() {
+    let dir = TempDir::new("search-fails");
+    let db = dir.db_url();
+    let child = tokio::task::block_in_place(|| {
+        ChildServer::spawn_as("crash::child_server_long_leases", &db, Some("search_fails_once"))
+    });
+    let addr = child.addr;
+    let created = create(
+        addr,
+        json!({ "board": "chullpa", "players": 2, "seats": [{ "kind": "human" }, { "kind": "ai", "level": 1 }] }),
+    )
+    .await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let token = tokens(&created)[0].clone().unwrap();
+    let mut watcher = subscribe(addr, &id).await;
+    next_of(&mut watcher, "snapshot").await;
+    let r = play(addr, &id, Some(&token), "L4@a1,a2,a3,b1", 1).await;
+    assert_eq!(r.status, 201, "{}", r.text());
+    // Every event up to the AI's reply: it thought about move 2 once, failed, and again.
+    let mut thinking = 0;
+    let reply = async {
+        loop {
+            let e = next_event(&mut watcher).await;
+            if e["type"] == "ai_thinking" && e["move_number"] == 2 {
+                thinking += 1;
+            }
+            if e["type"] == "move" && e["number"] == 2 {
+                return e;
+            }
+        }
+    };
+    // A liveness bound (the reply comes about 1 s after the failure), not a speed figure.
+    let reply = tokio::time::timeout(WAIT, reply)
+        .await
+        .unwrap_or_else(|_| panic!("no AI reply in {WAIT:?} after its search failed"));
+    assert_eq!(reply["by"], "ai", "{reply}");
+    assert_eq!(thinking, 2, "the first search failed and the second played");
+    let st = state(addr, &id).await;
     assert_eq!(st["seat_to_move"], 0, "the human's turn again: {st}");
 }
