@@ -168,6 +168,8 @@ test("three players meet, one times out and the AI plays on, he ranks last; a re
   await ana.waitForSelector("#aborted", { timeout: 10000 });
   assert.match(await ana.textContent("#aborted"), /declined/);
   assert.equal(await ana.$("#players tr.to-move"), null, "nobody is to move in a game called off");
+  assert.equal(await ana.$("#tray .stone"), null, "no stones to place in a game called off");
+  for (const button of ["#resign", "#leave", "#hint"]) assert.equal(await ana.$(button), null, `no ${button} in a game called off`);
   assert.equal((await api(server.url, `/games/${re}`)).status, "aborted");
   // The called-off rematch says so, and offers no rematch of itself.
   await ana.waitForSelector('#status[data-state="aborted"]', { timeout: 10000 });
@@ -182,6 +184,8 @@ test("three players meet, one times out and the AI plays on, he ranks last; a re
   await ana.waitForSelector("#aborted", { timeout: 10000 });
   assert.match(await ana.textContent("#aborted"), /declined/);
   assert.equal(await ana.$("#players tr.to-move"), null, "nobody is to move in a game called off");
+  assert.equal(await ana.$("#tray .stone"), null, "no stones to place in a game called off");
+  for (const button of ["#resign", "#leave", "#hint"]) assert.equal(await ana.$(button), null, `no ${button} in a game called off`);
 
   for (const p of [ana, ben, cid]) assert.deepEqual(p.errors, []);
   for (const p of [ana, ben, cid]) assert.deepEqual(await p.evaluate(() => window.__rumisMissingKeys ?? []), []);

@@ -3,6 +3,7 @@ import type { GameState, Hint } from "../wire";
 import { t } from "../i18n";
 import { h, prefs } from "../ui";
 import { playerName } from "./panels";
+import { noMoreMoves } from "./ended";
 
 export interface ActionHooks {
   hint(): void;
@@ -47,18 +48,18 @@ function setting(name: string, hooks: ActionHooks) {
  * screen, keeps them.
  */
 export function fairPlay(s: GameState): boolean {
-  return !s.over && s.status !== "aborted" && !s.hot_seat && s.seats.filter((x) => x.kind === "human").length > 1;
+  return !noMoreMoves(s) && !s.hot_seat && s.seats.filter((x) => x.kind === "human").length > 1;
 }
 
 export function renderActions(el: HTMLElement, id: string, recordUrl: string, s: GameState, canPlay: boolean, replaying: boolean, hint: Hint | null, hooks: ActionHooks) {
   el.replaceChildren();
-  if (!s.over && !replaying && fairPlay(s)) {
+  if (!noMoreMoves(s) && !replaying && fairPlay(s)) {
     // Not a request that fails: the button says why there is none.
     el.append(
       h("button", { id: "hint", title: t("game.hint.fair_play"), disabled: true, "aria-describedby": "hint-off" }, t("game.actions.hint")),
       h("span", { class: "small hint-off", id: "hint-off" }, t("game.hint.fair_play")),
     );
-  } else if (!s.over && !replaying) {
+  } else if (!noMoreMoves(s) && !replaying) {
     el.append(h("button", { id: "hint", title: t("game.actions.hint_title"), disabled: !canPlay, onclick: () => hooks.hint() }, t("game.actions.hint")));
     if (s.hot_seat)
       el.append(h("button", { id: "undo", title: t("game.actions.undo_title"), disabled: s.moves_played === 0, onclick: () => hooks.undo() }, t("game.actions.undo")));

@@ -31,6 +31,7 @@ import { TextMode } from "./textmode";
 import { cellNames, moveWords, scoreWords } from "./textwords";
 import { SeatPanel, takeTokenFromLink } from "./seat";
 import type { RecentMove } from "./view";
+import { noMoreMoves } from "./ended";
 
 export class GamePage {
   private view!: GameView;
@@ -250,7 +251,7 @@ export class GamePage {
 
   private setPlacer() {
     const s = this.state!;
-    const left = s.over ? [] : (s.colours.find((c) => c.colour === s.to_move)?.stones_left ?? []);
+    const left = noMoreMoves(s) ? [] : (s.colours.find((c) => c.colour === s.to_move)?.stones_left ?? []);
     this.placer.set(this.placements ?? [], this.mover(), this.canPlay(), left);
   }
 

@@ -6,6 +6,7 @@ import { colourName, h, swatch } from "../ui";
 import type { Thinking } from "./store";
 import { departures, resultLine } from "./result";
 import type { Names } from "./result";
+import { noMoreMoves } from "./ended";
 
 export interface Seen {
   state: GameState;
@@ -86,8 +87,7 @@ export function renderPlayers(el: HTMLElement, v: Seen) {
     const score = c.score ?? 0;
     // The score is the server's; what is not seen from above is what the stones left cost.
     const left = tops - score;
-    // A game called off has nobody to move, though its state keeps whose turn it was.
-    const moving = c.colour === s.to_move && !s.over && s.status !== "aborted";
+    const moving = c.colour === s.to_move && !noMoreMoves(s);
     const outMark = c.out && !s.over && !forfeit.has(c.colour);
     return h(
       "tr",

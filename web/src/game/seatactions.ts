@@ -6,6 +6,7 @@ import { t } from "../i18n";
 import { h, toast } from "../ui";
 import { clockApi } from "./clockapi";
 import { errorText } from "./errors";
+import { noMoreMoves } from "./ended";
 
 type Act = "resign" | "leave";
 
@@ -32,7 +33,7 @@ export class SeatActions {
 
   render(s: GameState, replaying: boolean) {
     this.state = s;
-    const seat = s.over || replaying ? null : this.seat(s);
+    const seat = noMoreMoves(s) || replaying ? null : this.seat(s);
     this.el.hidden = seat === null;
     if (seat === null) {
       this.asking = null;
