@@ -106,30 +106,22 @@ impl Drop for ChildServer {
 #[test]
 #[ignore = "a child process of the crash test"]
 fn child_server() {
-    let db = std::env::var("RUMIS_TEST_CHILD_DB").expect("run by the crash test");
-    let mut c = config(&db);
-    // The real clock: a process of its own, whose time no test moves.
-    c.time = rumis_server::Time::real();
-    c.ai_workers = 1;
-    rumis_server::serve_blocking(c).unwrap();
+    rumis_server::serve_blocking(child_config()).unwrap();
 }
 
-/// Run by `a_failed_search_strands_no_game` only: `child_server` with leases of an hour, so
-/// that no lease's expiry hands a turn back to the queue while the test waits.
-#[test]
-#[ignore = "a child process of the crash test"]
-fn child_server_long_leases() {
+/// A child server's configuration: the database it is given, one AI worker, and the real
+/// clock (a process of its own, whose time no test moves).
+fn child_config() -> rumis_server::Config {
     let db = std::env::var("RUMIS_TEST_CHILD_DB").expect("run by the crash test");
     let mut c = config(&db);
     c.time = rumis_server::Time::real();
     c.ai_workers = 1;
-    c.ai_lease = Duration::from_secs(3600);
-    rumis_server::serve_blocking(c).unwrap();
+    c
 }
 
-async fn a_crash_between_commit_and_publish_strands_no_game(db: String) {
-    let mut first = tokio::task::block_in_place(|| ChildServer::spawn(&db, true));
-    let addr = first.addr;
+/// A Chullpa game of a human (seat 0) against level 1: its id, the human's token, and a
+/// watcher past its snapshot.
+async fn human_against_level_1(addr: SocketAddr) -> (String, String, Ws) {
     let created = create(
         addr,
         json!({ "board": "chullpa", "players": 2, "seats": [{ "kind": "human" }, { "kind": "ai", "level": 1 }] }),
@@ -139,6 +131,24 @@ async fn a_crash_between_commit_and_publish_strands_no_game(db: String) {
     let token = tokens(&created)[0].clone().unwrap();
     let mut watcher = subscribe(addr, &id).await;
     next_of(&mut watcher, "snapshot").await;
+    (id, token, watcher)
+}
+
+/// Run by `a_failed_search_strands_no_game` only: `child_server` with leases of an hour, so
+/// that no lease's expiry hands a turn back to the queue while the test waits.
+#[test]
+#[ignore = "a child process of the crash test"]
+fn child_server_long_leases() {
+    let mut c = child_config();
+    c.ai_lease = Duration::from_secs(3600);
+    rumis_server::serve_blocking(c).unwrap();
+}
+
+async fn a_crash_between_commit_and_publish_strands_no_game(db: String) {
+    let mut first = tokio::task::block_in_place(|| ChildServer::spawn(&db, true));
+    let addr = first.addr;
+    // The first server's watcher stays open until the server dies under it.
+    let (id, token, _first_watcher) = human_against_level_1(addr).await;
     // On PostgreSQL, a watcher on another instance (this process's) of the same database.
     let other = if db.starts_with("postgres") {
         let mut c = config(&db);
@@ -200,15 +210,7 @@ async fn a_failed_search_strands_no_game() {
         ChildServer::spawn_as("crash::child_server_long_leases", &db, Some("search_fails_once"))
     });
     let addr = child.addr;
-    let created = create(
-        addr,
-        json!({ "board": "chullpa", "players": 2, "seats": [{ "kind": "human" }, { "kind": "ai", "level": 1 }] }),
-    )
-    .await;
-    let id = created["id"].as_str().unwrap().to_string();
-    let token = tokens(&created)[0].clone().unwrap();
-    let mut watcher = subscribe(addr, &id).await;
-    next_of(&mut watcher, "snapshot").await;
+    let (id, token, mut watcher) = human_against_level_1(addr).await;
     let r = play(addr, &id, Some(&token), "L4@a1,a2,a3,b1", 1).await;
     assert_eq!(r.status, 201, "{}", r.text());
     // Every event up to the AI's reply: it thought about move 2 once, failed, and again.
