@@ -187,9 +187,23 @@ async fn the_ai_moves_first_when_the_position_gives_it_the_turn(db: String) {
     )
     .await;
     let id = s(&created["id"]);
-    let st = state_when(addr, &id, "the AI moves first", |st| st["moves_played"] == n + 1).await;
+    // At least its move: with the human's colour out, the AI plays on alone at once.
+    let st = state_when(addr, &id, "the AI moves first", |st| {
+        st["moves_played"].as_u64().is_some_and(|m| m > n as u64)
+    })
+    .await;
     assert_eq!(st["moves"][n]["colour"], there["to_move"], "{st}");
-    assert_eq!(st["seat_to_move"], json!(1 - mover));
+    // Then the human's turn, unless the human's colour is out: the games are a level-1 AI's,
+    // whose moves follow the games' random ids, and in about 1 run in 75 the human has no
+    // place left (one CI run found the AI, seat 0, to move again).
+    let human_out = st["colours"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|c| c["colour"] != there["to_move"] && c["out"] == json!(true));
+    if !human_out {
+        assert_eq!(st["seat_to_move"], json!(1 - mover), "{st}");
+    }
     // Its first move was legal where it stood: one of the position's placements.
     let legal = there["legal_moves"].as_array().unwrap();
     assert!(legal.contains(&st["moves"][n]["placement"]), "{}", st["moves"][n]);
